@@ -1,0 +1,1 @@
+"""Balance reports over a run directory (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,60 @@
+"""The ``revachol`` command line. It parses options, calls the library and prints;
+it holds no game logic. Library imports happen inside each command so that
+``revachol --help`` starts fast."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+app = typer.Typer(
+    help="Balance toolkit for Echoes of Revachol: validate card data, simulate games, read balance reports.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+DEFAULT_CARDS = Path("cards.yaml")
+
+
+@app.callback()
+def main() -> None:
+    """Balance toolkit for Echoes of Revachol."""
+
+
+def _fail(message: str) -> None:
+    """Print one clear error and exit non-zero."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=1)
+
+
+def _load(path: Path):
+    from sim.cards import DeckError, load_deck
+
+    try:
+        return load_deck(path)
+    except DeckError as exc:
+        typer.echo(f"{path}: {len(exc.problems)} problem(s):", err=True)
+        for problem in exc.problems:
+            typer.echo(f"  {problem}", err=True)
+        raise typer.Exit(code=1) from None
+
+
+@app.command()
+def validate(
+    path: Path = typer.Argument(DEFAULT_CARDS, help="The card file: allies, tasks and morale cards (cards.yaml)."),
+) -> None:
+    """Check a card file and print its summary: card counts, symbol supply (allies) against
+    demand (tasks) per colour, the abilities present, and which values are estimates.
+    Exits with code 1 and one line per problem when the file is invalid."""
+    from rich.console import Console
+
+    from sim.deck_summary import summarise
+    from sim.summary_view import render_summary
+
+    deck = _load(path)
+    Console().print(render_summary(summarise(deck), str(path)))
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,441 @@
+"""The card data: schema, loading and validation of ``cards.yaml`` (RULES R1).
+
+A deck file has a ``format`` number and three lists, ``allies``, ``tasks`` and
+``morale``. Every card has a unique ``id`` (snake_case, unique across the three
+lists), a ``name`` and an optional ``estimated`` list naming the fields whose
+values are estimates rather than printed values (RULES R1 Reading).
+
+Ally (R1.2): ``symbols`` (1 or 2 of the 7 symbols), ``points`` (victory points,
+>= 0) and an optional ``ability`` key (A1-A9, see :class:`Ability`). Abilities are
+read from this key only, never inferred from a card's name.
+
+Task (R1.4): ``points`` (reward points, >= 0), ``requires`` (1 to 4 coloured
+symbols, never a crown) and ``special`` (a Special Task for A8).
+
+Morale card (R1.3, R8): ``save``, the dice result that saves a player, and
+``penalty``, one of R8.3's three losses. ``save`` takes these forms (R8 Reading),
+each with its exact probability on two six-sided dice:
+
+==========================  ==========================  ===========
+form                        meaning                     probability
+==========================  ==========================  ===========
+``[a, b]`` with a != b      one die a, the other b      2/36
+``[a, a]``                  a double of a               1/36
+``{one_face: a}``           a on either die             11/36
+``any_double``              both dice equal             6/36
+==========================  ==========================  ===========
+
+Loading never lets a raw exception through: every problem is reported as a
+:class:`CardProblem` naming the file, the line, the card and the field, and saying
+what would be valid, all gathered in one :class:`DeckError`.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
+
+
+class Symbol(enum.IntEnum):
+    """The seven symbols (RULES Terms). Codes 0-5 are the colours; 6 is the joker."""
+
+    BLUE = 0  # blue circle
+    YELLOW = 1  # yellow triangle
+    GREEN = 2  # green pentagon
+    RED = 3  # red diamond
+    ORANGE = 4  # orange cross (+)
+    PURPLE = 5  # purple cross (X)
+    CROWN = 6  # White Crown, covers any colour (R6.1)
+
+
+N_COLOURS = 6
+N_SYMBOLS = 7
+
+
+class Ability(enum.IntEnum):
+    """Ally abilities; the value is the ability's number in RULES.md (A1-A9)."""
+
+    NONE = 0
+    BORROW = 1
+    DOUBLE = 2
+    UNTOUCHABLE = 3
+    EXTRA_PLAY = 4
+    STAYS = 5
+    SWAP = 6
+    RELOCATE = 7
+    SPECIAL_CROWN = 8
+    FORCED_DRAW = 9
+
+
+class Penalty(enum.IntEnum):
+    """The three morale-loss penalties (R8.3)."""
+
+    SQUAD_ALLY = 0  # one ally from one of your squads -> statue discard
+    COMPLETED_TASK = 1  # one completed task -> permanent discard
+    HAND_ALLY = 2  # one ally from your hand -> statue discard
+
+
+class SaveKind(enum.IntEnum):
+    """Forms of a morale card's save requirement (R8 Reading)."""
+
+    BOTH_FACES = 0
+    ONE_FACE = 1
+    ANY_DOUBLE = 2
+
+
+SymbolName = Literal["blue", "yellow", "green", "red", "orange", "purple", "crown"]
+ColourName = Literal["blue", "yellow", "green", "red", "orange", "purple"]
+AbilityName = Literal[
+    "borrow",
+    "double",
+    "untouchable",
+    "extra_play",
+    "stays",
+    "swap",
+    "relocate",
+    "special_crown",
+    "forced_draw",
+]
+PenaltyName = Literal["squad_ally", "completed_task", "hand_ally"]
+CardId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$")]
+Name = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True)]
+
+PRINTED_COUNTS = {"allies": 40, "tasks": 25, "morale": 24}  # R1.1
+MIN_ALLIES = 6  # R3.2: three allies dealt to each of at least two players (R2.1)
+MIN_TASKS = 1  # R9.1: a game with no face-up task is already over
+
+
+class Save(BaseModel):
+    """A morale card's save requirement, compared die by die (R8.2)."""
+
+    model_config = ConfigDict(frozen=True, strict=True)
+
+    kind: SaveKind
+    faces: list[int]  # two faces for BOTH_FACES, one for ONE_FACE, none for ANY_DOUBLE
+
+    @property
+    def probability(self) -> Fraction:
+        """Exact probability that two fair dice save the player (R8 Reading)."""
+        if self.kind is SaveKind.ANY_DOUBLE:
+            return Fraction(6, 36)
+        if self.kind is SaveKind.ONE_FACE:
+            return Fraction(11, 36)
+        a, b = self.faces
+        return Fraction(1, 36) if a == b else Fraction(2, 36)
+
+
+SAVE_FORMS = "[a, b] with die faces 1-6 (either order), {one_face: a}, or any_double"
+
+
+def _face(value: Any) -> int:
+    if type(value) is not int or not 1 <= value <= 6:
+        raise PydanticCustomError("save_form", f"a die face must be an integer 1-6; valid forms: {SAVE_FORMS}")
+    return value
+
+
+def _parse_save(raw: Any) -> Save:
+    """Turn the YAML value of ``save`` into a :class:`Save` (R8 Reading forms)."""
+    if isinstance(raw, Save):
+        return raw
+    if raw == "any_double":
+        return Save(kind=SaveKind.ANY_DOUBLE, faces=[])
+    if isinstance(raw, list) and len(raw) == 2:
+        return Save(kind=SaveKind.BOTH_FACES, faces=[_face(raw[0]), _face(raw[1])])
+    if isinstance(raw, dict) and list(raw) == ["one_face"]:
+        return Save(kind=SaveKind.ONE_FACE, faces=[_face(raw["one_face"])])
+    raise PydanticCustomError("save_form", f"not a save requirement; valid forms: {SAVE_FORMS}")
+
+
+def _dump_save(save: Save) -> Any:
+    """The YAML form of a save requirement, inverse of :func:`_parse_save`."""
+    if save.kind is SaveKind.ANY_DOUBLE:
+        return "any_double"
+    if save.kind is SaveKind.ONE_FACE:
+        return {"one_face": save.faces[0]}
+    return list(save.faces)
+
+
+class _Card(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    id: CardId
+    name: Name
+    estimated: list[str] = Field(default_factory=list)
+
+    @field_validator("estimated")
+    @classmethod
+    def _estimated_names_fields(cls, names: list[str]) -> list[str]:
+        fields = sorted(set(cls.model_fields) - {"id", "estimated"})
+        for name in names:
+            if name not in fields:
+                raise PydanticCustomError(
+                    "estimated_field", f"{name!r} is not a field of this card; valid: {', '.join(fields)}"
+                )
+        return names
+
+
+class Ally(_Card):
+    """An Ally card (R1.2)."""
+
+    symbols: Annotated[list[SymbolName], Field(min_length=1, max_length=2)]
+    points: Annotated[int, Field(ge=0)]
+    ability: AbilityName | None = None
+
+
+class Task(_Card):
+    """A Task card (R1.4); ``special`` marks a Special Task (A8)."""
+
+    points: Annotated[int, Field(ge=0)]
+    requires: Annotated[list[ColourName], Field(min_length=1, max_length=4)]
+    special: bool = False
+
+
+class Morale(_Card):
+    """A Morale card (R1.3)."""
+
+    save: Annotated[Save, BeforeValidator(_parse_save)]
+    penalty: PenaltyName
+
+
+class Deck(BaseModel):
+    """A whole validated deck: the contents of one ``cards.yaml``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    format: Literal[1]
+    allies: list[Ally]
+    tasks: list[Task]
+    morale: list[Morale]
+
+    def to_yaml_data(self) -> dict[str, Any]:
+        """The deck as plain YAML-ready data, the inverse of validation."""
+        data = self.model_dump(mode="json", exclude_defaults=False)
+        for card, raw in zip(self.morale, data["morale"]):
+            raw["save"] = _dump_save(card.save)
+        return data
+
+    @property
+    def content_hash(self) -> str:
+        """SHA-256 (hex) of the deck's canonical JSON: stable under comments and layout."""
+        canonical = json.dumps(self.to_yaml_data(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+    @property
+    def has_estimates(self) -> bool:
+        """True when any card marks a value as estimated (RULES R1 Reading)."""
+        return any(card.estimated for card in (*self.allies, *self.tasks, *self.morale))
+
+    def count_warnings(self) -> list[str]:
+        """Warnings for counts that differ from the printed game's (R1.1, R1.5)."""
+        return [
+            f"{len(getattr(self, section))} {section} (the printed game has {printed}); allowed, but check it is intended"
+            for section, printed in PRINTED_COUNTS.items()
+            if len(getattr(self, section)) != printed
+        ]
+
+
+SECTION_KIND = {"allies": "ally", "tasks": "task", "morale": "morale card"}
+
+
+@dataclass(frozen=True)
+class CardProblem:
+    """One thing wrong with a deck file, located as precisely as the input allows."""
+
+    file: str
+    line: int | None
+    message: str
+    section: str | None = None
+    index: int | None = None
+    card_id: str | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        parts = []
+        if self.section is not None and self.index is not None:
+            card = f"'{self.card_id}'" if self.card_id else "with no valid id"
+            parts.append(f"{SECTION_KIND[self.section]} {card} ({self.section}[{self.index}])")
+        elif self.section is not None:
+            parts.append(f"section '{self.section}'")
+        if self.field:
+            parts.append(f"field '{self.field}'")
+        return f"{where}: {', '.join(parts) + ': ' if parts else ''}{self.message}"
+
+
+class DeckError(Exception):
+    """A deck file that cannot be used; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: list[CardProblem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """PyYAML's safe loader that refuses a key given twice in one mapping."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} is given twice in one mapping; keep one", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _parse_yaml(text: str, file: str) -> tuple[Any, yaml.Node | None]:
+    loader = _StrictLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        line = mark.line + 1 if mark is not None else None
+        raise DeckError([CardProblem(file, line, f"not valid YAML: {problem}")]) from None
+    finally:
+        loader.dispose()
+    return data, node
+
+
+def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
+    """The 1-based line of the deepest YAML node reachable along ``loc``."""
+    line = node.start_mark.line + 1 if node is not None else None
+    for step in loc:
+        child = None
+        if isinstance(node, yaml.MappingNode):
+            child = next((v for k, v in node.value if k.value == step), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+            child = node.value[step]
+        if child is None:
+            break
+        node, line = child, child.start_mark.line + 1
+    return line
+
+
+def _card_id(data: Any, section: str, index: int) -> str | None:
+    try:
+        card_id = data[section][index]["id"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return card_id if isinstance(card_id, str) else None
+
+
+def _problem(file: str, node: yaml.Node | None, data: Any, loc: tuple[Any, ...], message: str) -> CardProblem:
+    section = loc[0] if loc and loc[0] in SECTION_KIND else None
+    index = loc[1] if section and len(loc) > 1 and isinstance(loc[1], int) else None
+    field_path = loc[2:] if index is not None else loc[1:] if section else loc
+    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in field_path).lstrip(".") or None
+    card_id = _card_id(data, section, index) if index is not None else None
+    return CardProblem(file, _line_of(node, loc), message, section, index, card_id, field)
+
+
+def _message(error: dict[str, Any], model: type[BaseModel] | None) -> str:
+    kind, got = error["type"], error.get("input")
+    if kind == "missing":
+        return "this field is missing"
+    if kind == "extra_forbidden":
+        valid = ", ".join(model.model_fields) if model else "see docs/DECK.md"
+        return f"unknown field; valid fields: {valid}"
+    if kind == "literal_error":
+        return f"{got!r} is not valid here; valid: {error['ctx']['expected']}"
+    message = error["msg"].removeprefix("Value error, ")
+    return message if kind in {"save_form", "estimated_field"} else f"{message} (got {got!r})"
+
+
+_SECTION_MODEL = {"allies": Ally, "tasks": Task, "morale": Morale}
+
+
+def _deck_rule_problems(deck: Deck, file: str, node: yaml.Node | None, data: Any) -> list[CardProblem]:
+    """Checks across cards: unique ids, and a deck large enough to play (R2.1, R3)."""
+    problems = []
+    first_seen: dict[str, tuple[str, int]] = {}
+    for section in SECTION_KIND:
+        for index, card in enumerate(getattr(deck, section)):
+            if card.id in first_seen:
+                other = "{}[{}]".format(*first_seen[card.id])
+                problems.append(
+                    _problem(file, node, data, (section, index, "id"), f"id already used by {other}; ids must be unique")
+                )
+            else:
+                first_seen[card.id] = (section, index)
+    if len(deck.allies) < MIN_ALLIES:
+        problems.append(
+            _problem(file, node, data, ("allies",), f"{len(deck.allies)} allies is too few to play: at least {MIN_ALLIES} are needed to deal 3 to each of 2 players (R3.2)")
+        )
+    if len(deck.tasks) < MIN_TASKS:
+        problems.append(_problem(file, node, data, ("tasks",), f"no tasks: at least {MIN_TASKS} is needed (R9.1)"))
+    return problems
+
+
+def parse_deck(text: str, file: str = "<cards>") -> Deck:
+    """Validate the text of a deck file.
+
+    Parameters
+    ----------
+    text : str
+        YAML text in the format described in this module's docstring.
+    file : str
+        The name used in error messages.
+
+    Returns
+    -------
+    Deck
+
+    Raises
+    ------
+    DeckError
+        With one :class:`CardProblem` per problem found (file, line, card id, field,
+        and what would be valid).
+    """
+    data, node = _parse_yaml(text, file)
+    if not isinstance(data, dict):
+        raise DeckError([CardProblem(file, 1, "a deck file is a mapping with keys format, allies, tasks, morale")])
+    try:
+        deck = Deck.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            loc = error["loc"]
+            model = _SECTION_MODEL.get(loc[0]) if len(loc) > 2 else Deck
+            problems.append(_problem(file, node, data, loc, _message(error, model)))
+        raise DeckError(problems) from None
+    problems = _deck_rule_problems(deck, file, node, data)
+    if problems:
+        raise DeckError(problems)
+    return deck
+
+
+def load_deck(path: str | Path) -> Deck:
+    """Read and validate a deck file (see :func:`parse_deck`).
+
+    Raises
+    ------
+    DeckError
+        When the file cannot be read or does not validate.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DeckError([CardProblem(str(path), None, f"cannot read the deck file: {exc}")]) from None
+    return parse_deck(text, str(path))

@@ -1,0 +1,216 @@
+"""cards.yaml: the default deck, the schema's errors, and the array compilation (R1, R8)."""
+
+import copy
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import yaml
+
+from sim.cards import Deck, DeckError, Save, SaveKind, parse_deck
+from sim.deck_arrays import NO_SYMBOL, compile_deck
+from sim.deck_summary import summarise
+
+NAMED_ABILITIES = {
+    "lena": "borrow", "cuno": "borrow", "jean_vicquemare": "borrow", "klaasje": "borrow",
+    "trant_heidelstam": "double", "elizabeth": "double", "measurehead": "double", "joyce_messier": "double",
+    "dolores_dei": "untouchable", "cindy_the_skull": "extra_play", "kim_kitsuragi": "stays",
+    "harry_du_bois": "swap", "garte": "relocate", "titus_hardie": "special_crown", "ruby": "special_crown",
+    "evrart_claire": "forced_draw",
+}  # fmt: skip
+
+
+def test_r1_1_default_deck_has_the_printed_counts(default_deck):
+    assert (len(default_deck.allies), len(default_deck.tasks), len(default_deck.morale)) == (40, 25, 24)
+    assert default_deck.count_warnings() == []
+
+
+def test_r1_2_named_allies_carry_their_abilities_and_points(default_deck):
+    by_id = {a.id: a for a in default_deck.allies}
+    assert {i: by_id[i].ability for i in NAMED_ABILITIES} == NAMED_ABILITIES
+    assert sum(1 for a in default_deck.allies if a.ability) == 16
+    assert all(by_id[i].points == 1 and "crown" in by_id[i].symbols for i, k in NAMED_ABILITIES.items() if k == "borrow")
+    assert all("crown" in by_id[i].symbols for i, k in NAMED_ABILITIES.items() if k == "special_crown")
+    assert by_id["harry_du_bois"].points == 2
+    assert all(a.points == 0 for a in default_deck.allies if a.ability not in ("borrow", "swap"))
+
+
+def test_r6_worked_example_tasks_need_one_orange_and_a_yellow(default_deck):
+    by_id = {t.id: t for t in default_deck.tasks}
+    needs = by_id["find_your_badge"].requires + by_id["go_to_the_island"].requires
+    assert needs.count("orange") == 1 and needs.count("yellow") >= 1
+
+
+def test_r1_reading_default_deck_marks_its_estimates(default_deck):
+    summary = summarise(default_deck)
+    assert default_deck.has_estimates
+    assert summary.estimated["allies.symbols"] == 40
+    assert summary.estimated["morale.save"] == 24
+
+
+def test_summary_counts_supply_and_demand_per_colour(default_deck):
+    summary = summarise(default_deck)
+    supply = sum(len([s for s in a.symbols if s != "crown"]) for a in default_deck.allies)
+    demand = sum(len(t.requires) for t in default_deck.tasks)
+    assert sum(c.supply for c in summary.colours) == supply
+    assert sum(c.demand for c in summary.colours) == demand
+    assert summary.crowns == 6
+
+
+def test_content_hash_ignores_comments_and_layout_but_not_values(default_text, default_deck):
+    relaid = "# a designer's note\n" + default_text.replace("\n\n", "\n")
+    assert parse_deck(relaid).content_hash == default_deck.content_hash
+    changed = default_text.replace("points: 0", "points: 3", 1)
+    assert parse_deck(changed).content_hash != default_deck.content_hash
+
+
+def test_deck_round_trips_through_its_yaml_data(default_deck):
+    again = Deck.model_validate(yaml.safe_load(yaml.safe_dump(default_deck.to_yaml_data())))
+    assert again == default_deck
+
+
+@pytest.mark.parametrize(
+    "save, probability",
+    [([3, 5], Fraction(2, 36)), ([4, 4], Fraction(1, 36)), ({"one_face": 6}, Fraction(11, 36)),
+     ("any_double", Fraction(6, 36))],
+)  # fmt: skip
+def test_r8_reading_save_probabilities_are_exact(save, probability):
+    card = parse_deck(_deck_yaml(morale_save=save)).morale[0]
+    assert card.save.probability == probability
+    assert _enumerated_probability(card.save) == probability
+
+
+def _enumerated_probability(save: Save) -> Fraction:
+    """Count the 36 equally likely outcomes of two dice that save (R8.2, die by die)."""
+    hits = 0
+    for d1, d2 in itertools.product(range(1, 7), repeat=2):
+        if save.kind is SaveKind.ANY_DOUBLE:
+            hits += d1 == d2
+        elif save.kind is SaveKind.ONE_FACE:
+            hits += save.faces[0] in (d1, d2)
+        else:
+            hits += sorted((d1, d2)) == sorted(save.faces)
+    return Fraction(hits, 36)
+
+
+def _deck_data(morale_save=(1, 2)):
+    allies = [{"id": f"a{i}", "name": f"Ally {i}", "symbols": ["blue", "red"], "points": 0} for i in range(8)]
+    tasks = [{"id": f"t{i}", "name": f"Task {i}", "points": 2, "requires": ["blue"]} for i in range(3)]
+    morale = [{"id": "m0", "name": "Logic", "save": list(morale_save) if isinstance(morale_save, tuple) else morale_save,
+               "penalty": "hand_ally"}]  # fmt: skip
+    return {"format": 1, "allies": allies, "tasks": tasks, "morale": morale}
+
+
+def _deck_yaml(**kwargs):
+    return yaml.safe_dump(_deck_data(**kwargs), sort_keys=False)
+
+
+def _problems(data_or_text, file="deck.yaml"):
+    text = data_or_text if isinstance(data_or_text, str) else yaml.safe_dump(data_or_text, sort_keys=False)
+    with pytest.raises(DeckError) as info:
+        parse_deck(text, file)
+    return [str(p) for p in info.value.problems]
+
+
+def _mutated(path, value):
+    data = _deck_data()
+    target = data
+    for step in path[:-1]:
+        target = target[step]
+    if value is _DELETE:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return data
+
+
+_DELETE = object()
+
+ERROR_CASES = [
+    # (what is wrong, path, new value, card named, field named, words saying what is valid)
+    ("unknown symbol", ("allies", 2, "symbols"), ["pink"], "ally 'a2'", "symbols[0]", "'crown'"),
+    ("three symbols", ("allies", 2, "symbols"), ["blue", "red", "green"], "ally 'a2'", "symbols", "at most 2"),
+    ("no symbol", ("allies", 2, "symbols"), [], "ally 'a2'", "symbols", "at least 1"),
+    ("missing field", ("allies", 1, "points"), _DELETE, "ally 'a1'", "points", "missing"),
+    ("wrong type", ("allies", 1, "points"), "two", "ally 'a1'", "points", "integer"),
+    ("negative points", ("tasks", 0, "points"), -1, "task 't0'", "points", "greater than or equal to 0"),
+    ("crown in a task", ("tasks", 1, "requires"), ["crown"], "task 't1'", "requires[0]", "'purple'"),
+    ("five task symbols", ("tasks", 1, "requires"), ["red"] * 5, "task 't1'", "requires", "at most 4"),
+    ("unknown ability", ("allies", 0, "ability"), "fly", "ally 'a0'", "ability", "'forced_draw'"),
+    ("die face 7", ("morale", 0, "save"), [7, 1], "morale card 'm0'", "save", "1-6"),
+    ("save of one face", ("morale", 0, "save"), [3], "morale card 'm0'", "save", "any_double"),
+    ("unknown penalty", ("morale", 0, "penalty"), "skip_turn", "morale card 'm0'", "penalty", "'hand_ally'"),
+    ("unknown field", ("allies", 3, "colour"), "red", "ally 'a3'", "colour", "valid fields: id, name"),
+    ("estimate of no field", ("tasks", 2, "estimated"), ["colour"], "task 't2'", "estimated", "valid: name, points"),
+    ("bad id", ("allies", 4, "id"), "Kim Kitsuragi", "allies[4]", "id", "pattern"),
+    ("duplicate id", ("tasks", 2, "id"), "a5", "task 'a5'", "id", "allies[5]"),
+    ("wrong format", ("format",), 2, "", "format", "1"),
+]
+
+
+@pytest.mark.parametrize("what, path, value, card, field, valid", ERROR_CASES, ids=[c[0] for c in ERROR_CASES])
+def test_r1_5_each_error_names_file_card_field_and_what_is_valid(what, path, value, card, field, valid):
+    problems = _problems(_mutated(path, value))
+    assert len(problems) == 1, problems
+    (message,) = problems
+    assert message.startswith("deck.yaml:")
+    assert card in message and f"field '{field}'" in message and valid in message
+
+
+def test_error_gives_the_line_of_the_bad_value():
+    text = _deck_yaml().replace("  - blue\n  - red", "  - blue\n  - pink", 1)
+    (message,) = _problems(text)
+    bad_line = text.splitlines().index("  - pink") + 1
+    assert message.startswith(f"deck.yaml:{bad_line}: ally 'a0'")
+
+
+def test_broken_yaml_is_a_clean_error_with_its_line():
+    (message,) = _problems("format: 1\nallies: [\n  - id: x\n")
+    assert message.startswith("deck.yaml:") and "not valid YAML" in message
+
+
+def test_a_key_given_twice_is_an_error_not_a_silent_overwrite():
+    text = _deck_yaml().replace("  points: 0\n", "  points: 0\n  points: 5\n", 1)
+    (message,) = _problems(text)
+    assert "'points' is given twice" in message
+
+
+def test_a_deck_too_small_to_play_is_an_error():
+    data = _deck_data()
+    data["allies"] = data["allies"][:5]
+    data["tasks"] = []
+    problems = _problems(data)
+    assert any("5 allies is too few" in p for p in problems)
+    assert any("no tasks" in p for p in problems)
+
+
+def test_r1_5_other_counts_are_allowed_with_a_warning():
+    deck = parse_deck(_deck_yaml())
+    assert len(deck.allies) == 8
+    assert any("8 allies (the printed game has 40)" in w for w in deck.count_warnings())
+
+
+def test_a_file_that_is_not_a_mapping_is_a_clean_error():
+    (message,) = _problems("- just\n- a list\n")
+    assert "mapping with keys format, allies, tasks, morale" in message
+
+
+def test_compiled_arrays_follow_the_documented_layout(default_deck):
+    arrays = compile_deck(default_deck)
+    assert arrays.ally_symbols.shape == (40, 2) and arrays.ally_symbols.dtype == np.int8
+    assert arrays.ally_symbol_counts.sum() == sum(len(a.symbols) for a in default_deck.allies)
+    one_symbol = [i for i, a in enumerate(default_deck.allies) if len(a.symbols) == 1]
+    assert (arrays.ally_symbols[one_symbol, 1] == NO_SYMBOL).all()
+    assert arrays.task_needs.shape == (25, 6)
+    assert (arrays.task_needs.sum(axis=1) == [len(t.requires) for t in default_deck.tasks]).all()
+    assert arrays.task_special.sum() == sum(t.special for t in default_deck.tasks)
+    assert np.allclose(arrays.morale_save_probability, [float(m.save.probability) for m in default_deck.morale])
+    lena = next(i for i, a in enumerate(default_deck.allies) if a.id == "lena")
+    assert arrays.ally_ability[lena] == 1  # A1
+
+
+def test_deck_data_is_not_changed_by_validation(default_deck):
+    before = copy.deepcopy(default_deck.to_yaml_data())
+    compile_deck(default_deck)
+    assert default_deck.to_yaml_data() == before
