@@ -18,7 +18,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.experimental import structref
 
+from sim._numba import StructRefType
 from sim.cards import N_COLOURS, N_SYMBOLS, Ability, Deck, Penalty, SaveKind, Symbol
 
 NO_SYMBOL = -1
@@ -65,6 +67,10 @@ class DeckArrays(NamedTuple):
     morale_penalty: np.ndarray
     morale_save_probability: np.ndarray
 
+    def kernel_ref(self) -> DeckRef:
+        """The handle that kernels take (one reference to the same arrays)."""
+        return DeckRef(*self)
+
     @property
     def n_allies(self) -> int:
         return self.ally_points.shape[0]
@@ -110,3 +116,15 @@ def compile_deck(deck: Deck) -> DeckArrays:
         morale_penalty=np.array([Penalty[c.penalty.upper()] for c in deck.morale], dtype=np.int8),
         morale_save_probability=np.array([float(c.save.probability) for c in deck.morale], dtype=np.float64),
     )
+
+
+@structref.register
+class DeckType(StructRefType):
+    """Numba type of :class:`DeckRef`."""
+
+
+class DeckRef(structref.StructRefProxy):
+    """The kernels' handle on a :class:`DeckArrays` (see :class:`sim.state.StateRef`)."""
+
+
+structref.define_proxy(DeckRef, DeckType, list(DeckArrays._fields))

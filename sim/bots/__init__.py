@@ -1,0 +1,1 @@
+"""Policies: the built-in bots and their dispatch (see :mod:`sim.bots.policy`)."""

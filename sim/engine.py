@@ -1,0 +1,120 @@
+"""The compiled game loop and batch loop, and the Python entry point to them.
+
+:func:`run_games` validates its inputs and calls :func:`play_batch`, a compiled
+kernel that plays games ``first_game .. first_game + n_games - 1`` of a run one
+after another in a single reused :class:`sim.state.State`, asking the seats'
+policies at every decision and writing one record row per game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from sim._numba import kernel
+from sim.bots.policy import POLICY_IDS
+from sim.deck_arrays import DeckArrays
+from sim.options import RuleOptions
+from sim.record import Record, write_record
+from sim.rng import stream_keys
+from sim.rules.scoring import score_game
+from sim.rules.setup import setup_game
+from sim.rules.turn import take_turn
+from sim.state import INITIAL_HAND, MAX_PLAYERS, MIN_PLAYERS, OUTCOME, OUTCOME_RUNNING, State, kernel_state, new_state
+
+
+@kernel
+def play_game(st, deck, n_players, keys, game_index, policies):
+    """Play game ``game_index`` to its end (R9.1, stalled or truncated) and score it."""
+    setup_game(st, deck, n_players, keys, game_index)
+    while st.g[OUTCOME] == OUTCOME_RUNNING:
+        take_turn(st, deck, policies)
+    score_game(st, deck)
+
+
+@kernel
+def play_batch(st, deck, n_players, keys, first_game, policies, games, players, held, played, tasks, morale, allies):
+    """Play ``games.shape[0]`` consecutive games and fill their record rows."""
+    for i in range(games.shape[0]):
+        game_index = first_game + i
+        play_game(st, deck, n_players, keys, game_index, policies)
+        games[i, 0] = game_index
+        write_record(st, i, games, players, held, played, tasks, morale, allies)
+
+
+def policy_ids(policies: Sequence[str], n_players: int) -> np.ndarray:
+    """Policy ids by seat, ``int64 (MAX_PLAYERS,)``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown policy name or a list whose length is not ``n_players``.
+    """
+    if len(policies) != n_players:
+        raise ValueError(f"{len(policies)} policies given for {n_players} players; give one per seat")
+    unknown = [p for p in policies if p not in POLICY_IDS]
+    if unknown:
+        raise ValueError(f"unknown policy {unknown[0]!r}; valid: {', '.join(POLICY_IDS)}")
+    ids = np.zeros(MAX_PLAYERS, np.int64)
+    ids[:n_players] = [POLICY_IDS[p] for p in policies]
+    return ids
+
+
+def check_players(deck: DeckArrays, n_players: int) -> None:
+    """Raise ValueError unless 2-4 players (R2.1) can be dealt their hands (R3.2)."""
+    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        raise ValueError(f"{n_players} players: the game takes {MIN_PLAYERS} to {MAX_PLAYERS} (R2.1)")
+    if deck.n_allies < INITIAL_HAND * n_players:
+        raise ValueError(
+            f"{deck.n_allies} allies cannot deal {INITIAL_HAND} to each of {n_players} players (R3.2)"
+        )
+
+
+def run_games(
+    deck: DeckArrays,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    policies: Sequence[str] | None = None,
+    options: RuleOptions = RuleOptions(),
+    first_game: int = 0,
+    state: State | None = None,
+) -> Record:
+    """Play games ``first_game .. first_game + n_games - 1`` of the run with root ``seed``.
+
+    Parameters
+    ----------
+    deck : DeckArrays
+        The compiled deck (:func:`sim.deck_arrays.compile_deck`).
+    n_players : int
+        Seats, 2-4 (R2.1).
+    n_games : int
+        Games to play.
+    seed : int
+        The run's root seed; game ``g`` uses the streams of ``(seed, g)`` only, so a
+        game's result does not depend on how the run is split.
+    policies : sequence of str, optional
+        A policy name per seat; default ``random`` everywhere.
+    options : RuleOptions
+        Rule options and the debug switch.
+    state : State, optional
+        A state to reuse (from :func:`sim.state.new_state` with the same deck).
+
+    Returns
+    -------
+    Record
+        One row per game (layout: :mod:`sim.record`).
+
+    Raises
+    ------
+    ValueError
+        For a player count the deck cannot serve or an unknown policy.
+    """
+    check_players(deck, n_players)
+    ids = policy_ids(policies or ["random"] * n_players, n_players)
+    st = state if state is not None else new_state(deck, options.to_array())
+    st.rules[:] = options.to_array(trace=st.log.shape[0] > 1)
+    record = Record.empty(n_games, MAX_PLAYERS, deck.n_allies, deck.n_tasks, deck.n_morale)
+    play_batch(kernel_state(st), deck.kernel_ref(), n_players, stream_keys(seed), first_game, ids, *record)
+    return record

@@ -1,0 +1,47 @@
+"""Rule options a run can switch (RULES.md readings named ``opt_...``) and run switches."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from sim.state import R_DEBUG, R_DOUBLE_ANY_SYMBOL, R_TRACE, R_TURN_CAP, RULES_LEN
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """Rule options and switches of a run.
+
+    Attributes
+    ----------
+    double_any_symbol : bool
+        ``opt_double_any_symbol`` (A2 Reading). False (default, Spanish text): A2
+        doubles a symbol that *another* card of the squad has. True (Russian text):
+        any symbol already in the squad, A2's own included.
+    turn_cap : int
+        Turns (stuck turns included) after which a game stops as truncated (R4
+        Reading); default 1,000.
+    debug : bool
+        Assert that every choice a policy makes is one of the options offered.
+    """
+
+    double_any_symbol: bool = False
+    turn_cap: int = 1000
+    debug: bool = False
+
+    def __post_init__(self) -> None:
+        if self.turn_cap < 1:
+            raise ValueError(f"turn_cap must be at least 1 turn, got {self.turn_cap}")
+
+    def to_array(self, trace: bool = False) -> np.ndarray:
+        """The ``int64 (RULES_LEN,)`` array the kernels read (layout: :mod:`sim.state`)."""
+        rules = np.zeros(RULES_LEN, np.int64)
+        rules[R_DOUBLE_ANY_SYMBOL] = self.double_any_symbol
+        rules[R_TURN_CAP] = self.turn_cap
+        rules[R_DEBUG] = self.debug
+        rules[R_TRACE] = trace
+        return rules
+
+    def as_dict(self) -> dict:
+        return asdict(self)

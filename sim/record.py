@@ -1,0 +1,185 @@
+"""The per-game record: its fields, their units, and their conversion to tables.
+
+A batch of ``n`` games fills the arrays of a :class:`Record`. Per-player data is
+indexed by *turn order* (0 = the first player, R9.4), not by seat.
+
+games, int64 (n, len(GAME_FIELDS))
+    ==================  =====================================================
+    game                game index within the run (the seed's counter)
+    n_players           seats (2-4)
+    turns               turns played, stuck turns included (turns)
+    rounds              ceil(turns / n_players) (rounds)
+    first_player        seat that played first (R2.2)
+    morale_events       morale-loss events (events, R8)
+    tasks_completed     tasks completed, by anyone (tasks)
+    tasks_failed        tasks failed in events (tasks, R8.1)
+    stuck_turns         turns passed with an empty hand and no draw (turns)
+    stalled             1 when n players in a row were stuck (R4 Reading)
+    truncated           1 when the turn cap stopped the game (R4 Reading)
+    winner              turn order of the winner (R9.3)
+    tie_broken_by_dice  1 when R9.3's die roll decided the winner
+    first_event_turn    turn of the first morale-loss event, 0 if none (turns)
+    ==================  =====================================================
+
+players, int64 (n, P, len(PLAYER_FIELDS)), by turn order; rows past n_players are 0
+    ========================  ===============================================
+    seat                      the player's seat
+    score                     points (R9.2)
+    tasks_held                completed tasks held at the end (tasks)
+    tasks_completed           tasks completed, lost ones included (tasks)
+    tasks_lost                completed tasks lost to penalties (tasks)
+    penalties_squad_ally      penalties suffered of each type (penalties,
+    penalties_completed_task  R8.3), counted even when nothing could be lost
+    penalties_hand_ally
+    penalties_nothing_lost    penalties with no such card to give up
+    saves                     morale-loss rolls that saved the player (rolls)
+    allies_received           allies received face down, A1 and A6 (cards)
+    won                       1 for the winner
+    ========================  ===============================================
+
+held, played : bool (n, P, A), by turn order
+    Allies the player ever held in hand, and allies it played from hand.
+tasks : int64 (n, T, 3)
+    Per task: status (``TASK_*`` of :mod:`sim.state`: 0 never revealed, 1 face up
+    at the end, 2 completed, 3 failed, 4 completed then lost), the completing
+    player's turn order (-1 if none), and the turn of completion or failure (0).
+morale : int64 (n, M, 2)
+    Per morale card: events it caused, saves rolled against it.
+allies : int64 (n, A, 3)
+    Per ally: task points completed by squads holding it (points), times taken by
+    A6, times lent a symbol to A1.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from sim._numba import kernel
+from sim.state import (
+    EMPTY,
+    FIRST,
+    FIRST_EVENT_TURN,
+    MORALE_EVENTS,
+    N_PLAYERS,
+    OUTCOME,
+    OUTCOME_STALLED,
+    OUTCOME_TRUNCATED,
+    S_PEN_COMPLETED_TASK,
+    S_PEN_HAND_ALLY,
+    S_PEN_SQUAD_ALLY,
+    S_PENALTY_NOTHING,
+    S_SAVES,
+    S_SCORE,
+    S_TASKS_COMPLETED,
+    S_TASKS_LOST,
+    STUCK_TURNS,
+    TASKS_COMPLETED,
+    TASKS_FAILED,
+    TF_SEAT,
+    TIE_DICE,
+    TURN,
+    WINNER,
+)
+
+GAME_FIELDS = (
+    "game", "n_players", "turns", "rounds", "first_player", "morale_events", "tasks_completed",
+    "tasks_failed", "stuck_turns", "stalled", "truncated", "winner", "tie_broken_by_dice", "first_event_turn",
+)  # fmt: skip
+PLAYER_FIELDS = (
+    "seat", "score", "tasks_held", "tasks_completed", "tasks_lost", "penalties_squad_ally",
+    "penalties_completed_task", "penalties_hand_ally", "penalties_nothing_lost", "saves", "allies_received", "won",
+)  # fmt: skip
+TASK_FIELDS = ("status", "completed_by", "turn")
+MORALE_FIELDS = ("events", "saves")
+ALLY_FIELDS = ("points_completed", "taken_by_swap", "lent_to_borrow")
+
+
+class Record(NamedTuple):
+    """The records of a batch of games (layout in the module docstring)."""
+
+    games: np.ndarray
+    players: np.ndarray
+    held: np.ndarray
+    played: np.ndarray
+    tasks: np.ndarray
+    morale: np.ndarray
+    allies: np.ndarray
+
+    @classmethod
+    def empty(cls, n_games: int, n_seats: int, n_allies: int, n_tasks: int, n_morale: int) -> Record:
+        return cls(
+            games=np.zeros((n_games, len(GAME_FIELDS)), np.int64),
+            players=np.zeros((n_games, n_seats, len(PLAYER_FIELDS)), np.int64),
+            held=np.zeros((n_games, n_seats, n_allies), np.bool_),
+            played=np.zeros((n_games, n_seats, n_allies), np.bool_),
+            tasks=np.zeros((n_games, n_tasks, len(TASK_FIELDS)), np.int64),
+            morale=np.zeros((n_games, max(n_morale, 1), len(MORALE_FIELDS)), np.int64),
+            allies=np.zeros((n_games, n_allies, len(ALLY_FIELDS)), np.int64),
+        )
+
+    def game_table(self):
+        """The games table as a polars DataFrame, one row per game."""
+        import polars as pl
+
+        return pl.DataFrame(self.games, schema=list(GAME_FIELDS), orient="row")
+
+    def player_table(self):
+        """The per-player table as a polars DataFrame, one row per (game, turn order)."""
+        import polars as pl
+
+        n_games, n_seats, _ = self.players.shape
+        frame = pl.DataFrame(self.players.reshape(n_games * n_seats, -1), schema=list(PLAYER_FIELDS), orient="row")
+        frame = frame.with_columns(
+            game=pl.Series(np.repeat(self.games[:, 0], n_seats)),
+            turn_order=pl.Series(np.tile(np.arange(n_seats), n_games)),
+        )
+        n_players = np.repeat(self.games[:, 1], n_seats)
+        return frame.filter(pl.Series(np.tile(np.arange(n_seats), n_games) < n_players))
+
+
+@kernel
+def write_record(st, i, games, players, held, played, tasks, morale, allies):
+    """Copy the finished game in ``st`` into row ``i`` of the record arrays."""
+    n = st.g[N_PLAYERS]
+    first = st.g[FIRST]
+    row = games[i]
+    row[1] = n
+    row[2] = st.g[TURN]
+    row[3] = (st.g[TURN] + n - 1) // n
+    row[4] = first
+    row[5] = st.g[MORALE_EVENTS]
+    row[6] = st.g[TASKS_COMPLETED]
+    row[7] = st.g[TASKS_FAILED]
+    row[8] = st.g[STUCK_TURNS]
+    row[9] = 1 if st.g[OUTCOME] == OUTCOME_STALLED else 0
+    row[10] = 1 if st.g[OUTCOME] == OUTCOME_TRUNCATED else 0
+    row[11] = (st.g[WINNER] - first) % n
+    row[12] = st.g[TIE_DICE]
+    row[13] = st.g[FIRST_EVENT_TURN]
+    for order in range(n):
+        seat = (first + order) % n
+        out = players[i, order]
+        s = st.seat_stats[seat]
+        out[0] = seat
+        out[1] = s[S_SCORE]
+        out[2] = st.done_n[seat]
+        out[3] = s[S_TASKS_COMPLETED]
+        out[4] = s[S_TASKS_LOST]
+        out[5] = s[S_PEN_SQUAD_ALLY]
+        out[6] = s[S_PEN_COMPLETED_TASK]
+        out[7] = s[S_PEN_HAND_ALLY]
+        out[8] = s[S_PENALTY_NOTHING]
+        out[9] = s[S_SAVES]
+        out[10] = st.received_n[seat]
+        out[11] = 1 if seat == st.g[WINNER] else 0
+        held[i, order, :] = st.held[seat]
+        played[i, order, :] = st.played[seat]
+    for t in range(tasks.shape[1]):
+        tasks[i, t, 0] = st.task_fate[t, 0]
+        seat = st.task_fate[t, TF_SEAT]
+        tasks[i, t, 1] = EMPTY if seat == EMPTY else (seat - first) % n
+        tasks[i, t, 2] = st.task_fate[t, 2]
+    morale[i, :, :] = st.morale_stats
+    allies[i, :, :] = st.ally_stats

@@ -1,0 +1,82 @@
+"""Counter-based random streams for the compiled engine.
+
+Each game owns ``N_STREAMS`` independent 64-bit streams, held in a ``uint64`` array
+and advanced in place:
+
+* ``DEAL`` — the shuffles of setup (R3) and every reshuffle of the statue discard (R4.5);
+* ``DICE`` — the first-player roll (R2.2), the morale dice (R8.2) and the tie dice (R9.3);
+* ``BOT`` — every random choice a bot makes.
+
+Keeping the bots on their own stream means the same game seed gives the same deal
+and dice whatever the bots decide (common random numbers, DESIGN.md "Randomness").
+
+The generator is SplitMix64 (Steele, Lea & Flood, "Fast splittable pseudorandom
+number generators", OOPSLA 2014), chosen because a stream is one integer of state
+that can live in a numpy array inside a kernel; numpy's ``Generator`` objects cannot
+be created per game inside nopython code at this speed. The per-run keys come from
+``numpy.random.SeedSequence`` (see :func:`stream_keys`), and game ``g``'s streams are
+keyed by ``(key, g)`` only, so a game's randomness does not depend on chunking or on
+the number of workers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._numba import kernel
+
+DEAL = 0
+DICE = 1
+BOT = 2
+N_STREAMS = 3
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+def stream_keys(root_seed: int) -> np.ndarray:
+    """The run's stream keys, ``uint64 (N_STREAMS,)``, from ``SeedSequence(root_seed)``."""
+    return np.random.SeedSequence(root_seed).generate_state(N_STREAMS, dtype=np.uint64)
+
+
+@kernel
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@kernel
+def seed_game(keys, game_index, out):
+    """Write game ``game_index``'s stream states into ``out`` (``uint64 (N_STREAMS,)``)."""
+    for s in range(N_STREAMS):
+        out[s] = _mix(keys[s] ^ _mix(np.uint64(game_index) * _GOLDEN + np.uint64(s)))
+
+
+@kernel
+def next_u64(streams, s):
+    """Advance stream ``s`` and return its next 64-bit output (SplitMix64)."""
+    streams[s] += _GOLDEN
+    return _mix(streams[s])
+
+
+@kernel
+def below(streams, s, n):
+    """A uniform integer in ``[0, n)`` from stream ``s`` (bias below 2**-53)."""
+    return int((next_u64(streams, s) >> np.uint64(11)) * _TO_UNIT * n)
+
+
+@kernel
+def roll_die(streams):
+    """One fair six-sided die, 1-6, from the DICE stream."""
+    return 1 + below(streams, DICE, 6)
+
+
+@kernel
+def shuffle(streams, s, arr, n):
+    """Fisher-Yates shuffle of ``arr[:n]`` in place, drawing from stream ``s``."""
+    for i in range(n - 1, 0, -1):
+        j = below(streams, s, i + 1)
+        arr[i], arr[j] = arr[j], arr[i]

@@ -1,0 +1,151 @@
+"""Abilities that act when an ally is placed or during its owner's turn (RULES A3,
+A4, A6, A7, A9). A1, A2, A5 and A8 act on completion (:mod:`sim.rules.completion`).
+
+Readings (RULES "Readings"): A6 is offered when Harry is placed (like A4 and A9);
+A4's extra card may go to any squad or a new one, and its own ability then acts; A9
+draws right after placing, and the player may still complete tasks afterwards.
+"""
+
+from sim._numba import kernel
+from sim.bots.policy import decide
+from sim.cards import Ability
+from sim.decisions import D_EXTRA_PLAY, D_RELOCATE, D_SWAP
+from sim.events import EV_FORCED_DRAW, EV_PLAY, EV_RELOCATE, EV_SWAP, log_event
+from sim.rules.draw import can_draw, draw_until_ally
+from sim.rules.squads import add_to_squad, find_in_squads, receive, take_from_hand, take_from_squad
+from sim.state import AS_SWAPPED, EMPTY, N_PLAYERS, OUTCOME, OUTCOME_RUNNING
+
+UNTOUCHABLE = int(Ability.UNTOUCHABLE)
+EXTRA_PLAY = int(Ability.EXTRA_PLAY)
+SWAP = int(Ability.SWAP)
+RELOCATE = int(Ability.RELOCATE)
+FORCED_DRAW = int(Ability.FORCED_DRAW)
+
+
+@kernel
+def play_options(st, seat, first):
+    """Write (hand position, target squad) rows from row ``first`` on: every hand card
+    into every squad or a new squad (R4.1, R5.1). Returns the total row count."""
+    n = first
+    for h in range(st.hand_n[seat]):
+        for target in range(st.squad_n[seat] + 1):
+            st.options[n, 0] = h
+            st.options[n, 1] = target
+            n += 1
+    return n
+
+
+@kernel
+def place_from_hand(st, deck, seat, hand_pos, target, extra):
+    """Put a hand card into a squad (R4.1) and return it."""
+    ally = take_from_hand(st, seat, hand_pos)
+    squad = add_to_squad(st, deck, seat, target, ally)
+    st.played[seat, ally] = True
+    log_event(st, EV_PLAY, seat, ally, squad, extra, 0)
+    return ally
+
+
+@kernel
+def swap_options(st, deck, seat):
+    """A6 rows (row 0: none): any ally but Dolores Dei (A3) in another seat's squad,
+    into any of the player's own squads."""
+    st.options[0, :] = EMPTY
+    n = 1
+    for q in range(st.g[N_PLAYERS]):
+        if q == seat:
+            continue
+        for s in range(st.squad_n[q]):
+            for k in range(st.squad_size[q, s]):
+                ally = st.squad_cards[q, s, k]
+                if deck.ally_ability[ally] == UNTOUCHABLE:
+                    continue
+                for target in range(st.squad_n[seat]):
+                    st.options[n, 0] = q
+                    st.options[n, 1] = s
+                    st.options[n, 2] = k
+                    st.options[n, 3] = ally
+                    st.options[n, 4] = target
+                    n += 1
+    return n
+
+
+@kernel
+def swap(st, deck, seat, harry, victim, squad, pos, target):
+    """A6: take the ally from the victim's squad into squad ``target``; Harry goes face
+    down to the victim, who scores him (R9.2)."""
+    ally = take_from_squad(st, deck, victim, squad, pos)
+    add_to_squad(st, deck, seat, target, ally)
+    st.ally_stats[ally, AS_SWAPPED] += 1
+    s, k = find_in_squads(st, seat, harry)
+    take_from_squad(st, deck, seat, s, k)
+    receive(st, victim, harry)
+    log_event(st, EV_SWAP, seat, victim, ally, target, 0)
+
+
+@kernel
+def relocate_options(st, deck, seat):
+    """A7 rows (row 0: none): a Garte of the player's squads to another of its squads."""
+    st.options[0, :] = EMPTY
+    n = 1
+    for s in range(st.squad_n[seat]):
+        for k in range(st.squad_size[seat, s]):
+            ally = st.squad_cards[seat, s, k]
+            if deck.ally_ability[ally] != RELOCATE:
+                continue
+            for target in range(st.squad_n[seat]):
+                if target != s:
+                    st.options[n, 0] = s
+                    st.options[n, 1] = k
+                    st.options[n, 2] = target
+                    st.options[n, 3] = ally
+                    n += 1
+    return n
+
+
+@kernel
+def offer_relocate(st, deck, seat, policies):
+    """A7: during the owner's turn, Garte may move to another of the owner's squads."""
+    n = relocate_options(st, deck, seat)
+    if n == 1:
+        return
+    i = decide(st, deck, seat, D_RELOCATE, n, policies)
+    if i == 0:
+        return
+    squad, pos, target, ally = st.options[i, 0], st.options[i, 1], st.options[i, 2], st.options[i, 3]
+    if st.squad_size[seat, squad] == 1 and target > squad:
+        target -= 1  # his old squad ceases to exist (R5.3) and later squads move up
+    take_from_squad(st, deck, seat, squad, pos)
+    add_to_squad(st, deck, seat, target, ally)
+    log_event(st, EV_RELOCATE, seat, ally, squad, target, 0)
+
+
+@kernel
+def on_placed(st, deck, seat, ally, policies):
+    """The abilities that act when ``ally`` is placed: A6 swap (optional), A9 forced
+    draw (mandatory, if a draw is possible), A4 extra play (optional; the extra card's
+    own ability then acts in turn)."""
+    current = ally
+    while st.g[OUTCOME] == OUTCOME_RUNNING:
+        ability = deck.ally_ability[current]
+        if ability == SWAP:
+            n = swap_options(st, deck, seat)
+            if n > 1:
+                i = decide(st, deck, seat, D_SWAP, n, policies)
+                if i > 0:
+                    row = st.options[i]
+                    swap(st, deck, seat, current, row[0], row[1], row[2], row[4])
+            return
+        if ability == FORCED_DRAW:
+            if can_draw(st):
+                log_event(st, EV_FORCED_DRAW, seat, 0, 0, 0, 0)
+                draw_until_ally(st, deck, seat, policies)
+            return
+        if ability != EXTRA_PLAY or st.hand_n[seat] == 0:
+            return
+        st.options[0, :] = EMPTY
+        n = play_options(st, seat, 1)
+        i = decide(st, deck, seat, D_EXTRA_PLAY, n, policies)
+        if i == 0:
+            return
+        current = place_from_hand(st, deck, seat, st.options[i, 0], st.options[i, 1], 1)
+

@@ -1,0 +1,162 @@
+"""The morale track and the morale-loss event (RULES R7, R8)."""
+
+from sim._numba import kernel
+from sim.bots.policy import decide
+from sim.cards import Ability, Penalty, SaveKind
+from sim.decisions import D_PENALTY, SQUAD_POS_BASE
+from sim.events import EV_DRAW_MORALE, EV_MORALE_EVENT, EV_PENALTY, EV_ROLL, log_event
+from sim.rng import roll_die
+from sim.rules.squads import take_from_hand, take_from_squad, to_statue_discard
+from sim.rules.task_row import refill_row
+from sim.state import (
+    ACTIVE,
+    EMPTY,
+    FIRST_EVENT_TURN,
+    MORALE_EVENTS,
+    MS_EVENTS,
+    MS_SAVES,
+    N_PLAYERS,
+    PERM_MORALE_N,
+    PERM_TASKS_N,
+    ROW_SIZE,
+    S_PEN_SQUAD_ALLY,
+    S_PENALTY_NOTHING,
+    S_SAVES,
+    S_TASKS_LOST,
+    TASK_FAILED,
+    TASK_LOST,
+    TASKS_FAILED,
+    TF_STATUS,
+    TF_TURN,
+    TRACK_N,
+    TURN,
+)
+
+BOTH_FACES = int(SaveKind.BOTH_FACES)
+ONE_FACE = int(SaveKind.ONE_FACE)
+SQUAD_ALLY = int(Penalty.SQUAD_ALLY)
+COMPLETED_TASK = int(Penalty.COMPLETED_TASK)
+UNTOUCHABLE = int(Ability.UNTOUCHABLE)
+
+
+@kernel
+def is_saved(deck, morale, die1, die2):
+    """R8.2: the dice save the player when they show the required faces, compared die
+    by die, never summed (forms and probabilities: :mod:`sim.cards`)."""
+    kind = deck.morale_save_kind[morale]
+    a = deck.morale_faces[morale, 0]
+    b = deck.morale_faces[morale, 1]
+    if kind == BOTH_FACES:
+        return (die1 == a and die2 == b) or (die1 == b and die2 == a)
+    if kind == ONE_FACE:
+        return die1 == a or die2 == a
+    return die1 == die2
+
+
+@kernel
+def penalty_options(st, deck, seat, penalty):
+    """Write the cards ``seat`` may give up to ``penalty`` (R8.3, R8.4); return their count."""
+    n = 0
+    if penalty == SQUAD_ALLY:
+        for s in range(st.squad_n[seat]):
+            for k in range(st.squad_size[seat, s]):
+                if deck.ally_ability[st.squad_cards[seat, s, k]] != UNTOUCHABLE:  # R8.4
+                    st.options[n, 0] = penalty
+                    st.options[n, 1] = s * SQUAD_POS_BASE + k
+                    n += 1
+    elif penalty == COMPLETED_TASK:
+        for i in range(st.done_n[seat]):
+            st.options[n, 0] = penalty
+            st.options[n, 1] = i
+            n += 1
+    else:
+        for i in range(st.hand_n[seat]):
+            st.options[n, 0] = penalty
+            st.options[n, 1] = i
+            n += 1
+    return n
+
+
+@kernel
+def suffer_penalty(st, deck, seat, penalty, policies):
+    """``seat`` was not saved: it gives up one card of the penalty's kind, chosen by its
+    policy (R8.3, R8.7); with no such card it loses nothing."""
+    st.seat_stats[seat, S_PEN_SQUAD_ALLY + penalty] += 1
+    n = penalty_options(st, deck, seat, penalty)
+    if n == 0:
+        st.seat_stats[seat, S_PENALTY_NOTHING] += 1
+        log_event(st, EV_PENALTY, seat, penalty, EMPTY, 0, 0)
+        return
+    index = st.options[decide(st, deck, seat, D_PENALTY, n, policies), 1]
+    if penalty == SQUAD_ALLY:
+        card = take_from_squad(st, deck, seat, index // SQUAD_POS_BASE, index % SQUAD_POS_BASE)
+        to_statue_discard(st, card)
+    elif penalty == COMPLETED_TASK:
+        card = st.done[seat, index]
+        for i in range(index, st.done_n[seat] - 1):
+            st.done[seat, i] = st.done[seat, i + 1]
+        st.done_n[seat] -= 1
+        st.perm_tasks[st.g[PERM_TASKS_N]] = card
+        st.g[PERM_TASKS_N] += 1
+        st.task_fate[card, TF_STATUS] = TASK_LOST
+        st.seat_stats[seat, S_TASKS_LOST] += 1
+    else:
+        card = take_from_hand(st, seat, index)
+        to_statue_discard(st, card)
+    log_event(st, EV_PENALTY, seat, penalty, card, 0, 0)
+
+
+@kernel
+def morale_event(st, deck, policies):
+    """R8: the morale card at track position 3 fails the task at position 3; every
+    player, the active one first, rolls both dice; then the clean-up of R8.5."""
+    morale = st.track[ROW_SIZE - 1]
+    task = st.row[ROW_SIZE - 1]
+    turn = st.g[TURN] + 1
+    st.g[MORALE_EVENTS] += 1
+    if st.g[FIRST_EVENT_TURN] == 0:
+        st.g[FIRST_EVENT_TURN] = turn
+    st.morale_stats[morale, MS_EVENTS] += 1
+    log_event(st, EV_MORALE_EVENT, morale, task, 0, 0, 0)
+    # R8.1: the task at position 3 has failed.
+    st.row[ROW_SIZE - 1] = EMPTY
+    st.perm_tasks[st.g[PERM_TASKS_N]] = task
+    st.g[PERM_TASKS_N] += 1
+    st.task_fate[task, TF_STATUS] = TASK_FAILED
+    st.task_fate[task, TF_TURN] = turn
+    st.g[TASKS_FAILED] += 1
+    # R8.2: every player rolls, active player first, then clockwise.
+    n_players = st.g[N_PLAYERS]
+    for i in range(n_players):
+        seat = (st.g[ACTIVE] + i) % n_players
+        die1 = roll_die(st.streams)
+        die2 = roll_die(st.streams)
+        saved = is_saved(deck, morale, die1, die2)
+        log_event(st, EV_ROLL, seat, die1, die2, 1 if saved else 0, 0)
+        if saved:
+            st.seat_stats[seat, S_SAVES] += 1
+            st.morale_stats[morale, MS_SAVES] += 1
+        else:
+            suffer_penalty(st, deck, seat, deck.morale_penalty[morale], policies)
+    # R8.5: the used morale card to the permanent discard, the other two to the
+    # statue discard; the tasks slide and a new one is revealed; R9.1 if none is left.
+    st.perm_morale[st.g[PERM_MORALE_N]] = morale
+    st.g[PERM_MORALE_N] += 1
+    for pos in range(ROW_SIZE - 1):
+        to_statue_discard(st, deck.ally_points.shape[0] + st.track[pos])
+    st.track[:] = EMPTY
+    st.g[TRACK_N] = 0
+    refill_row(st)
+
+
+@kernel
+def place_morale(st, deck, seat, morale, policies):
+    """R7.1: a drawn morale card goes to track position 1, the others move right; R7.2:
+    when position 3 is reached, the morale-loss event happens at once."""
+    st.track[2] = st.track[1]
+    st.track[1] = st.track[0]
+    st.track[0] = morale
+    st.g[TRACK_N] += 1
+    log_event(st, EV_DRAW_MORALE, seat, morale, st.g[TRACK_N], 0, 0)
+    if st.g[TRACK_N] == ROW_SIZE:
+        morale_event(st, deck, policies)

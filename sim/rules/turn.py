@@ -1,0 +1,77 @@
+"""A turn: play or draw (RULES R4), with stuck turns and the turn cap (R4 Reading)."""
+
+from sim._numba import kernel
+from sim.bots.policy import decide
+from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_COMPLETE, D_PLAY
+from sim.events import EV_STUCK, EV_TURN, log_event
+from sim.rules.abilities import offer_relocate, on_placed, place_from_hand, play_options
+from sim.rules.completion import complete_tasks, completion_options
+from sim.rules.draw import can_draw, draw_until_ally
+from sim.state import (
+    ACTIVE,
+    HAND_LIMIT,
+    N_PLAYERS,
+    OUTCOME,
+    OUTCOME_RUNNING,
+    OUTCOME_STALLED,
+    OUTCOME_TRUNCATED,
+    R_TURN_CAP,
+    STUCK_RUN,
+    STUCK_TURNS,
+    TURN,
+)
+
+
+@kernel
+def play_turn(st, deck, seat, policies):
+    """R4.1: place one hand card; its placement abilities act; A7 may move; then one
+    squad may complete tasks (R4.4, R6.2)."""
+    n = play_options(st, seat, 0)
+    i = decide(st, deck, seat, D_PLAY, n, policies)
+    ally = place_from_hand(st, deck, seat, st.options[i, 0], st.options[i, 1], 0)
+    on_placed(st, deck, seat, ally, policies)
+    if st.g[OUTCOME] != OUTCOME_RUNNING:
+        return
+    offer_relocate(st, deck, seat, policies)
+    n = completion_options(st, deck, seat)
+    if n == 1:
+        return
+    i = decide(st, deck, seat, D_COMPLETE, n, policies)
+    if i > 0:
+        st.choice[:] = st.options[i]
+        complete_tasks(st, deck, seat, st.choice)
+
+
+@kernel
+def take_turn(st, deck, policies):
+    """The active seat takes one turn (R4); then the next seat clockwise is active."""
+    seat = st.g[ACTIVE]
+    log_event(st, EV_TURN, seat, st.g[TURN] + 1, 0, 0, 0)
+    may_play = st.hand_n[seat] > 0
+    may_draw = st.hand_n[seat] < HAND_LIMIT and can_draw(st)  # R4.2, R4.3
+    if not may_play and not may_draw:
+        st.g[STUCK_TURNS] += 1  # R4 Reading: a stuck turn
+        st.g[STUCK_RUN] += 1
+        log_event(st, EV_STUCK, seat, 0, 0, 0, 0)
+        if st.g[STUCK_RUN] >= st.g[N_PLAYERS]:
+            st.g[OUTCOME] = OUTCOME_STALLED
+    else:
+        st.g[STUCK_RUN] = 0
+        n = 0
+        if may_play:
+            st.options[n, 0] = ACTION_PLAY
+            n += 1
+        if may_draw:
+            st.options[n, 0] = ACTION_DRAW
+            n += 1
+        action = st.options[decide(st, deck, seat, D_ACTION, n, policies), 0]
+        if action == ACTION_PLAY:
+            play_turn(st, deck, seat, policies)
+        else:
+            draw_until_ally(st, deck, seat, policies)
+            if st.g[OUTCOME] == OUTCOME_RUNNING:
+                offer_relocate(st, deck, seat, policies)  # A7: after the draw
+    st.g[TURN] += 1
+    if st.g[OUTCOME] == OUTCOME_RUNNING and st.g[TURN] >= st.rules[R_TURN_CAP]:
+        st.g[OUTCOME] = OUTCOME_TRUNCATED
+    st.g[ACTIVE] = (seat + 1) % st.g[N_PLAYERS]

@@ -1,0 +1,242 @@
+"""The game state's arrays and their layout (RULES R3-R9).
+
+One :class:`State` holds one game in progress. It is a namedtuple of numpy arrays so
+that compiled kernels can read and write it; scalars live in the ``g`` array under
+the named indices below. ``P`` is the number of seats allocated (the game uses the
+first ``g[N_PLAYERS]``), ``A``, ``M`` and ``T`` are the deck's ally, morale and task
+counts (see :mod:`sim.deck_arrays` for card indices).
+
+Zones (every card is in exactly one)
+------------------------------------
+=====================  ==========================================  ======================
+zone                   arrays                                      cards
+=====================  ==========================================  ======================
+task deck (R3.1)       ``task_deck[:g[TASK_DECK_N]]``, top = last  task ids
+task row (R3.1, R6.5)  ``row[0..2]`` = positions 1-3, ``EMPTY``    task ids
+completed (R6.3)       ``done[p, :done_n[p]]``                     task ids
+permanent discard      ``perm_tasks[:g[PERM_TASKS_N]]``,           task ids,
+(R3.4)                 ``perm_morale[:g[PERM_MORALE_N]]``          morale ids
+statue deck (R3.3)     ``statue[:g[STATUE_N]]``, top = last        statue indices
+statue discard (R3.4)  ``statue_discard[:g[STATUE_DISCARD_N]]``    statue indices
+morale track (R7)      ``track[0..2]`` = positions 1-3, ``EMPTY``  morale ids
+hand (R3.2)            ``hand[p, :hand_n[p]]``                     ally ids
+squads (R5)            ``squad_cards[p, s, :squad_size[p, s]]``    ally ids
+                       for ``s < squad_n[p]``, in creation order
+received (A1, A6)      ``received[p, :received_n[p]]``             ally ids
+=====================  ==========================================  ======================
+
+``squad_symbols[p, s, k]`` is the number of symbol ``k`` (0-5 colours, 6 crown)
+shown by squad ``s`` of seat ``p``, kept equal to the sum of its allies' symbols.
+
+Sentinels: ``EMPTY`` (-1) marks an empty row or track position and an unused option
+field. Seats are 0..n-1 clockwise (R2.2); records are re-indexed by turn order at
+the end of a game (:mod:`sim.record`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba.experimental import structref
+
+from sim._numba import StructRefType
+from sim.deck_arrays import DeckArrays
+from sim.rng import N_STREAMS
+
+EMPTY = -1
+MAX_PLAYERS = 4  # R2.1
+MIN_PLAYERS = 2  # R2.1
+HAND_LIMIT = 5  # R4.3
+ROW_SIZE = 3  # R3.1: three task positions, and three morale positions under them (R7)
+INITIAL_HAND = 3  # R3.2
+
+# --- g: scalar state, int64 -------------------------------------------------------
+N_PLAYERS = 0  # seats in this game
+ACTIVE = 1  # seat whose turn it is
+FIRST = 2  # first seat (R2.2)
+TURN = 3  # turns completed, stuck turns included
+STATUE_N = 4
+STATUE_DISCARD_N = 5
+TASK_DECK_N = 6
+TRACK_N = 7  # morale cards on the track (R7)
+PERM_TASKS_N = 8
+PERM_MORALE_N = 9
+STUCK_RUN = 10  # consecutive stuck turns (R4 Reading)
+OUTCOME = 11  # one of the OUTCOME_* values below
+MORALE_EVENTS = 12
+TASKS_COMPLETED = 13
+TASKS_FAILED = 14
+STUCK_TURNS = 15
+FIRST_EVENT_TURN = 16  # turn number (1-based) of the first morale-loss event, 0 if none
+WINNER = 17  # seat, EMPTY until scored
+TIE_DICE = 18  # 1 when R9.3's dice decided the winner
+LOG_N = 19  # rows written to ``log``
+G_LEN = 20
+
+OUTCOME_RUNNING = 0
+OUTCOME_FINISHED = 1  # R9.1
+OUTCOME_STALLED = 2  # R4 Reading: n players stuck in a row
+OUTCOME_TRUNCATED = 3  # R4 Reading: turn cap reached
+
+# --- seat_stats: per-seat counters, int64 (P, SEAT_STATS) ------------------------------
+S_SCORE = 0  # points, R9.2 (written at the end)
+S_TASKS_COMPLETED = 1  # tasks this seat completed, including later lost ones
+S_TASKS_LOST = 2  # completed tasks discarded by a penalty (R8.3)
+S_PEN_SQUAD_ALLY = 3  # penalties suffered, by type (R8.3)
+S_PEN_COMPLETED_TASK = 4
+S_PEN_HAND_ALLY = 5
+S_SAVES = 6  # morale-loss rolls that saved this seat (R8.2)
+S_PENALTY_NOTHING = 7  # penalties suffered with no such card to give up (R8.3)
+SEAT_STATS = 8
+
+# --- task_fate: per task, int64 (T, 3) -------------------------------------------------
+TF_STATUS = 0  # TASK_* below
+TF_SEAT = 1  # completing seat, EMPTY otherwise
+TF_TURN = 2  # 1-based turn of completion or failure, 0 if neither
+TASK_UNREVEALED = 0
+TASK_FACE_UP = 1  # revealed and still in the row at the end
+TASK_COMPLETED = 2
+TASK_FAILED = 3
+TASK_LOST = 4  # completed, then discarded by a penalty (R8.3)
+
+# --- morale_stats: per morale card, int64 (M, 2) ----------------------------------------
+MS_EVENTS = 0  # morale-loss events this card caused (R7.2)
+MS_SAVES = 1  # saves rolled against it in those events (R8.2)
+
+# --- ally_stats: per ally, int64 (A, 3) -----------------------------------------------
+AS_POINTS = 0  # task points of completions by a squad holding the ally (points)
+AS_SWAPPED = 1  # times taken from a squad by A6
+AS_LENT = 2  # times its symbol was borrowed by A1
+
+# --- rules: the run's rule options and switches, int64 ---------------------------------
+R_DOUBLE_ANY_SYMBOL = 0  # opt_double_any_symbol (A2 Reading), 0 or 1
+R_TURN_CAP = 1  # turns before a game is truncated (R4 Reading)
+R_DEBUG = 2  # 1: assert every choice is a legal option
+R_TRACE = 3  # 1: write the event log
+RULES_LEN = 4
+
+# --- options: the legal choices of the pending decision, int64 (MAX_OPTIONS, OPTION_WIDTH)
+MAX_OPTIONS = 4096
+OPTION_WIDTH = 8
+MAX_LOG = 20000
+LOG_WIDTH = 6
+
+
+class State(NamedTuple):
+    """All arrays of one game; see the module docstring for the layout.
+
+    Python code reads these arrays; kernels receive :func:`kernel_state`'s handle,
+    which holds the same buffers.
+    """
+
+    g: np.ndarray  # int64 (G_LEN,)
+    rules: np.ndarray  # int64 (RULES_LEN,)
+    streams: np.ndarray  # uint64 (N_STREAMS,)
+    task_deck: np.ndarray  # int64 (T,)
+    row: np.ndarray  # int64 (3,)
+    track: np.ndarray  # int64 (3,)
+    statue: np.ndarray  # int64 (A + M,)
+    statue_discard: np.ndarray  # int64 (A + M,)
+    perm_tasks: np.ndarray  # int64 (T,)
+    perm_morale: np.ndarray  # int64 (M,)
+    hand: np.ndarray  # int64 (P, HAND_LIMIT)
+    hand_n: np.ndarray  # int64 (P,)
+    squad_n: np.ndarray  # int64 (P,)
+    squad_size: np.ndarray  # int64 (P, A)
+    squad_cards: np.ndarray  # int64 (P, A, A)
+    squad_symbols: np.ndarray  # int64 (P, A, 7)
+    done: np.ndarray  # int64 (P, T)
+    done_n: np.ndarray  # int64 (P,)
+    received: np.ndarray  # int64 (P, A)
+    received_n: np.ndarray  # int64 (P,)
+    seat_stats: np.ndarray  # int64 (P, SEAT_STATS)
+    held: np.ndarray  # bool (P, A): allies ever in the seat's hand
+    played: np.ndarray  # bool (P, A): allies the seat played from hand
+    task_fate: np.ndarray  # int64 (T, 3)
+    morale_stats: np.ndarray  # int64 (M, 2)
+    ally_stats: np.ndarray  # int64 (A, 3)
+    options: np.ndarray  # int64 (MAX_OPTIONS, OPTION_WIDTH)
+    log: np.ndarray  # int64 (MAX_LOG or 1, LOG_WIDTH)
+    # Scratch space reused by the kernels so that a turn allocates nothing:
+    needs: np.ndarray  # int64 (8, 6): colours required by each subset of the row
+    special_needs: np.ndarray  # int64 (8, 6): the same, Special Tasks only
+    subset_ok: np.ndarray  # bool (8,): the subset's positions all hold a task
+    tokens: np.ndarray  # int64 (A + 2,): ability tokens of one squad (sim.rules.cover)
+    doubles: np.ndarray  # int64 (A,): A2 tokens of one squad
+    lenders: np.ndarray  # int64 (A,): A1 lender candidates
+    lender_masks: np.ndarray  # int64 (A,): their symbol masks
+    members: np.ndarray  # int64 (A,): allies of a completing squad
+    choice: np.ndarray  # int64 (OPTION_WIDTH,): the option row being carried out
+    cover: np.ndarray  # int64 (4, A + 8): work rows of covers_with_tokens
+
+
+def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State:
+    """Allocate a state for ``deck`` with room for ``MAX_PLAYERS`` seats.
+
+    The arrays are reset by :func:`sim.rules.setup.setup_game` for each game, so one
+    state serves a whole batch.
+    """
+    a, m, t, p = deck.n_allies, deck.n_morale, deck.n_tasks, MAX_PLAYERS
+    i8 = np.int64
+    return State(
+        g=np.zeros(G_LEN, i8),
+        rules=rules.astype(i8).copy(),
+        streams=np.zeros(N_STREAMS, np.uint64),
+        task_deck=np.zeros(t, i8),
+        row=np.full(ROW_SIZE, EMPTY, i8),
+        track=np.full(ROW_SIZE, EMPTY, i8),
+        statue=np.zeros(a + m, i8),
+        statue_discard=np.zeros(a + m, i8),
+        perm_tasks=np.zeros(t, i8),
+        perm_morale=np.zeros(max(m, 1), i8),
+        hand=np.zeros((p, HAND_LIMIT), i8),
+        hand_n=np.zeros(p, i8),
+        squad_n=np.zeros(p, i8),
+        squad_size=np.zeros((p, a), i8),
+        squad_cards=np.zeros((p, a, a), i8),
+        squad_symbols=np.zeros((p, a, 7), i8),
+        done=np.zeros((p, t), i8),
+        done_n=np.zeros(p, i8),
+        received=np.zeros((p, a), i8),
+        received_n=np.zeros(p, i8),
+        seat_stats=np.zeros((p, SEAT_STATS), i8),
+        held=np.zeros((p, a), np.bool_),
+        played=np.zeros((p, a), np.bool_),
+        task_fate=np.zeros((t, 3), i8),
+        morale_stats=np.zeros((max(m, 1), 2), i8),
+        ally_stats=np.zeros((a, 3), i8),
+        options=np.zeros((MAX_OPTIONS, OPTION_WIDTH), i8),
+        log=np.zeros((MAX_LOG if trace else 1, LOG_WIDTH), i8),
+        needs=np.zeros((8, 6), i8),
+        special_needs=np.zeros((8, 6), i8),
+        subset_ok=np.zeros(8, np.bool_),
+        tokens=np.zeros(a + 2, i8),
+        doubles=np.zeros(a, i8),
+        lenders=np.zeros(a, i8),
+        lender_masks=np.zeros(a, i8),
+        members=np.zeros(a, i8),
+        choice=np.zeros(OPTION_WIDTH, i8),
+        cover=np.zeros((4, a + 8), i8),
+    )
+
+
+@structref.register
+class StateType(StructRefType):
+    """Numba type of :class:`StateRef`."""
+
+
+class StateRef(structref.StructRefProxy):
+    """The kernels' handle on a :class:`State`: one reference to the same arrays.
+
+    A tuple of arrays passed to a kernel costs a reference-count update per array on
+    every call (~300 ns for this state); a StructRef is passed as one pointer.
+    """
+
+
+structref.define_proxy(StateRef, StateType, list(State._fields))
+
+
+def kernel_state(state: State) -> StateRef:
+    """The handle that kernels take for ``state`` (shares its buffers)."""
+    return StateRef(*state)
