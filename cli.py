@@ -44,9 +44,7 @@ def _load(path: Path):
 def validate(
     path: Path = typer.Argument(DEFAULT_CARDS, help="The card file: allies, tasks and morale cards (cards.yaml)."),
 ) -> None:
-    """Check a card file and print its summary: card counts, symbol supply (allies) against
-    demand (tasks) per colour, the abilities present, and which values are estimates.
-    Exits with code 1 and one line per problem when the file is invalid."""
+    """Check a card file and print its summary: card counts, symbol supply (allies) against demand (tasks) per colour, the abilities present, and which values are estimates. Exits with code 1 and one line per problem when the file is invalid."""
     from rich.console import Console
 
     from sim.deck_summary import summarise
@@ -54,6 +52,24 @@ def validate(
 
     deck = _load(path)
     Console().print(render_summary(summarise(deck), str(path)))
+
+
+@app.command()
+def replay(
+    seed: int = typer.Option(..., help="The run's root seed: the same seed and game number give the same game."),
+    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
+    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    game: int = typer.Option(0, min=0, help="Which game of the run to show (games are numbered from 0)."),
+    bot: str = typer.Option("random", help="The bot in every seat."),
+) -> None:
+    """Print one game turn by turn: the deal, who played what where, completions with the symbols used and the crowns standing in, the morale track, morale-loss events with their dice and penalties, and the final scores."""
+    from sim.trace import replay as trace_replay
+
+    deck = _load(cards)
+    try:
+        typer.echo(trace_replay(deck, players, seed, game, [bot] * players))
+    except ValueError as exc:
+        _fail(str(exc))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numba
 import numpy as np
 from numba.experimental import structref
 
@@ -67,9 +68,10 @@ class DeckArrays(NamedTuple):
     morale_penalty: np.ndarray
     morale_save_probability: np.ndarray
 
-    def kernel_ref(self) -> DeckRef:
-        """The handle that kernels take (one reference to the same arrays)."""
-        return DeckRef(*self)
+    def kernel_ref(self) -> DeckRef | DeckArrays:
+        """The handle that kernels take (one reference to the same arrays); the arrays
+        themselves when ``NUMBA_DISABLE_JIT=1``."""
+        return self if numba.config.DISABLE_JIT else DeckRef(*self)
 
     @property
     def n_allies(self) -> int:

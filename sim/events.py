@@ -8,7 +8,7 @@ from sim._numba import inline_kernel, kernel
 from sim.state import LOG_N, LOG_WIDTH, R_TRACE
 
 EV_TURN = 1  # seat, turn number (1-based)
-EV_PLAY = 2  # seat, ally, squad, extra (1 for A4's extra play)
+EV_PLAY = 2  # seat, ally, squad, extra (1 for A4's extra play), new squad (0/1)
 EV_DRAW_ALLY = 3  # seat, ally
 EV_DRAW_MORALE = 4  # seat, morale card, morale cards on the track after it
 EV_RESHUFFLE = 5  # cards shuffled into the new statue deck (R4.5)
@@ -25,6 +25,7 @@ EV_STUCK = 15  # seat (R4 Reading)
 EV_END = 16  # outcome (state.OUTCOME_*), winner seat, tie decided by dice (0/1)
 EV_FORCED_DRAW = 17  # seat (A9)
 EV_FIRST = 18  # first seat (R2.2)
+EV_DEAL = 19  # seat, ally dealt at setup (R3.2)
 
 
 @inline_kernel

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numba
 import numpy as np
 from numba.experimental import structref
 
@@ -72,7 +73,9 @@ FIRST_EVENT_TURN = 16  # turn number (1-based) of the first morale-loss event, 0
 WINNER = 17  # seat, EMPTY until scored
 TIE_DICE = 18  # 1 when R9.3's dice decided the winner
 LOG_N = 19  # rows written to ``log``
-G_LEN = 20
+SCRIPT_POS = 20  # next entry of ``script`` for the scripted policy
+SCRIPT_N = 21  # entries in ``script``
+G_LEN = 22
 
 OUTCOME_RUNNING = 0
 OUTCOME_FINISHED = 1  # R9.1
@@ -121,6 +124,7 @@ MAX_OPTIONS = 4096
 OPTION_WIDTH = 8
 MAX_LOG = 20000
 LOG_WIDTH = 6
+MAX_SCRIPT = 256
 
 
 class State(NamedTuple):
@@ -169,6 +173,7 @@ class State(NamedTuple):
     members: np.ndarray  # int64 (A,): allies of a completing squad
     choice: np.ndarray  # int64 (OPTION_WIDTH,): the option row being carried out
     cover: np.ndarray  # int64 (4, A + 8): work rows of covers_with_tokens
+    script: np.ndarray  # int64 (MAX_SCRIPT,): option indices for the scripted policy
 
 
 def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State:
@@ -218,6 +223,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
         members=np.zeros(a, i8),
         choice=np.zeros(OPTION_WIDTH, i8),
         cover=np.zeros((4, a + 8), i8),
+        script=np.zeros(MAX_SCRIPT, i8),
     )
 
 
@@ -237,6 +243,7 @@ class StateRef(structref.StructRefProxy):
 structref.define_proxy(StateRef, StateType, list(State._fields))
 
 
-def kernel_state(state: State) -> StateRef:
-    """The handle that kernels take for ``state`` (shares its buffers)."""
-    return StateRef(*state)
+def kernel_state(state: State) -> StateRef | State:
+    """The handle that kernels take for ``state`` (shares its buffers). With
+    ``NUMBA_DISABLE_JIT=1`` kernels are plain Python and take ``state`` itself."""
+    return state if numba.config.DISABLE_JIT else StateRef(*state)

@@ -6,10 +6,28 @@ policy's kernel with the pending decision and checks the answer in debug mode.
 
 from sim._numba import kernel
 from sim.bots.random_bot import random_choose
-from sim.state import R_DEBUG
+from sim.state import R_DEBUG, SCRIPT_N, SCRIPT_POS
 
 RANDOM = 0
-POLICY_IDS = {"random": RANDOM}
+SCRIPTED = 1
+POLICY_IDS = {"random": RANDOM, "scripted": SCRIPTED}
+
+
+@kernel
+def scripted_choose(st):
+    """The ``scripted`` policy: the next option index from ``st.script``, in order.
+    It replays a recorded or hand-written list of decisions (tests, replays).
+
+    Raises
+    ------
+    RuntimeError
+        When the script has no entry left.
+    """
+    pos = st.g[SCRIPT_POS]
+    if pos >= st.g[SCRIPT_N]:
+        raise RuntimeError("the scripted policy ran out of choices")
+    st.g[SCRIPT_POS] = pos + 1
+    return st.script[pos]
 
 
 @kernel
@@ -25,6 +43,8 @@ def decide(st, deck, seat, kind, n_options, policies):
     policy = policies[seat]
     if policy == RANDOM:
         choice = random_choose(st, deck, seat, kind, n_options)
+    elif policy == SCRIPTED:
+        choice = scripted_choose(st)
     else:
         raise ValueError("unknown policy id")
     if st.rules[R_DEBUG]:

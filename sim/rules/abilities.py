@@ -39,9 +39,10 @@ def play_options(st, seat, first):
 def place_from_hand(st, deck, seat, hand_pos, target, extra):
     """Put a hand card into a squad (R4.1) and return it."""
     ally = take_from_hand(st, seat, hand_pos)
+    new = 1 if target == st.squad_n[seat] else 0
     squad = add_to_squad(st, deck, seat, target, ally)
     st.played[seat, ally] = True
-    log_event(st, EV_PLAY, seat, ally, squad, extra, 0)
+    log_event(st, EV_PLAY, seat, ally, squad, extra, new)
     return ally
 
 

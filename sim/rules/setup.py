@@ -1,7 +1,7 @@
 """Setting up a game (RULES R2.2, R3)."""
 
 from sim._numba import kernel
-from sim.events import EV_FIRST, log_event
+from sim.events import EV_DEAL, EV_FIRST, log_event
 from sim.rng import DEAL, DICE, below, seed_game, shuffle
 from sim.rules.squads import add_to_hand
 from sim.rules.task_row import reveal_into_empty
@@ -70,6 +70,7 @@ def setup_game(st, deck, n_players, keys, game_index):
         for seat in range(n_players):
             top -= 1
             add_to_hand(st, seat, st.statue[top])
+            log_event(st, EV_DEAL, seat, st.statue[top], 0, 0, 0)
     for m in range(n_morale):
         st.statue[top + m] = n_allies + m
     st.g[STATUE_N] = top + n_morale

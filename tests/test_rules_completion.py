@@ -1,0 +1,168 @@
+"""Scripted positions for completing tasks: R6 and the abilities that act on
+completion (A1, A2, A5, A8), each checked against RULES.md."""
+
+import numpy as np
+import pytest
+
+from sim.decisions import C_BORROWER, C_FREE, C_SQUAD, C_SUBSET
+from sim.options import RuleOptions
+from sim.rules.completion import complete_tasks, completion_options
+from sim.state import EMPTY, OUTCOME, OUTCOME_FINISHED, OUTCOME_RUNNING
+from tests.table import ALLY, Table
+
+pytestmark = pytest.mark.nojit
+
+
+def options(t: Table, seat: int = 0) -> list[tuple]:
+    """The offered completions as (squad, subset, free, borrower, lender) tuples."""
+    n = completion_options(t.ref, t.deck, seat)
+    rows = t.st.options[:n]
+    assert (rows[0, :4] == EMPTY).all(), "row 0 is 'no completion'"
+    return [(r[C_SQUAD], r[C_SUBSET], r[C_FREE], r[C_BORROWER], r[C_BORROWER + 1]) for r in rows[1:]]
+
+
+def plain(t: Table, seat: int = 0) -> set[tuple[int, int]]:
+    return {(s, sub) for s, sub, free, b, _ in options(t, seat) if not free and b == EMPTY}
+
+
+def complete(t: Table, seat: int, squad: int, subset: int, borrower: str | None = None, lender: str | None = None):
+    choice = np.full(8, EMPTY, np.int64)
+    choice[C_SQUAD], choice[C_SUBSET], choice[C_FREE] = squad, subset, 0
+    if borrower:
+        choice[C_BORROWER], choice[C_BORROWER + 1] = ALLY[borrower], ALLY[lender]
+    complete_tasks(t.ref, t.deck, seat, choice)
+
+
+def test_r6_1_coloured_symbols_cover_their_colour_each_used_once():
+    t = Table().row("t_blue", "t_red", "t_blue_red").squad(0, "blue", "red")
+    # {blue, red} covers t_blue, t_red, t_blue_red, and t_blue + t_red together,
+    # but not t_blue_red with another task: each symbol is used once.
+    assert plain(t) == {(0, 0b001), (0, 0b010), (0, 0b100), (0, 0b011)}
+
+
+def test_r6_1_a_white_crown_covers_any_colour():
+    t = Table().row("t_green2", None, None).squad(0, "green", "crown")
+    assert plain(t) == {(0, 0b001)}
+    t = Table().row("t_green2", None, None).squad(0, "green")
+    assert plain(t) == set()
+
+
+def test_r6_2_one_squad_completes_tasks_and_squads_never_pool_symbols():
+    t = Table().row("t_blue", "t_red", "t_blue_red").squad(0, "blue").squad(0, "red")
+    assert plain(t) == {(0, 0b001), (1, 0b010)}  # t_blue_red needs both squads: not offered
+
+
+def test_r6_3_r6_4_tasks_go_to_the_player_and_the_whole_squad_is_discarded():
+    t = Table().row("t_yellow", "t_red", "t_blue").task_deck("t_orange", "t_green2")
+    t.squad(0, "blue", "green_yellow").squad(0, "red")
+    complete(t, 0, squad=0, subset=0b101)  # t_yellow and t_blue: green is not needed
+    assert t.done_of(0) == ["t_yellow", "t_blue"]
+    assert sorted(t.statue_discard_names()) == ["blue", "green_yellow"]  # unused symbols are lost
+    assert t.squads_of(0) == [["red"]]
+
+
+def test_r6_5_remaining_tasks_slide_right_and_new_ones_fill_rightmost_first():
+    t = Table().row("t_blue", "t_red", "t_yellow").task_deck("t_orange", "t_green2").squad(0, "red", "yellow")
+    complete(t, 0, squad=0, subset=0b110)  # positions 2 and 3
+    # t_blue slides from 1 to 3; the next task (t_green2) goes to 2, then t_orange to 1.
+    assert t.row_names() == ["t_orange", "t_green2", "t_blue"]
+
+
+def test_r6_5_with_the_task_deck_empty_the_row_stays_right_aligned():
+    t = Table().row("t_blue", "t_red", "t_yellow").squad(0, "yellow")
+    complete(t, 0, squad=0, subset=0b100)
+    assert t.row_names() == [None, "t_blue", "t_red"]
+    assert t.st.g[OUTCOME] == OUTCOME_RUNNING
+
+
+def test_r6_6_morale_cards_stay_in_their_track_positions_when_tasks_slide():
+    t = Table().row("t_blue", "t_red", "t_yellow").track("m_hand", "m_task").squad(0, "yellow")
+    complete(t, 0, squad=0, subset=0b100)
+    assert t.track_names() == ["m_hand", "m_task", None]
+
+
+def test_r6_worked_example_badge_and_island_together_crown_for_yellow_one_orange_lost():
+    """Rulebook p. 9: a squad with a White Crown and two orange crosses completes "Find
+    your badge" and "Go to the island" together; one orange is not needed, the crown
+    stands in for the yellow triangle; the third task slides right and two new tasks
+    are revealed."""
+    t = Table().row("find_your_badge", "go_to_the_island", "t_red").task_deck("t_orange", "t_blue")
+    t.squad(0, "crown", "orange", "orange2", "blue", "purple")
+    assert (0, 0b011) in plain(t)
+    complete(t, 0, squad=0, subset=0b011)
+    assert t.done_of(0) == ["find_your_badge", "go_to_the_island"]
+    assert t.squads_of(0) == []
+    assert sorted(t.statue_discard_names()) == ["blue", "crown", "orange", "orange2", "purple"]
+    assert t.row_names() == ["t_orange", "t_blue", "t_red"]
+
+
+def test_r9_1_completing_the_last_face_up_task_ends_the_game():
+    t = Table().row(None, None, "t_blue").squad(0, "blue")
+    complete(t, 0, squad=0, subset=0b100)
+    assert t.st.g[OUTCOME] == OUTCOME_FINISHED
+
+
+def test_a1_borrowed_symbol_sends_the_borrower_to_the_lenders_owner():
+    # t_big needs blue, red, green, yellow; the squad has red, green and Lena's crown:
+    # one colour short even with the crown, so Lena must borrow blue or yellow.
+    t = Table().row(None, None, "t_big").squad(0, "red", "green", "lena").squad(1, "blue2", "dolores")
+    assert options(t) == [(0, 0b100, 0, ALLY["lena"], ALLY["blue2"])]
+    complete(t, 0, squad=0, subset=0b100, borrower="lena", lender="blue2")
+    assert t.received_of(1) == ["lena"]  # she scores her 1 point for seat 1
+    assert t.squads_of(1) == [["blue2", "dolores"]]  # the lender stays where it is
+    assert sorted(t.statue_discard_names()) == ["green", "red"]
+
+
+def test_a1_borrow_is_offered_only_when_needed_and_may_use_dolores_dei():
+    t = Table().row(None, None, "t_special").squad(0, "orange", "lena").squad(1, "dolores")
+    # Lena's crown covers purple alone: no borrow needed, none offered.
+    assert options(t) == [(0, 0b100, 0, EMPTY, EMPTY)]
+    t = Table().row(None, "t_special", "t_red").squad(0, "orange", "lena").squad(1, "dolores")
+    # Together they need purple, orange and red: the crown covers one, Dolores lends purple (A3).
+    assert (0, 0b110, 0, ALLY["lena"], ALLY["dolores"]) in options(t)
+
+
+def test_a1_unused_borrower_is_discarded_with_the_squad_and_scores_nothing():
+    t = Table().row(None, None, "t_blue").squad(0, "lena").squad(1, "blue")
+    complete(t, 0, squad=0, subset=0b100)
+    assert t.statue_discard_names() == ["lena"]
+    assert t.received_of(1) == []
+
+
+def test_a2_double_counts_a_symbol_another_card_has_twice():
+    t = Table().row(None, None, "t_green2").squad(0, "green", "measurehead")
+    assert options(t) == [(0, 0b100, 1, EMPTY, EMPTY)]  # Measurehead doubles the green
+    t = Table().row(None, None, "t_green2").squad(0, "blue", "measurehead")
+    assert options(t) == []  # no green to double
+
+
+def test_a2_reading_may_not_double_its_own_symbol_unless_opt_double_any_symbol():
+    t = Table().row(None, None, "t_blue2").squad(0, "measurehead", "red")
+    assert options(t) == []  # Spanish text: only a symbol another card of the squad has
+    t = Table(options=RuleOptions(debug=True, double_any_symbol=True)).row(None, None, "t_blue2")
+    t.squad(0, "measurehead", "red")
+    assert options(t) == [(0, 0b100, 1, EMPTY, EMPTY)]  # opt_double_any_symbol (Russian text)
+
+
+def test_a5_kim_stays_as_the_first_card_of_a_new_squad():
+    t = Table().row(None, None, "t_blue_red").squad(0, "green").squad(0, "kim", "red")
+    complete(t, 0, squad=1, subset=0b100)
+    assert t.squads_of(0) == [["green"], ["kim"]]
+    assert t.statue_discard_names() == ["red"]
+    t.row(None, None, "t_blue")
+    t.st.g[OUTCOME] = OUTCOME_RUNNING
+    complete(t, 0, squad=1, subset=0b100)  # Reading: after every completion
+    assert t.squads_of(0) == [["green"], ["kim"]]
+
+
+def test_a8_extra_crown_only_for_a_special_tasks_symbol():
+    t = Table().row(None, None, "t_special").squad(0, "orange", "ruby")
+    assert options(t) == [(0, 0b100, 1, EMPTY, EMPTY)]  # the extra crown stands in for purple
+    t = Table().row(None, None, "t_green2").squad(0, "green", "ruby")
+    assert options(t) == []  # not a Special Task: no extra crown
+
+
+def test_a8_extra_crown_once_per_completion_however_many_special_tasks():
+    t = Table().row(None, "t_special", "t_special2").squad(0, "orange", "ruby")
+    # Both Special Tasks need two purples; the one extra crown covers one of them.
+    assert options(t) == [(0, 0b010, 1, EMPTY, EMPTY), (0, 0b100, 1, EMPTY, EMPTY)]
