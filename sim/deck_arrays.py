@@ -21,7 +21,7 @@ import numba
 import numpy as np
 from numba.experimental import structref
 
-from sim._numba import StructRefType
+from sim._numba import StructRefType, View
 from sim.cards import N_COLOURS, N_SYMBOLS, Ability, Deck, Penalty, SaveKind, Symbol
 
 NO_SYMBOL = -1
@@ -68,10 +68,10 @@ class DeckArrays(NamedTuple):
     morale_penalty: np.ndarray
     morale_save_probability: np.ndarray
 
-    def kernel_ref(self) -> DeckRef | DeckArrays:
-        """The handle that kernels take (one reference to the same arrays); the arrays
-        themselves when ``NUMBA_DISABLE_JIT=1``."""
-        return self if numba.config.DISABLE_JIT else DeckRef(*self)
+    def kernel_ref(self) -> View | DeckArrays:
+        """The handle that kernels take: a view of these arrays (:mod:`sim._numba`);
+        the arrays themselves when ``NUMBA_DISABLE_JIT=1``."""
+        return self if numba.config.DISABLE_JIT else View(DeckRef, self)
 
     @property
     def n_allies(self) -> int:
@@ -126,7 +126,7 @@ class DeckType(StructRefType):
 
 
 class DeckRef(structref.StructRefProxy):
-    """The kernels' handle on a :class:`DeckArrays` (see :class:`sim.state.StateRef`)."""
+    """A StructRef over a :class:`DeckArrays`' arrays, behind its kernel view."""
 
 
 structref.define_proxy(DeckRef, DeckType, list(DeckArrays._fields))

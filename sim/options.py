@@ -9,6 +9,9 @@ import numpy as np
 from sim.state import R_DEBUG, R_DOUBLE_ANY_SYMBOL, R_TRACE, R_TURN_CAP, RULES_LEN
 
 
+MAX_TURN_CAP = 30_000
+
+
 @dataclass(frozen=True)
 class RuleOptions:
     """Rule options and switches of a run.
@@ -21,7 +24,7 @@ class RuleOptions:
         any symbol already in the squad, A2's own included.
     turn_cap : int
         Turns (stuck turns included) after which a game stops as truncated (R4
-        Reading); default 1,000.
+        Reading); default 1,000, at most ``MAX_TURN_CAP`` (turns are stored as int16).
     debug : bool
         Assert that every choice a policy makes is one of the options offered.
     """
@@ -31,8 +34,8 @@ class RuleOptions:
     debug: bool = False
 
     def __post_init__(self) -> None:
-        if self.turn_cap < 1:
-            raise ValueError(f"turn_cap must be at least 1 turn, got {self.turn_cap}")
+        if not 1 <= self.turn_cap <= MAX_TURN_CAP:
+            raise ValueError(f"turn_cap must be 1 to {MAX_TURN_CAP} turns, got {self.turn_cap}")
 
     def to_array(self, trace: bool = False) -> np.ndarray:
         """The ``int64 (RULES_LEN,)`` array the kernels read (layout: :mod:`sim.state`)."""

@@ -1,9 +1,11 @@
 """The per-game record: its fields, their units, and their conversion to tables.
 
 A batch of ``n`` games fills the arrays of a :class:`Record`. Per-player data is
-indexed by *turn order* (0 = the first player, R9.4), not by seat.
+indexed by *turn order* (0 = the first player, R9.4), not by seat. Dtypes are the
+narrowest that hold any value a game can produce (turns are capped, R4 Reading), so
+that a chunk of games stays small in memory.
 
-games, int64 (n, len(GAME_FIELDS))
+games, int32 (n, len(GAME_FIELDS))
     ==================  =====================================================
     game                game index within the run (the seed's counter)
     n_players           seats (2-4)
@@ -21,7 +23,7 @@ games, int64 (n, len(GAME_FIELDS))
     first_event_turn    turn of the first morale-loss event, 0 if none (turns)
     ==================  =====================================================
 
-players, int64 (n, P, len(PLAYER_FIELDS)), by turn order; rows past n_players are 0
+players, int32 (n, P, len(PLAYER_FIELDS)), by turn order; rows past n_players are 0
     ========================  ===============================================
     seat                      the player's seat
     score                     points (R9.2)
@@ -39,13 +41,13 @@ players, int64 (n, P, len(PLAYER_FIELDS)), by turn order; rows past n_players ar
 
 held, played : bool (n, P, A), by turn order
     Allies the player ever held in hand, and allies it played from hand.
-tasks : int64 (n, T, 3)
+tasks : int16 (n, T, 3)
     Per task: status (``TASK_*`` of :mod:`sim.state`: 0 never revealed, 1 face up
     at the end, 2 completed, 3 failed, 4 completed then lost), the completing
     player's turn order (-1 if none), and the turn of completion or failure (0).
-morale : int64 (n, M, 2)
+morale : int16 (n, M, 2)
     Per morale card: events it caused, saves rolled against it.
-allies : int64 (n, A, 3)
+allies : int32 (n, A, 3)
     Per ally: task points completed by squads holding it (points), times taken by
     A6, times lent a symbol to A1.
 """
@@ -110,13 +112,13 @@ class Record(NamedTuple):
     @classmethod
     def empty(cls, n_games: int, n_seats: int, n_allies: int, n_tasks: int, n_morale: int) -> Record:
         return cls(
-            games=np.zeros((n_games, len(GAME_FIELDS)), np.int64),
-            players=np.zeros((n_games, n_seats, len(PLAYER_FIELDS)), np.int64),
+            games=np.zeros((n_games, len(GAME_FIELDS)), np.int32),
+            players=np.zeros((n_games, n_seats, len(PLAYER_FIELDS)), np.int32),
             held=np.zeros((n_games, n_seats, n_allies), np.bool_),
             played=np.zeros((n_games, n_seats, n_allies), np.bool_),
-            tasks=np.zeros((n_games, n_tasks, len(TASK_FIELDS)), np.int64),
-            morale=np.zeros((n_games, max(n_morale, 1), len(MORALE_FIELDS)), np.int64),
-            allies=np.zeros((n_games, n_allies, len(ALLY_FIELDS)), np.int64),
+            tasks=np.zeros((n_games, n_tasks, len(TASK_FIELDS)), np.int16),
+            morale=np.zeros((n_games, max(n_morale, 1), len(MORALE_FIELDS)), np.int16),
+            allies=np.zeros((n_games, n_allies, len(ALLY_FIELDS)), np.int32),
         )
 
     def game_table(self):

@@ -41,7 +41,7 @@ import numba
 import numpy as np
 from numba.experimental import structref
 
-from sim._numba import StructRefType
+from sim._numba import StructRefType, View
 from sim.deck_arrays import DeckArrays
 from sim.rng import N_STREAMS
 
@@ -233,17 +233,14 @@ class StateType(StructRefType):
 
 
 class StateRef(structref.StructRefProxy):
-    """The kernels' handle on a :class:`State`: one reference to the same arrays.
-
-    A tuple of arrays passed to a kernel costs a reference-count update per array on
-    every call (~300 ns for this state); a StructRef is passed as one pointer.
-    """
+    """A StructRef over a :class:`State`'s arrays, behind :func:`kernel_state`'s view."""
 
 
 structref.define_proxy(StateRef, StateType, list(State._fields))
 
 
-def kernel_state(state: State) -> StateRef | State:
-    """The handle that kernels take for ``state`` (shares its buffers). With
-    ``NUMBA_DISABLE_JIT=1`` kernels are plain Python and take ``state`` itself."""
-    return state if numba.config.DISABLE_JIT else StateRef(*state)
+def kernel_state(state: State) -> View | State:
+    """The handle that kernels take for ``state``: a view of its buffers (why:
+    :mod:`sim._numba`). With ``NUMBA_DISABLE_JIT=1`` kernels are plain Python and
+    take ``state`` itself."""
+    return state if numba.config.DISABLE_JIT else View(StateRef, state)

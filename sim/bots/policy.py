@@ -6,11 +6,13 @@ policy's kernel with the pending decision and checks the answer in debug mode.
 
 from sim._numba import kernel
 from sim.bots.random_bot import random_choose
+from sim.bots.uniform_bot import uniform_choose
 from sim.state import R_DEBUG, SCRIPT_N, SCRIPT_POS
 
 RANDOM = 0
 SCRIPTED = 1
-POLICY_IDS = {"random": RANDOM, "scripted": SCRIPTED}
+UNIFORM = 2
+POLICY_IDS = {"random": RANDOM, "scripted": SCRIPTED, "uniform": UNIFORM}
 
 
 @kernel
@@ -45,6 +47,8 @@ def decide(st, deck, seat, kind, n_options, policies):
         choice = random_choose(st, deck, seat, kind, n_options)
     elif policy == SCRIPTED:
         choice = scripted_choose(st)
+    elif policy == UNIFORM:
+        choice = uniform_choose(st, n_options)
     else:
         raise ValueError("unknown policy id")
     if st.rules[R_DEBUG]:

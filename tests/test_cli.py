@@ -1,0 +1,69 @@
+"""The installed ``revachol`` command, run as a real subprocess (pyhf's style)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = Path(sys.executable).with_name("revachol")
+
+
+def revachol(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    if not SCRIPT.exists():
+        pytest.skip(f"the console script is not installed next to {sys.executable}")
+    return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_validate_prints_the_summary_of_the_default_deck():
+    result = revachol("validate")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "valid deck — 40 allies, 25 tasks, 24 morale" in out
+    assert "Symbol supply" in out and "crown (joker)" in out
+    assert "A6 swap" in out and "Harry Du Bois" in out
+    assert "Estimated values" in out and "allies.symbols" in out
+
+
+def test_validate_a_broken_deck_gives_one_line_per_problem_and_no_traceback(tmp_path):
+    text = (ROOT / "cards.yaml").read_text(encoding="utf-8")
+    broken = tmp_path / "cards.yaml"
+    broken.write_text(text.replace("penalty: squad_ally", "penalty: lose_a_turn", 1), encoding="utf-8")
+    result = revachol("validate", str(broken))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "field 'penalty'" in result.stderr and "'lose_a_turn' is not valid" in result.stderr
+    assert "'squad_ally', 'completed_task' or 'hand_ally'" in result.stderr
+
+
+def test_validate_a_missing_file_is_a_clean_error(tmp_path):
+    result = revachol("validate", str(tmp_path / "nope.yaml"))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "cannot read the deck file" in result.stderr
+
+
+def test_replay_prints_a_full_game_with_events_and_scores():
+    result = revachol("replay", "--seed", "3", "--players", "3")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("Seat ") and "plays first (R2.2)" in out
+    for phrase in ("is dealt", "Turn 1: seat", "plays", "draws", "completes", "Symbols:", "MORALE-LOSS EVENT", "rolls",
+                   "Game over after", "Final scores", "<- winner"):  # fmt: skip
+        assert phrase in out, phrase
+
+
+def test_replay_with_a_bad_player_count_is_one_clear_error():
+    result = revachol("replay", "--seed", "1", "--players", "5")
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "players" in result.stderr.lower()
+
+
+def test_help_starts_without_importing_the_engine():
+    result = revachol("--help")
+    assert result.returncode == 0 and "validate" in result.stdout and "replay" in result.stdout
+    probe = subprocess.run(
+        [sys.executable, "-c", "import sys, cli; print('numba' in sys.modules, 'polars' in sys.modules)"],
+        cwd=ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    assert probe.stdout.split() == ["False", "False"], probe.stderr
