@@ -33,15 +33,21 @@ seat's squad whose symbol it uses; rows list the fewest borrowers that make the
 completion possible, with every choice of lender, since a needless borrow only hands
 an opponent the borrower's points. At most ``MAX_BORROWERS`` borrowers of one squad
 are considered.
+
+Decision kinds are ``numpy.int64`` constants, not Python ints: numba compiles a
+separate copy of a kernel for each Python-int constant passed to it (a literal
+type), which multiplied compile time.
 """
 
-D_ACTION = 0
-D_PLAY = 1
-D_EXTRA_PLAY = 2
-D_SWAP = 3
-D_RELOCATE = 4
-D_COMPLETE = 5
-D_PENALTY = 6
+import numpy as np
+
+D_ACTION = np.int64(0)
+D_PLAY = np.int64(1)
+D_EXTRA_PLAY = np.int64(2)
+D_SWAP = np.int64(3)
+D_RELOCATE = np.int64(4)
+D_COMPLETE = np.int64(5)
+D_PENALTY = np.int64(6)
 
 ACTION_PLAY = 0
 ACTION_DRAW = 1

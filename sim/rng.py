@@ -25,9 +25,9 @@ import numpy as np
 
 from sim._numba import kernel
 
-DEAL = 0
-DICE = 1
-BOT = 2
+DEAL = np.int64(0)  # numpy ints: see sim/decisions.py on literal types
+DICE = np.int64(1)
+BOT = np.int64(2)
 N_STREAMS = 3
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

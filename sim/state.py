@@ -45,7 +45,7 @@ from sim._numba import StructRefType, View
 from sim.deck_arrays import DeckArrays
 from sim.rng import N_STREAMS
 
-EMPTY = -1
+EMPTY = np.int64(-1)  # a numpy int: see sim/decisions.py on literal types
 MAX_PLAYERS = 4  # R2.1
 MIN_PLAYERS = 2  # R2.1
 HAND_LIMIT = 5  # R4.3

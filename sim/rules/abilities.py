@@ -23,10 +23,15 @@ FORCED_DRAW = int(Ability.FORCED_DRAW)
 
 
 @kernel
-def play_options(st, seat, first):
-    """Write (hand position, target squad) rows from row ``first`` on: every hand card
-    into every squad or a new squad (R4.1, R5.1). Returns the total row count."""
-    n = first
+def play_options(st, seat, kind):
+    """Write the (hand position, target squad) rows of a ``D_PLAY`` or ``D_EXTRA_PLAY``
+    decision: every hand card into every squad or a new squad (R4.1, R5.1, A4), after
+    a "none" row 0 for the optional extra play. Returns the row count."""
+    n = 0
+    if kind == D_EXTRA_PLAY:
+        st.options[0, 0] = EMPTY
+        st.options[0, 1] = EMPTY
+        n = 1
     for h in range(st.hand_n[seat]):
         for target in range(st.squad_n[seat] + 1):
             st.options[n, 0] = h
@@ -36,8 +41,10 @@ def play_options(st, seat, first):
 
 
 @kernel
-def place_from_hand(st, deck, seat, hand_pos, target, extra):
-    """Put a hand card into a squad (R4.1) and return it."""
+def place_from_hand(st, deck, seat, hand_pos, target, kind):
+    """Put a hand card into a squad for a ``D_PLAY`` or ``D_EXTRA_PLAY`` decision
+    (R4.1, A4) and return it."""
+    extra = 1 if kind == D_EXTRA_PLAY else 0
     ally = take_from_hand(st, seat, hand_pos)
     new = 1 if target == st.squad_n[seat] else 0
     squad = add_to_squad(st, deck, seat, target, ally)
@@ -143,10 +150,9 @@ def on_placed(st, deck, seat, ally, policies):
             return
         if ability != EXTRA_PLAY or st.hand_n[seat] == 0:
             return
-        st.options[0, :] = EMPTY
-        n = play_options(st, seat, 1)
+        n = play_options(st, seat, D_EXTRA_PLAY)
         i = decide(st, deck, seat, D_EXTRA_PLAY, n, policies)
         if i == 0:
             return
-        current = place_from_hand(st, deck, seat, st.options[i, 0], st.options[i, 1], 1)
+        current = place_from_hand(st, deck, seat, st.options[i, 0], st.options[i, 1], D_EXTRA_PLAY)
 

@@ -26,9 +26,9 @@ from sim.state import (
 def play_turn(st, deck, seat, policies):
     """R4.1: place one hand card; its placement abilities act; A7 may move; then one
     squad may complete tasks (R4.4, R6.2)."""
-    n = play_options(st, seat, 0)
+    n = play_options(st, seat, D_PLAY)
     i = decide(st, deck, seat, D_PLAY, n, policies)
-    ally = place_from_hand(st, deck, seat, st.options[i, 0], st.options[i, 1], 0)
+    ally = place_from_hand(st, deck, seat, st.options[i, 0], st.options[i, 1], D_PLAY)
     on_placed(st, deck, seat, ally, policies)
     if st.g[OUTCOME] != OUTCOME_RUNNING:
         return
