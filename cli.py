@@ -55,6 +55,41 @@ def validate(
 
 
 @app.command()
+def simulate(
+    games: int = typer.Option(100_000, "--games", "-n", min=1, help="Number of games to play."),
+    out: Path = typer.Option(..., "--out", "-o", help="Run directory to write (new or empty; with --resume, the run to continue)."),
+    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
+    bot: list[str] = typer.Option(["random"], help="Bot for every seat, or repeat once per seat (turn order is random: R2.2)."),
+    seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
+    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    chunk_size: int = typer.Option(25_000, min=1, help="Games per chunk (one Parquet part each, and the unit of --resume)."),
+    resume: bool = typer.Option(False, help="Continue an interrupted run in --out, reusing its finished chunks."),
+    quiet: bool = typer.Option(False, help="No progress bar."),
+    scheduler: str | None = typer.Option(None, help="Run on an existing Dask cluster, e.g. tcp://HOST:8786."),
+    dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and run on it."),
+    double_any_symbol: bool = typer.Option(False, help="Rule option opt_double_any_symbol (A2 may double any symbol in its squad)."),
+    turn_cap: int = typer.Option(1000, min=1, help="Turns after which a game stops as truncated (R4 Reading)."),
+) -> None:
+    """Play many games and write them to a run directory: Parquet tables of games, players and cards, a copy of the card file, and manifest.json. Interrupted runs continue with --resume; results do not depend on --jobs or --chunk-size."""
+    from sim.options import RuleOptions
+    from sim.runner import RunError
+    from sim.runner import simulate as run
+
+    deck = _load(cards)
+    bots = bot[0] if len(bot) == 1 else bot
+    try:
+        options = RuleOptions(double_any_symbol=double_any_symbol, turn_cap=turn_cap)
+        run(deck, games, out, players, bots, seed, jobs, options, chunk_size, resume, None if not quiet else False,
+            scheduler, dask_local, cards_file=cards)  # fmt: skip
+    except (RunError, ValueError) as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        _fail(f"interrupted; finished chunks are kept in {out}: run the same command with --resume to continue")
+    typer.echo(f"{games:,} games written to {out}")
+
+
+@app.command()
 def replay(
     seed: int = typer.Option(..., help="The run's root seed: the same seed and game number give the same game."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),

@@ -57,6 +57,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import polars as pl
 
 from sim._numba import kernel
 from sim.state import (
@@ -121,24 +122,38 @@ class Record(NamedTuple):
             allies=np.zeros((n_games, n_allies, len(ALLY_FIELDS)), np.int32),
         )
 
-    def game_table(self):
-        """The games table as a polars DataFrame, one row per game."""
-        import polars as pl
+    def tables(self) -> dict[str, pl.DataFrame]:
+        """The record as the run directory's three tables (polars DataFrames).
 
-        return pl.DataFrame(self.games, schema=list(GAME_FIELDS), orient="row")
-
-    def player_table(self):
-        """The per-player table as a polars DataFrame, one row per (game, turn order)."""
-        import polars as pl
-
+        * ``games``: one row per game, the :data:`GAME_FIELDS`.
+        * ``players``: one row per (game, turn order) for the seats in play: the
+          :data:`PLAYER_FIELDS`, plus ``held`` and ``played`` as Boolean arrays over
+          ally indices.
+        * ``cards``: one row per game: per-task ``task_status``, ``task_completed_by``,
+          ``task_turn``; per-morale-card ``morale_events``, ``morale_saves``; per-ally
+          ``ally_points_completed``, ``ally_taken_by_swap``, ``ally_lent_to_borrow``;
+          each a fixed-size array indexed like the deck's cards.
+        """
+        games = pl.DataFrame(self.games, schema=list(GAME_FIELDS), orient="row")
         n_games, n_seats, _ = self.players.shape
-        frame = pl.DataFrame(self.players.reshape(n_games * n_seats, -1), schema=list(PLAYER_FIELDS), orient="row")
-        frame = frame.with_columns(
-            game=pl.Series(np.repeat(self.games[:, 0], n_seats)),
-            turn_order=pl.Series(np.tile(np.arange(n_seats), n_games)),
+        order = np.tile(np.arange(n_seats), n_games)
+        in_play = order < np.repeat(self.games[:, GAME_FIELDS.index("n_players")], n_seats)
+        players = pl.DataFrame(self.players.reshape(n_games * n_seats, -1)[in_play], schema=list(PLAYER_FIELDS), orient="row")
+        players = players.with_columns(
+            game=pl.Series(np.repeat(self.games[:, 0], n_seats)[in_play]),
+            turn_order=pl.Series(order[in_play].astype(np.int8)),
+            held=pl.Series(self.held.reshape(n_games * n_seats, -1)[in_play]),
+            played=pl.Series(self.played.reshape(n_games * n_seats, -1)[in_play]),
         )
-        n_players = np.repeat(self.games[:, 1], n_seats)
-        return frame.filter(pl.Series(np.tile(np.arange(n_seats), n_games) < n_players))
+        cards = pl.DataFrame(
+            {
+                "game": self.games[:, 0],
+                **{f"task_{name}": self.tasks[:, :, i] for i, name in enumerate(TASK_FIELDS)},
+                **{f"morale_{name}": self.morale[:, :, i] for i, name in enumerate(MORALE_FIELDS)},
+                **{f"ally_{name}": self.allies[:, :, i] for i, name in enumerate(ALLY_FIELDS)},
+            }
+        )
+        return {"games": games, "players": players, "cards": cards}
 
 
 @kernel
