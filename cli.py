@@ -60,7 +60,8 @@ def simulate(
     out: Path = typer.Option(..., "--out", "-o", help="Run directory to write (new or empty; with --resume, the run to continue)."),
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["random"], help="Bot for every seat, or repeat once per seat (turn order is random: R2.2)."),
+    bot: list[str] = typer.Option(["random"], help="Bot for every seat, or repeat once per seat: NAME[:key=value,...], e.g. greedy:w_points=2 or greedy:never=harry_du_bois (bots: random, greedy, uniform)."),
+    shuffle_seats: bool = typer.Option(False, help="Give the bots to the seats in a random order in each game (the first player is random anyway, R2.2)."),
     seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     chunk_size: int = typer.Option(25_000, min=1, help="Games per chunk (one Parquet part each, and the unit of --resume)."),
@@ -79,7 +80,7 @@ def simulate(
     deck = _load(cards)
     bots = bot[0] if len(bot) == 1 else bot
     try:
-        options = RuleOptions(double_any_symbol=double_any_symbol, turn_cap=turn_cap)
+        options = RuleOptions(double_any_symbol=double_any_symbol, turn_cap=turn_cap, shuffle_seats=shuffle_seats)
         run(deck, games, out, players, bots, seed, jobs, options, chunk_size, resume, None if not quiet else False,
             scheduler, dask_local, cards_file=cards)  # fmt: skip
     except (RunError, ValueError) as exc:

@@ -1,4 +1,4 @@
-"""Engine speed: games per second on one core for the ``random`` bot.
+"""Engine speed: games per second on one core for a bot (``random`` by default).
 
 How to run (from the repository root)::
 
@@ -72,7 +72,7 @@ def cold_compile_seconds() -> tuple[float, float]:
     return load, first_call
 
 
-def time_batch(run_games, new_state, RuleOptions, arrays, n_players: int, n_games: int, seed: int, chunk: int):
+def time_batch(run_games, new_state, RuleOptions, arrays, n_players: int, n_games: int, seed: int, chunk: int, bot: str):
     """Seconds and total turns for ``n_games`` games in chunks sharing one state."""
     options = RuleOptions()
     state = new_state(arrays, options.to_array())
@@ -82,7 +82,7 @@ def time_batch(run_games, new_state, RuleOptions, arrays, n_players: int, n_game
     while done < n_games:
         n = min(chunk, n_games - done)
         start = time.perf_counter()
-        record = run_games(arrays, n_players, n, seed, options=options, first_game=done, state=state)
+        record = run_games(arrays, n_players, n, seed, [bot] * n_players, options, first_game=done, state=state)
         seconds += time.perf_counter() - start
         turns += int(record.games[:, 2].sum())
         done += n
@@ -94,6 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=100_000, help="games per (deck, players) line")
     parser.add_argument("--seed", type=int, default=12345, help="root seed of every run")
     parser.add_argument("--chunk", type=int, default=20_000, help="games per run_games call")
+    parser.add_argument("--bot", default="random", help="bot in every seat, e.g. random, greedy (sim.bots.spec)")
     parser.add_argument("--cold-compile", action="store_true", help="also time a cold compile in a fresh process")
     args = parser.parse_args(argv)
 
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     hits, misses = sum(stats.cache_hits.values()), sum(stats.cache_misses.values())
     cache = "warm (loaded from numba's cache)" if hits and not misses else "cold (compiled)" if misses else "unknown"
 
-    print(f"engine speed, random bot, numba {numba.__version__}, python {sys.version.split()[0]}, {pinned}")
+    print(f"engine speed, bot {args.bot}, numba {numba.__version__}, python {sys.version.split()[0]}, {pinned}")
     print(f"imports + deck load: {import_seconds:.2f} s")
     print(f"first call (warm-up): {warm_up:.2f} s, cache {cache}; play_batch cache hits {hits}, misses {misses}")
     if args.cold_compile:
@@ -131,7 +132,9 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     for name, arrays in decks.items():
         for n_players in (2, 4):
-            seconds, turns = time_batch(run_games, new_state, RuleOptions, arrays, n_players, args.games, args.seed, args.chunk)
+            seconds, turns = time_batch(
+                run_games, new_state, RuleOptions, arrays, n_players, args.games, args.seed, args.chunk, args.bot
+            )
             rate, mean_turns = args.games / seconds, turns / args.games
             rows.append((name, str(n_players), f"{args.games:,}", f"{seconds:.2f}", f"{rate:,.0f}", f"{mean_turns:.1f}"))
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]

@@ -15,7 +15,7 @@ kind             option row                                                 rule
                  a new squad
 ``D_EXTRA_PLAY`` row 0 none; ``[hand position, target squad]``              A4
 ``D_SWAP``       row 0 none; ``[victim seat, victim squad, position in      A6
-                 squad, ally, own target squad]``
+                 squad, ally, own target squad, Harry]``
 ``D_RELOCATE``   row 0 none; ``[from squad, position, to squad, ally]``     A7
 ``D_COMPLETE``   row 0 none; ``[squad, task subset, free, borrower 1,       R6, A1,
                  lender 1, borrower 2, lender 2]``                          A2, A8

@@ -3,17 +3,15 @@
 :func:`run_games` validates its inputs and calls :func:`play_batch`, a compiled
 kernel that plays games ``first_game .. first_game + n_games - 1`` of a run one
 after another in a single reused :class:`sim.state.State`, asking the seats'
-policies at every decision and writing one record row per game.
+bots at every decision and writing one record row per game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from sim._numba import kernel
-from sim.bots.policy import POLICY_IDS
+from sim.bots.spec import BotSpec, bot_tables, parse_bot
 from sim.deck_arrays import DeckArrays
 from sim.options import RuleOptions
 from sim.record import Record, write_record
@@ -25,40 +23,35 @@ from sim.state import INITIAL_HAND, MAX_PLAYERS, MIN_PLAYERS, OUTCOME, OUTCOME_R
 
 
 @kernel
-def play_game(st, deck, n_players, keys, game_index, policies):
+def play_game(st, deck, n_players, keys, game_index):
     """Play game ``game_index`` to its end (R9.1, stalled or truncated) and score it."""
     setup_game(st, deck, n_players, keys, game_index)
     while st.g[OUTCOME] == OUTCOME_RUNNING:
-        take_turn(st, deck, policies)
+        take_turn(st, deck)
     score_game(st, deck)
 
 
 @kernel
-def play_batch(st, deck, n_players, keys, first_game, policies, games, players, held, played, tasks, morale, allies):
+def play_batch(st, deck, n_players, keys, first_game, games, players, held, played, tasks, morale, allies):
     """Play ``games.shape[0]`` consecutive games and fill their record rows."""
     for i in range(games.shape[0]):
         game_index = first_game + i
-        play_game(st, deck, n_players, keys, game_index, policies)
+        play_game(st, deck, n_players, keys, game_index)
         games[i, 0] = game_index
         write_record(st, i, games, players, held, played, tasks, morale, allies)
 
 
-def policy_ids(policies: Sequence[str], n_players: int) -> np.ndarray:
-    """Policy ids by seat, ``int64 (MAX_PLAYERS,)``.
+def bot_specs(bots: Sequence[str | BotSpec], n_players: int) -> list[BotSpec]:
+    """One parsed bot per seat.
 
     Raises
     ------
     ValueError
-        For an unknown policy name or a list whose length is not ``n_players``.
+        For an unknown bot or parameter, or a list whose length is not ``n_players``.
     """
-    if len(policies) != n_players:
-        raise ValueError(f"{len(policies)} policies given for {n_players} players; give one per seat")
-    unknown = [p for p in policies if p not in POLICY_IDS]
-    if unknown:
-        raise ValueError(f"unknown policy {unknown[0]!r}; valid: {', '.join(POLICY_IDS)}")
-    ids = np.zeros(MAX_PLAYERS, np.int64)
-    ids[:n_players] = [POLICY_IDS[p] for p in policies]
-    return ids
+    if len(bots) != n_players:
+        raise ValueError(f"{len(bots)} bots given for {n_players} players; give one, or one per seat")
+    return [b if isinstance(b, BotSpec) else parse_bot(b) for b in bots]
 
 
 def check_players(deck: DeckArrays, n_players: int) -> None:
@@ -76,7 +69,7 @@ def run_games(
     n_players: int,
     n_games: int,
     seed: int,
-    policies: Sequence[str] | None = None,
+    bots: Sequence[str | BotSpec] | None = None,
     options: RuleOptions = RuleOptions(),
     first_game: int = 0,
     state: State | None = None,
@@ -94,8 +87,10 @@ def run_games(
     seed : int
         The run's root seed; game ``g`` uses the streams of ``(seed, g)`` only, so a
         game's result does not depend on how the run is split.
-    policies : sequence of str, optional
-        A policy name per seat; default ``random`` everywhere.
+    bots : sequence of str or BotSpec, optional
+        The run's bots, one per seat (:mod:`sim.bots.spec`); default ``random``
+        everywhere. Seat ``s`` plays bot ``s``, or a random order of them per game
+        with ``options.shuffle_seats``.
     options : RuleOptions
         Rule options and the debug switch.
     state : State, optional
@@ -109,12 +104,13 @@ def run_games(
     Raises
     ------
     ValueError
-        For a player count the deck cannot serve or an unknown policy.
+        For a player count the deck cannot serve or an unknown bot.
     """
     check_players(deck, n_players)
-    ids = policy_ids(policies or ["random"] * n_players, n_players)
+    specs = bot_specs(bots or ["random"] * n_players, n_players)
     st = state if state is not None else new_state(deck, options.to_array())
     st.rules[:] = options.to_array(trace=st.log.shape[0] > 1)
+    st.bots[:], st.bot_params[:] = bot_tables(specs)
     record = Record.empty(n_games, MAX_PLAYERS, deck.n_allies, deck.n_tasks, deck.n_morale)
-    play_batch(kernel_state(st), deck.kernel_ref(), n_players, stream_keys(seed), first_game, ids, *record)
+    play_batch(kernel_state(st), deck.kernel_ref(), n_players, stream_keys(seed), first_game, *record)
     return record

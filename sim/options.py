@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from sim.state import R_DEBUG, R_DOUBLE_ANY_SYMBOL, R_TRACE, R_TURN_CAP, RULES_LEN
+from sim.state import R_DEBUG, R_DOUBLE_ANY_SYMBOL, R_SHUFFLE_SEATS, R_TRACE, R_TURN_CAP, RULES_LEN
 
 
 MAX_TURN_CAP = 30_000
@@ -27,11 +27,16 @@ class RuleOptions:
         Reading); default 1,000, at most ``MAX_TURN_CAP`` (turns are stored as int16).
     debug : bool
         Assert that every choice a policy makes is one of the options offered.
+    shuffle_seats : bool
+        Deal the run's bots to the seats in a random order in each game (SEATS
+        stream), so that a bot's results are not tied to who plays after whom. The
+        first player is random anyway (R2.2).
     """
 
     double_any_symbol: bool = False
     turn_cap: int = 1000
     debug: bool = False
+    shuffle_seats: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.turn_cap <= MAX_TURN_CAP:
@@ -44,6 +49,7 @@ class RuleOptions:
         rules[R_TURN_CAP] = self.turn_cap
         rules[R_DEBUG] = self.debug
         rules[R_TRACE] = trace
+        rules[R_SHUFFLE_SEATS] = self.shuffle_seats
         return rules
 
     def as_dict(self) -> dict:

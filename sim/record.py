@@ -37,6 +37,7 @@ players, int32 (n, P, len(PLAYER_FIELDS)), by turn order; rows past n_players ar
     saves                     morale-loss rolls that saved the player (rolls)
     allies_received           allies received face down, A1 and A6 (cards)
     won                       1 for the winner
+    bot                       which of the run's bots played (its index)
     ========================  ===============================================
 
 held, played : bool (n, P, A), by turn order
@@ -93,6 +94,7 @@ GAME_FIELDS = (
 PLAYER_FIELDS = (
     "seat", "score", "tasks_held", "tasks_completed", "tasks_lost", "penalties_squad_ally",
     "penalties_completed_task", "penalties_hand_ally", "penalties_nothing_lost", "saves", "allies_received", "won",
+    "bot",
 )  # fmt: skip
 TASK_FIELDS = ("status", "completed_by", "turn")
 MORALE_FIELDS = ("events", "saves")
@@ -191,6 +193,7 @@ def write_record(st, i, games, players, held, played, tasks, morale, allies):
         out[9] = s[S_SAVES]
         out[10] = st.received_n[seat]
         out[11] = 1 if seat == st.g[WINNER] else 0
+        out[12] = st.seat_bot[seat]
         held[i, order, :] = st.held[seat]
         played[i, order, :] = st.played[seat]
     for t in range(tasks.shape[1]):

@@ -5,7 +5,8 @@ and advanced in place:
 
 * ``DEAL`` — the shuffles of setup (R3) and every reshuffle of the statue discard (R4.5);
 * ``DICE`` — the first-player roll (R2.2), the morale dice (R8.2) and the tie dice (R9.3);
-* ``BOT`` — every random choice a bot makes.
+* ``BOT`` — every random choice a bot makes;
+* ``SEATS`` — the seat order of the run's bots, when shuffled (``R_SHUFFLE_SEATS``).
 
 Keeping the bots on their own stream means the same game seed gives the same deal
 and dice whatever the bots decide (common random numbers, DESIGN.md "Randomness").
@@ -28,7 +29,8 @@ from sim._numba import kernel
 DEAL = np.int64(0)  # numpy ints: see sim/decisions.py on literal types
 DICE = np.int64(1)
 BOT = np.int64(2)
-N_STREAMS = 3
+SEATS = np.int64(3)
+N_STREAMS = 4
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

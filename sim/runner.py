@@ -34,7 +34,8 @@ from pathlib import Path
 from sim import __version__
 from sim.cards import Deck, load_deck
 from sim.deck_arrays import DeckArrays, compile_deck
-from sim.engine import check_players, policy_ids, run_games
+from sim.bots.spec import BotSpec, parse_bot
+from sim.engine import check_players, run_games
 from sim.options import RuleOptions
 from sim.rules import RULES_VERSION
 from sim.state import new_state
@@ -78,7 +79,7 @@ def chunk_is_complete(out_dir: Path, chunk: int) -> bool:
     return all(part_path(out_dir, table, chunk).exists() for table in TABLES)
 
 
-def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, chunk: int) -> tuple[int, int, float]:
+def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec], chunk: int) -> tuple[int, int, float]:
     """Play one chunk and write its three parts; returns (chunk, games, seconds).
 
     Runs in a worker process. Each part is written to ``*.tmp`` and renamed, so an
@@ -88,7 +89,7 @@ def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, chunk: int) -> t
     first, n = spec.chunk_games(chunk)
     options = RuleOptions(**spec.options)
     state = new_state(arrays, options.to_array())
-    record = run_games(arrays, spec.n_players, n, spec.seed, spec.bots, options, first_game=first, state=state)
+    record = run_games(arrays, spec.n_players, n, spec.seed, bots, options, first_game=first, state=state)
     for table, frame in record.tables().items():
         final = part_path(out_dir, table, chunk)
         temporary = final.with_suffix(".parquet.tmp")
@@ -234,7 +235,8 @@ def simulate(
     players : int
         Seats, 2-4 (R2.1).
     bots : str or sequence of str
-        One policy for every seat, or one per seat.
+        One bot for every seat, or one per seat (:mod:`sim.bots.spec`, e.g.
+        ``greedy:w_points=2``, ``random:never=harry_du_bois``).
     seed : int
         Root seed; game ``g`` depends only on ``(seed, g)``.
     n_jobs : int
@@ -276,7 +278,9 @@ def simulate(
     arrays = compile_deck(deck)
     seats = (bots,) * players if isinstance(bots, str) else tuple(bots)
     check_players(arrays, players)
-    policy_ids(seats, players)
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} bots given for {players} players; give one, or one per seat")
+    parsed = [parse_bot(text, [a.id for a in deck.allies]) for text in seats]
     spec = RunSpec(deck.content_hash, n_games, players, seats, seed, chunk_size, options.as_dict())
     out_dir = Path(out_dir)
     deck_text = Path(cards_file).read_text(encoding="utf-8") if cards_file else _yaml(deck)
@@ -289,7 +293,7 @@ def simulate(
     with _backend(scheduler, dask_local) as backend, _progress(show, n_games, done_games) as bar:
         manifest["backend"] = backend
         parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", backend=None)
-        for _, n, seconds in parallel(joblib.delayed(run_chunk)(out_dir, arrays, spec, c) for c in todo):
+        for _, n, seconds in parallel(joblib.delayed(run_chunk)(out_dir, arrays, spec, parsed, c) for c in todo):
             chunk_seconds += seconds
             if bar is not None:
                 bar.advance(bar.task_ids[0], n)

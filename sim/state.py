@@ -117,7 +117,18 @@ R_DOUBLE_ANY_SYMBOL = 0  # opt_double_any_symbol (A2 Reading), 0 or 1
 R_TURN_CAP = 1  # turns before a game is truncated (R4 Reading)
 R_DEBUG = 2  # 1: assert every choice is a legal option
 R_TRACE = 3  # 1: write the event log
-RULES_LEN = 4
+R_SHUFFLE_SEATS = 4  # 1: each game deals the run's bots to the seats in a random order
+RULES_LEN = 5
+
+# --- bots: the run's bots, int64 (MAX_PLAYERS, BOT_COLUMNS); row b is bot b ------------
+BOT_POLICY = 0  # policy id (sim.bots.policy.POLICY_IDS)
+BOT_RESTRICTED = 1  # ally whose play is restricted (restricted play), EMPTY for none
+BOT_RESTRICTION = 2  # RESTRICT_* below
+BOT_COLUMNS = 3
+RESTRICT_NONE = 0
+RESTRICT_NEVER = 1  # never play the ally while another play is possible
+RESTRICT_ALWAYS = 2  # play the ally whenever it is in hand
+MAX_BOT_PARAMS = 4  # numeric parameters per bot, bot_params (MAX_PLAYERS, MAX_BOT_PARAMS)
 
 # --- options: the legal choices of the pending decision, int64 (MAX_OPTIONS, OPTION_WIDTH)
 MAX_OPTIONS = 4096
@@ -174,6 +185,9 @@ class State(NamedTuple):
     choice: np.ndarray  # int64 (OPTION_WIDTH,): the option row being carried out
     cover: np.ndarray  # int64 (4, A + 8): work rows of covers_with_tokens
     script: np.ndarray  # int64 (MAX_SCRIPT,): option indices for the scripted policy
+    bots: np.ndarray  # int64 (MAX_PLAYERS, BOT_COLUMNS): the run's bots
+    bot_params: np.ndarray  # float64 (MAX_PLAYERS, MAX_BOT_PARAMS): their parameters
+    seat_bot: np.ndarray  # int64 (MAX_PLAYERS,): the bot (row of ``bots``) of each seat this game
 
 
 def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State:
@@ -224,6 +238,9 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
         choice=np.zeros(OPTION_WIDTH, i8),
         cover=np.zeros((4, a + 8), i8),
         script=np.zeros(MAX_SCRIPT, i8),
+        bots=np.zeros((p, BOT_COLUMNS), i8),
+        bot_params=np.zeros((p, MAX_BOT_PARAMS), np.float64),
+        seat_bot=np.arange(p, dtype=i8),
     )
 
 

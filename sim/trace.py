@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from sim import events as ev
+from sim.bots.spec import parse_bot
 from sim.cards import Deck, Penalty, SaveKind
 from sim.deck_arrays import compile_deck
 from sim.engine import run_games
@@ -43,7 +44,7 @@ def replay(
     n_players: int,
     seed: int,
     game: int = 0,
-    policies: Sequence[str] | None = None,
+    bots: Sequence[str] | None = None,
     options: RuleOptions = RuleOptions(),
 ) -> str:
     """Play game ``game`` of the run with root ``seed`` and return its log as text.
@@ -57,7 +58,8 @@ def replay(
     """
     arrays = compile_deck(deck)
     state = new_state(arrays, options.to_array(trace=True), trace=True)
-    run_games(arrays, n_players, 1, seed, policies, options, first_game=game, state=state)
+    specs = [parse_bot(text, [a.id for a in deck.allies]) for text in (bots or ["random"] * n_players)]
+    run_games(arrays, n_players, 1, seed, specs, options, first_game=game, state=state)
     return "\n".join(_Formatter(deck, state).lines())
 
 

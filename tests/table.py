@@ -15,10 +15,10 @@ from sim.rng import DICE, roll_die, stream_keys
 from sim.rules.setup import setup_game
 from sim.state import (
     ACTIVE,
+    BOT_POLICY,
     EMPTY,
     FIRST,
     LOG_N,
-    MAX_PLAYERS,
     PERM_MORALE_N,
     PERM_TASKS_N,
     SCRIPT_N,
@@ -113,7 +113,7 @@ class Table:
         self.st.rules[:] = options.to_array(trace=True)
         self.ref = kernel_state(self.st)
         self.deck = ARRAYS.kernel_ref()
-        self.policies = np.full(MAX_PLAYERS, POLICY_IDS["scripted"], np.int64)
+        self.st.bots[:, BOT_POLICY] = POLICY_IDS["scripted"]
         setup_game(self.ref, self.deck, n_players, stream_keys(seed), 0)
         g = self.st.g
         for index in (TASK_DECK_N, STATUE_N, STATUE_DISCARD_N, TRACK_N, PERM_TASKS_N, PERM_MORALE_N, LOG_N):

@@ -23,6 +23,7 @@ from sim.rules.scoring import score_game
 from sim.rules.setup import setup_game
 from sim.rules.turn import take_turn
 from sim.state import (
+    BOT_POLICY,
     FIRST,
     MAX_PLAYERS,
     OUTCOME,
@@ -67,7 +68,7 @@ def play_turn_by_turn(arrays, n_players, seed, game_index, between=None, options
     while s.g[OUTCOME] == OUTCOME_RUNNING:
         if between is not None:
             between(int(s.g[TURN]))
-        take_turn(ref, deck, RANDOM)
+        take_turn(ref, deck)
     score_game(ref, deck)
     return s
 
@@ -148,13 +149,14 @@ def _deal(s) -> dict[str, np.ndarray]:
 
 
 def _play_out(s, arrays, policies) -> None:
+    s.bots[:, BOT_POLICY] = policies
     ref, deck = kernel_state(s), arrays.kernel_ref()
     while s.g[OUTCOME] == OUTCOME_RUNNING:
         if policies[0] == POLICY_IDS["scripted"]:  # always the first option offered
             s.script[:] = 0
             s.g[SCRIPT_N] = s.script.shape[0]
             s.g[SCRIPT_POS] = 0
-        take_turn(ref, deck, policies)
+        take_turn(ref, deck)
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from sim.cards import parse_deck
 from sim.bots.policy import POLICY_IDS
+from sim.bots.spec import bot_tables, parse_bot
 from sim.deck_arrays import compile_deck
 from sim.engine import run_games
 from sim.options import RuleOptions
@@ -28,6 +29,7 @@ from sim.rules.scoring import score_game
 from sim.rules.setup import setup_game
 from sim.rules.turn import take_turn
 from sim.state import (
+    BOT_POLICY,
     EMPTY,
     HAND_LIMIT,
     MAX_PLAYERS,
@@ -194,13 +196,17 @@ def check_scores(s, deck, ctx: str) -> None:
 
 
 def play_checked(
-    deck, arrays, options: RuleOptions, n_players: int, seed: int, game_index: int, policies=RANDOM_POLICIES
+    deck, arrays, options: RuleOptions, n_players: int, seed: int, game_index: int, policies=RANDOM_POLICIES,
+    params=None,
 ) -> int:
     """Play one game turn by turn, checking every invariant after setup and after every
     turn, then score it and check R9.2. Returns the number of turns played.
 
     Seats whose policy is ``scripted`` always take the first option offered."""
     s = new_state(arrays, options.to_array())
+    s.bots[:, BOT_POLICY] = policies
+    if params is not None:
+        s.bot_params[:] = params
     ref, deck_ref = kernel_state(s), arrays.kernel_ref()
     setup_game(ref, deck_ref, n_players, stream_keys(seed), game_index)
     base = f"seed={seed} n_players={n_players} game_index={game_index} policies={policies[:n_players].tolist()} {options}"
@@ -209,7 +215,7 @@ def play_checked(
         s.script[:] = 0  # the scripted policy: option 0 at every decision of the turn
         s.g[SCRIPT_N] = s.script.shape[0]
         s.g[SCRIPT_POS] = 0
-        take_turn(ref, deck_ref, policies)
+        take_turn(ref, deck_ref)
         check_state(s, arrays, f"{base} after turn {s.g[TURN]}")
     score_game(ref, deck_ref)
     check_scores(s, deck, f"{base} at the end, outcome {s.g[OUTCOME]}")
@@ -326,7 +332,7 @@ def test_random_playouts_keep_every_invariant(data, double_any_symbol, turn_cap,
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
     data=st.one_of(st.none(), deck_data()),
-    seats=st.lists(st.sampled_from(["random", "uniform", "scripted"]), min_size=4, max_size=4),
+    seats=st.lists(st.sampled_from(["random", "uniform", "scripted", "greedy"]), min_size=4, max_size=4),
     game=GAME,
 )
 def test_mixed_policy_playouts_keep_every_invariant(data, seats, game):
@@ -336,9 +342,10 @@ def test_mixed_policy_playouts_keep_every_invariant(data, seats, game):
     complete a task and pile their allies into one squad, so games end by morale-loss
     events (R8) or stall (R4 Reading), with many squad penalties (R8.3)."""
     deck, arrays = (DEFAULT_DECK, DEFAULT_ARRAYS) if data is None else compiled(data)
-    policies = np.array([POLICY_IDS[name] for name in seats], np.int64)
+    bots, params = bot_tables([parse_bot(name) for name in seats])
+    policies = bots[:, BOT_POLICY]
     n_players, seed, game_index = game
-    play_checked(deck, arrays, RuleOptions(debug=True, turn_cap=400), n_players, seed, game_index, policies)
+    play_checked(deck, arrays, RuleOptions(debug=True, turn_cap=400), n_players, seed, game_index, policies, params)
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])

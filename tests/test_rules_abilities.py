@@ -5,13 +5,13 @@ import pytest
 
 from sim.rules.abilities import swap_options
 from sim.rules.turn import take_turn
-from tests.table import Table
+from tests.table import ALLY, Table
 
 pytestmark = pytest.mark.nojit
 
 
 def turn(t: Table) -> None:
-    take_turn(t.ref, t.deck, t.policies)
+    take_turn(t.ref, t.deck)
 
 
 def test_a4_after_cindy_the_player_may_place_one_more_card():
@@ -54,10 +54,10 @@ def test_a6_reading_harry_unused_stays_in_the_squad_and_nobody_scores_him():
 
 def test_a3_dolores_dei_cannot_be_taken_by_harry():
     t = Table().squad(0, "harry").squad(1, "dolores")
-    assert swap_options(t.ref, t.deck, 0) == 1  # only 'none'
+    assert swap_options(t.ref, t.deck, 0, ALLY["harry"]) == 1  # only 'none'
     t = Table().squad(0, "harry").squad(1, "dolores", "red")
-    assert swap_options(t.ref, t.deck, 0) == 2
-    assert t.options(2)[1][:5] == [1, 0, 1, t.st.squad_cards[1, 0, 1], 0]
+    assert swap_options(t.ref, t.deck, 0, ALLY["harry"]) == 2
+    assert t.options(2)[1][:6] == [1, 0, 1, ALLY["red"], 0, ALLY["harry"]]
 
 
 def test_a7_garte_moves_before_completing_on_a_play_turn():

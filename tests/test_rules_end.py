@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from sim.engine import run_games
+from sim.record import PLAYER_FIELDS
 from sim.rng import DICE
 from sim.rules.scoring import score_game
 from sim.state import S_SCORE, TIE_DICE, WINNER
@@ -43,6 +44,6 @@ def test_r9_4_records_are_indexed_by_turn_order(default_arrays):
     first, seats = record.games[:, 4], record.players[:, :, 0]
     assert (seats[:, 0] == first).all()
     assert (seats == (first[:, None] + np.arange(4)) % 4).all()
-    won = record.players[:, :, -1]
+    won = record.players[:, :, PLAYER_FIELDS.index("won")]
     assert (won.sum(axis=1) == 1).all()
     assert (won.argmax(axis=1) == record.games[:, 11]).all()

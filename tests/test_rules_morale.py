@@ -29,14 +29,14 @@ NOT_SAVED = (2, 3)  # a roll that saves against none of the test deck's morale c
 
 
 def draw(t: Table, seat: int = 0) -> None:
-    draw_until_ally(t.ref, t.deck, seat, t.policies)
+    draw_until_ally(t.ref, t.deck, seat)
 
 
 def test_r7_1_a_drawn_morale_card_goes_to_position_1_and_the_others_move_right():
     t = Table().row("t_blue", "t_red", "t_yellow").statue("blue", "m_task", "m_hand")
-    place_morale(t.ref, t.deck, 0, MORALE_ID["m_hand"], t.policies)
+    place_morale(t.ref, t.deck, 0, MORALE_ID["m_hand"])
     assert t.track_names() == ["m_hand", None, None]
-    place_morale(t.ref, t.deck, 0, MORALE_ID["m_task"], t.policies)
+    place_morale(t.ref, t.deck, 0, MORALE_ID["m_task"])
     assert t.track_names() == ["m_task", "m_hand", None]
 
 

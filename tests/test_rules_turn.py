@@ -27,7 +27,7 @@ pytestmark = pytest.mark.nojit
 
 
 def turn(t: Table) -> None:
-    take_turn(t.ref, t.deck, t.policies)
+    take_turn(t.ref, t.deck)
 
 
 def test_r2_2_first_seat_is_uniform_over_the_seats(default_arrays):

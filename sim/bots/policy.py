@@ -1,18 +1,25 @@
 """Policy dispatch: which bot decides for a seat.
 
-A run gives each seat a policy id (``int64 (P,)``); :func:`decide` calls that
-policy's kernel with the pending decision and checks the answer in debug mode.
+A run lists its bots in ``State.bots`` (policy id, restricted ally, restriction) and
+``State.bot_params``; ``State.seat_bot`` says which bot sits in each seat this game.
+:func:`decide` filters the options by the bot's restriction, calls its policy's
+kernel, and checks the answer in debug mode.
 """
 
 from sim._numba import kernel
+from sim.bots import greedy
+from sim.bots.greedy import greedy_choose
 from sim.bots.random_bot import random_choose
+from sim.bots.restrict import restrict_options
 from sim.bots.uniform_bot import uniform_choose
-from sim.state import R_DEBUG, SCRIPT_N, SCRIPT_POS
+from sim.state import BOT_POLICY, BOT_RESTRICTED, BOT_RESTRICTION, R_DEBUG, RESTRICT_NONE, SCRIPT_N, SCRIPT_POS
 
 RANDOM = 0
 SCRIPTED = 1
 UNIFORM = 2
-POLICY_IDS = {"random": RANDOM, "scripted": SCRIPTED, "uniform": UNIFORM}
+GREEDY = 3
+POLICY_IDS = {"random": RANDOM, "scripted": SCRIPTED, "uniform": UNIFORM, "greedy": GREEDY}
+POLICY_PARAMS = {"random": {}, "scripted": {}, "uniform": {}, "greedy": greedy.PARAMS}  # name: default
 
 
 @kernel
@@ -33,18 +40,24 @@ def scripted_choose(st):
 
 
 @kernel
-def decide(st, deck, seat, kind, n_options, policies):
-    """Ask seat ``seat``'s policy to pick one of the ``n_options`` rows of
-    ``st.options`` for a decision of ``kind`` (:mod:`sim.decisions`).
+def decide(st, deck, seat, kind, n_options):
+    """Ask the bot of seat ``seat`` (``st.seat_bot``, ``st.bots``) to pick one of the
+    ``n_options`` rows of ``st.options`` for a decision of ``kind``
+    (:mod:`sim.decisions`), after its restriction, if any, filters them.
 
     Raises
     ------
     AssertionError
         In debug mode, when the policy names no offered option.
     """
-    policy = policies[seat]
+    bot = st.seat_bot[seat]
+    if st.bots[bot, BOT_RESTRICTION] != RESTRICT_NONE:
+        n_options = restrict_options(st, seat, kind, n_options, st.bots[bot, BOT_RESTRICTED], st.bots[bot, BOT_RESTRICTION])
+    policy = st.bots[bot, BOT_POLICY]
     if policy == RANDOM:
         choice = random_choose(st, deck, seat, kind, n_options)
+    elif policy == GREEDY:
+        choice = greedy_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
     elif policy == SCRIPTED:
         choice = scripted_choose(st)
     elif policy == UNIFORM:

@@ -54,9 +54,9 @@ def place_from_hand(st, deck, seat, hand_pos, target, kind):
 
 
 @kernel
-def swap_options(st, deck, seat):
+def swap_options(st, deck, seat, harry):
     """A6 rows (row 0: none): any ally but Dolores Dei (A3) in another seat's squad,
-    into any of the player's own squads."""
+    into any of the player's own squads; ``harry`` is the placed A6 ally."""
     st.options[0, :] = EMPTY
     n = 1
     for q in range(st.g[N_PLAYERS]):
@@ -73,6 +73,7 @@ def swap_options(st, deck, seat):
                     st.options[n, 2] = k
                     st.options[n, 3] = ally
                     st.options[n, 4] = target
+                    st.options[n, 5] = harry
                     n += 1
     return n
 
@@ -111,12 +112,12 @@ def relocate_options(st, deck, seat):
 
 
 @kernel
-def offer_relocate(st, deck, seat, policies):
+def offer_relocate(st, deck, seat):
     """A7: during the owner's turn, Garte may move to another of the owner's squads."""
     n = relocate_options(st, deck, seat)
     if n == 1:
         return
-    i = decide(st, deck, seat, D_RELOCATE, n, policies)
+    i = decide(st, deck, seat, D_RELOCATE, n)
     if i == 0:
         return
     squad, pos, target, ally = st.options[i, 0], st.options[i, 1], st.options[i, 2], st.options[i, 3]
@@ -128,7 +129,7 @@ def offer_relocate(st, deck, seat, policies):
 
 
 @kernel
-def on_placed(st, deck, seat, ally, policies):
+def on_placed(st, deck, seat, ally):
     """The abilities that act when ``ally`` is placed: A6 swap (optional), A9 forced
     draw (mandatory, if a draw is possible), A4 extra play (optional; the extra card's
     own ability then acts in turn)."""
@@ -136,9 +137,9 @@ def on_placed(st, deck, seat, ally, policies):
     while st.g[OUTCOME] == OUTCOME_RUNNING:
         ability = deck.ally_ability[current]
         if ability == SWAP:
-            n = swap_options(st, deck, seat)
+            n = swap_options(st, deck, seat, current)
             if n > 1:
-                i = decide(st, deck, seat, D_SWAP, n, policies)
+                i = decide(st, deck, seat, D_SWAP, n)
                 if i > 0:
                     row = st.options[i]
                     swap(st, deck, seat, current, row[0], row[1], row[2], row[4])
@@ -146,12 +147,12 @@ def on_placed(st, deck, seat, ally, policies):
         if ability == FORCED_DRAW:
             if can_draw(st):
                 log_event(st, EV_FORCED_DRAW, seat, 0, 0, 0, 0)
-                draw_until_ally(st, deck, seat, policies)
+                draw_until_ally(st, deck, seat)
             return
         if ability != EXTRA_PLAY or st.hand_n[seat] == 0:
             return
         n = play_options(st, seat, D_EXTRA_PLAY)
-        i = decide(st, deck, seat, D_EXTRA_PLAY, n, policies)
+        i = decide(st, deck, seat, D_EXTRA_PLAY, n)
         if i == 0:
             return
         current = place_from_hand(st, deck, seat, st.options[i, 0], st.options[i, 1], D_EXTRA_PLAY)

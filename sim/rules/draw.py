@@ -27,7 +27,7 @@ def reshuffle(st):
 
 
 @kernel
-def draw_until_ally(st, deck, seat, policies):
+def draw_until_ally(st, deck, seat):
     """R4.2: draw; an ally joins the hand and ends the draw, a morale card is resolved
     (R7) and drawing goes on. It stops without an ally when both piles are empty (R4
     Reading) or when a morale-loss event ends the game (R8.6)."""
@@ -43,4 +43,4 @@ def draw_until_ally(st, deck, seat, policies):
             add_to_hand(st, seat, card)
             log_event(st, EV_DRAW_ALLY, seat, card, 0, 0, 0)
             return
-        place_morale(st, deck, seat, card - deck.ally_points.shape[0], policies)
+        place_morale(st, deck, seat, card - deck.ally_points.shape[0])

@@ -78,7 +78,7 @@ def penalty_options(st, deck, seat, penalty):
 
 
 @kernel
-def suffer_penalty(st, deck, seat, penalty, policies):
+def suffer_penalty(st, deck, seat, penalty):
     """``seat`` was not saved: it gives up one card of the penalty's kind, chosen by its
     policy (R8.3, R8.7); with no such card it loses nothing."""
     st.seat_stats[seat, S_PEN_SQUAD_ALLY + penalty] += 1
@@ -87,7 +87,7 @@ def suffer_penalty(st, deck, seat, penalty, policies):
         st.seat_stats[seat, S_PENALTY_NOTHING] += 1
         log_event(st, EV_PENALTY, seat, penalty, EMPTY, 0, 0)
         return
-    index = st.options[decide(st, deck, seat, D_PENALTY, n, policies), 1]
+    index = st.options[decide(st, deck, seat, D_PENALTY, n), 1]
     if penalty == SQUAD_ALLY:
         card = take_from_squad(st, deck, seat, index // SQUAD_POS_BASE, index % SQUAD_POS_BASE)
         to_statue_discard(st, card)
@@ -107,7 +107,7 @@ def suffer_penalty(st, deck, seat, penalty, policies):
 
 
 @kernel
-def morale_event(st, deck, policies):
+def morale_event(st, deck):
     """R8: the morale card at track position 3 fails the task at position 3; every
     player, the active one first, rolls both dice; then the clean-up of R8.5."""
     morale = st.track[ROW_SIZE - 1]
@@ -137,7 +137,7 @@ def morale_event(st, deck, policies):
             st.seat_stats[seat, S_SAVES] += 1
             st.morale_stats[morale, MS_SAVES] += 1
         else:
-            suffer_penalty(st, deck, seat, deck.morale_penalty[morale], policies)
+            suffer_penalty(st, deck, seat, deck.morale_penalty[morale])
     # R8.5: the used morale card to the permanent discard, the other two to the
     # statue discard; the tasks slide and a new one is revealed; R9.1 if none is left.
     st.perm_morale[st.g[PERM_MORALE_N]] = morale
@@ -150,7 +150,7 @@ def morale_event(st, deck, policies):
 
 
 @kernel
-def place_morale(st, deck, seat, morale, policies):
+def place_morale(st, deck, seat, morale):
     """R7.1: a drawn morale card goes to track position 1, the others move right; R7.2:
     when position 3 is reached, the morale-loss event happens at once."""
     st.track[2] = st.track[1]
@@ -159,4 +159,4 @@ def place_morale(st, deck, seat, morale, policies):
     st.g[TRACK_N] += 1
     log_event(st, EV_DRAW_MORALE, seat, morale, st.g[TRACK_N], 0, 0)
     if st.g[TRACK_N] == ROW_SIZE:
-        morale_event(st, deck, policies)
+        morale_event(st, deck)

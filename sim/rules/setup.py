@@ -2,7 +2,7 @@
 
 from sim._numba import kernel
 from sim.events import EV_DEAL, EV_FIRST, log_event
-from sim.rng import DEAL, DICE, below, seed_game, shuffle
+from sim.rng import DEAL, DICE, SEATS, below, seed_game, shuffle
 from sim.rules.squads import add_to_hand
 from sim.rules.task_row import reveal_into_empty
 from sim.state import (
@@ -14,6 +14,7 @@ from sim.state import (
     STATUE_N,
     TASK_DECK_N,
     TF_SEAT,
+    R_SHUFFLE_SEATS,
     WINNER,
 )
 
@@ -45,11 +46,16 @@ def setup_game(st, deck, n_players, keys, game_index):
     R2.2: a uniformly random first seat (DICE stream). R3.1: the task deck is shuffled
     and three tasks revealed, right to left. R3.2: three allies are dealt to each
     seat, one at a time from seat 0. R3.3: the other allies and every morale card are
-    shuffled into the statue deck. R3.4: both discards start empty.
+    shuffled into the statue deck. R3.4: both discards start empty. Seat ``s`` gets
+    bot ``s`` of the run, or a random bot order with ``R_SHUFFLE_SEATS``.
     """
     reset(st)
     seed_game(keys, game_index, st.streams)
     st.g[N_PLAYERS] = n_players
+    for seat in range(n_players):
+        st.seat_bot[seat] = seat
+    if st.rules[R_SHUFFLE_SEATS]:
+        shuffle(st.streams, SEATS, st.seat_bot, n_players)
     first = below(st.streams, DICE, n_players)
     st.g[FIRST] = first
     st.g[ACTIVE] = first

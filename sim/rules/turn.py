@@ -23,27 +23,27 @@ from sim.state import (
 
 
 @kernel
-def play_turn(st, deck, seat, policies):
+def play_turn(st, deck, seat):
     """R4.1: place one hand card; its placement abilities act; A7 may move; then one
     squad may complete tasks (R4.4, R6.2)."""
     n = play_options(st, seat, D_PLAY)
-    i = decide(st, deck, seat, D_PLAY, n, policies)
+    i = decide(st, deck, seat, D_PLAY, n)
     ally = place_from_hand(st, deck, seat, st.options[i, 0], st.options[i, 1], D_PLAY)
-    on_placed(st, deck, seat, ally, policies)
+    on_placed(st, deck, seat, ally)
     if st.g[OUTCOME] != OUTCOME_RUNNING:
         return
-    offer_relocate(st, deck, seat, policies)
+    offer_relocate(st, deck, seat)
     n = completion_options(st, deck, seat)
     if n == 1:
         return
-    i = decide(st, deck, seat, D_COMPLETE, n, policies)
+    i = decide(st, deck, seat, D_COMPLETE, n)
     if i > 0:
         st.choice[:] = st.options[i]
         complete_tasks(st, deck, seat, st.choice)
 
 
 @kernel
-def take_turn(st, deck, policies):
+def take_turn(st, deck):
     """The active seat takes one turn (R4); then the next seat clockwise is active."""
     seat = st.g[ACTIVE]
     log_event(st, EV_TURN, seat, st.g[TURN] + 1, 0, 0, 0)
@@ -64,13 +64,13 @@ def take_turn(st, deck, policies):
         if may_draw:
             st.options[n, 0] = ACTION_DRAW
             n += 1
-        action = st.options[decide(st, deck, seat, D_ACTION, n, policies), 0]
+        action = st.options[decide(st, deck, seat, D_ACTION, n), 0]
         if action == ACTION_PLAY:
-            play_turn(st, deck, seat, policies)
+            play_turn(st, deck, seat)
         else:
-            draw_until_ally(st, deck, seat, policies)
+            draw_until_ally(st, deck, seat)
             if st.g[OUTCOME] == OUTCOME_RUNNING:
-                offer_relocate(st, deck, seat, policies)  # A7: after the draw
+                offer_relocate(st, deck, seat)  # A7: after the draw
     st.g[TURN] += 1
     if st.g[OUTCOME] == OUTCOME_RUNNING and st.g[TURN] >= st.rules[R_TURN_CAP]:
         st.g[OUTCOME] = OUTCOME_TRUNCATED

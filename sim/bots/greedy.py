@@ -1,0 +1,229 @@
+"""The bot ``greedy``: it maximises the value of what it completes this turn.
+
+Value of a completion = ``w_points`` x its task points - ``w_gift`` x the victory points
+it hands to opponents (an A1 borrower goes to the lender's owner; Harry, A6, to his
+victim). Squad coverage is judged by the squad's own symbols and crowns (R6.1).
+
+Policy, decision by decision:
+
+* Play or draw: play when placing some hand card in some squad (or a new one) makes
+  a completion possible this turn; otherwise draw while the hand holds fewer than
+  ``draw_below`` cards and a draw is legal; otherwise play.
+* Which card where: the placement that allows the most valuable completion; when none
+  does, the one that leaves a squad fewest symbols short of some face-up task (ties:
+  the first option, i.e. the first hand card, the first squad).
+* Completion: the offered completion of highest value, abilities included (A2 and A8
+  cost nothing and are used when needed; A1 costs the borrower's points); none when
+  no value is positive.
+* A4 extra play, A7 move: taken when they make the best completion this turn more
+  valuable. A6 swap: taken when the gain exceeds the value of Harry's points given
+  away.
+* Penalty: a completed task with the fewest points; a hand ally with the fewest
+  symbols that the face-up tasks need; a squad ally of the squad furthest from
+  completing a task.
+"""
+
+from sim._numba import kernel
+from sim.cards import Penalty
+from sim.decisions import (
+    ACTION_PLAY,
+    C_BORROWER,
+    C_SUBSET,
+    D_ACTION,
+    D_COMPLETE,
+    D_EXTRA_PLAY,
+    D_PENALTY,
+    D_PLAY,
+    D_RELOCATE,
+    D_SWAP,
+    MAX_BORROWERS,
+    SQUAD_POS_BASE,
+)
+from sim.rules.completion import subset_needs
+from sim.rules.cover import CROWN, covers_plain
+from sim.state import EMPTY, ROW_SIZE
+
+PARAMS = {"w_points": 1.0, "w_gift": 1.0, "draw_below": 5.0}
+W_POINTS, W_GIFT, DRAW_BELOW = 0, 1, 2
+COMPLETED_TASK = int(Penalty.COMPLETED_TASK)
+HAND_ALLY = int(Penalty.HAND_ALLY)
+FAR = 1 << 30  # "no task within reach"
+
+
+@kernel
+def _best_points(st, deck, seat, squad):
+    """Most task points squad ``squad`` can complete now with its own symbols."""
+    best = 0
+    for subset in range(1, 1 << ROW_SIZE):
+        if st.subset_ok[subset] and covers_plain(st.needs, st.squad_symbols, seat, squad, subset):
+            points = 0
+            for pos in range(ROW_SIZE):
+                if (subset >> pos) & 1:
+                    points += deck.task_points[st.row[pos]]
+            best = max(best, points)
+    return best
+
+
+@kernel
+def _missing(st, seat, squad):
+    """Fewest symbols the squad lacks for any single face-up task (FAR if none)."""
+    best = FAR
+    for pos in range(ROW_SIZE):
+        subset = 1 << pos
+        if st.subset_ok[subset]:
+            short = 0
+            for c in range(6):
+                short += max(0, st.needs[subset, c] - st.squad_symbols[seat, squad, c])
+            best = min(best, max(0, short - st.squad_symbols[seat, squad, CROWN]))
+    return best
+
+
+@kernel
+def _with_ally(st, deck, seat, squad, ally, sign):
+    """Add (sign 1) or remove (sign -1) an ally's symbols to a squad's counts."""
+    for k in range(7):
+        st.squad_symbols[seat, squad, k] += sign * deck.ally_symbol_counts[ally, k]
+
+
+@kernel
+def _placement(st, deck, seat, squad, ally):
+    """(best points, symbols missing) if ``ally`` joined ``squad`` (``squad_n`` = new)."""
+    if squad == st.squad_n[seat]:  # a new squad: its row holds no squad yet
+        for k in range(7):
+            st.squad_symbols[seat, squad, k] = 0
+        _with_ally(st, deck, seat, squad, ally, 1)
+        result = (_best_points(st, deck, seat, squad), _missing(st, seat, squad))
+        _with_ally(st, deck, seat, squad, ally, -1)
+        return result
+    _with_ally(st, deck, seat, squad, ally, 1)
+    result = (_best_points(st, deck, seat, squad), _missing(st, seat, squad))
+    _with_ally(st, deck, seat, squad, ally, -1)
+    return result
+
+
+@kernel
+def _current_best(st, deck, seat):
+    best = 0
+    for s in range(st.squad_n[seat]):
+        best = max(best, _best_points(st, deck, seat, s))
+    return best
+
+
+@kernel
+def _best_play(st, deck, seat, n_options, first):
+    """(option index, best points) of the placement rows ``first..n_options-1``:
+    most points, else fewest symbols missing."""
+    best_i, best_points, best_missing = first, -1, FAR + 1
+    for i in range(first, n_options):
+        ally = st.hand[seat, st.options[i, 0]]
+        points, missing = _placement(st, deck, seat, st.options[i, 1], ally)
+        if points > best_points or (points == best_points and points == 0 and missing < best_missing):
+            best_i, best_points, best_missing = i, points, missing
+    return best_i, best_points
+
+
+@kernel
+def _completion_value(st, deck, i, params):
+    points = 0
+    subset = st.options[i, C_SUBSET]
+    for pos in range(ROW_SIZE):
+        if (subset >> pos) & 1:
+            points += deck.task_points[st.row[pos]]
+    gift = 0
+    for b in range(MAX_BORROWERS):
+        borrower = st.options[i, C_BORROWER + 2 * b]
+        if borrower != EMPTY:
+            gift += deck.ally_points[borrower]
+    return params[W_POINTS] * points - params[W_GIFT] * gift
+
+
+@kernel
+def _symbol_use(st, deck, ally):
+    """How many of the ally's symbols the face-up tasks need (a crown always counts)."""
+    use = 0
+    for slot in range(2):
+        sym = deck.ally_symbols[ally, slot]
+        if sym == CROWN:
+            use += 1
+        elif sym >= 0:
+            for pos in range(ROW_SIZE):
+                if st.row[pos] != EMPTY and deck.task_needs[st.row[pos], sym] > 0:
+                    use += 1
+                    break
+    return use
+
+
+@kernel
+def _penalty_choice(st, deck, seat, n_options):
+    best_i, best_cost = 0, FAR + 1
+    for i in range(n_options):
+        kind, index = st.options[i, 0], st.options[i, 1]
+        if kind == COMPLETED_TASK:
+            cost = deck.task_points[st.done[seat, index]]
+        elif kind == HAND_ALLY:
+            cost = _symbol_use(st, deck, st.hand[seat, index])
+        else:
+            cost = FAR - _missing(st, seat, index // SQUAD_POS_BASE)
+        if cost < best_cost:
+            best_i, best_cost = i, cost
+    return best_i
+
+
+@kernel
+def greedy_choose(st, deck, seat, kind, n_options, params):
+    """The ``greedy`` bot's option index (policy: module docstring)."""
+    if kind == D_PENALTY:
+        subset_needs(st, deck)
+        return _penalty_choice(st, deck, seat, n_options)
+    if kind == D_COMPLETE:
+        best_i, best_value = 0, 0.0
+        for i in range(1, n_options):
+            value = _completion_value(st, deck, i, params)
+            if value > best_value:
+                best_i, best_value = i, value
+        return best_i
+    subset_needs(st, deck)
+    if kind == D_ACTION:
+        if n_options == 1:
+            return 0
+        play = 0 if st.options[0, 0] == ACTION_PLAY else 1
+        draw = 1 - play
+        if _would_complete(st, deck, seat):
+            return play
+        return draw if st.hand_n[seat] < params[DRAW_BELOW] else play
+    if kind == D_PLAY:
+        return _best_play(st, deck, seat, n_options, 0)[0]
+    before = _current_best(st, deck, seat)
+    if kind == D_EXTRA_PLAY:
+        if n_options == 1:
+            return 0
+        i, points = _best_play(st, deck, seat, n_options, 1)
+        return i if points > before else 0
+    best_i, best_gain = 0, 0.0
+    for i in range(1, n_options):
+        if kind == D_SWAP:
+            ally, target, harry = st.options[i, 3], st.options[i, 4], st.options[i, 5]
+            points = _placement(st, deck, seat, target, ally)[0]
+            gain = params[W_POINTS] * (points - before) - params[W_GIFT] * deck.ally_points[harry]
+        elif kind == D_RELOCATE:
+            source, ally, target = st.options[i, 0], st.options[i, 3], st.options[i, 2]
+            _with_ally(st, deck, seat, source, ally, -1)
+            points = max(_placement(st, deck, seat, target, ally)[0], _best_points(st, deck, seat, source))
+            _with_ally(st, deck, seat, source, ally, 1)
+            gain = params[W_POINTS] * (points - before)
+        else:
+            gain = 0.0
+        if gain > best_gain:
+            best_i, best_gain = i, gain
+    return best_i
+
+
+@kernel
+def _would_complete(st, deck, seat):
+    """Whether some hand card, placed somewhere, allows a completion this turn."""
+    for h in range(st.hand_n[seat]):
+        for target in range(st.squad_n[seat] + 1):
+            if _placement(st, deck, seat, target, st.hand[seat, h])[0] > 0:
+                return True
+    return False
+

@@ -1,0 +1,88 @@
+"""Bot specifications as designers write them: ``NAME[:key=value,...]``.
+
+``greedy``, ``greedy:w_points=2,draw_below=4``, ``random:never=harry_du_bois``,
+``greedy:always=kim_kitsuragi``. Keys are the policy's numeric parameters
+(``POLICY_PARAMS``) and the restricted-play keys ``never`` and ``always`` (an ally id
+of the deck, :mod:`sim.bots.restrict`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.bots.policy import POLICY_IDS, POLICY_PARAMS
+from sim.state import (
+    BOT_COLUMNS,
+    BOT_POLICY,
+    BOT_RESTRICTED,
+    BOT_RESTRICTION,
+    EMPTY,
+    MAX_BOT_PARAMS,
+    MAX_PLAYERS,
+    RESTRICT_ALWAYS,
+    RESTRICT_NEVER,
+    RESTRICT_NONE,
+)
+
+RESTRICTIONS = {"never": RESTRICT_NEVER, "always": RESTRICT_ALWAYS}
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed bot: its policy, parameter values (in ``POLICY_PARAMS`` order) and
+    restriction; ``label`` is the text it was parsed from."""
+
+    label: str
+    policy: str
+    params: tuple[float, ...] = ()
+    restricted: int = int(EMPTY)
+    restriction: int = RESTRICT_NONE
+
+
+def parse_bot(text: str, ally_ids: Sequence[str] = ()) -> BotSpec:
+    """Parse ``NAME[:key=value,...]``; ``ally_ids`` (the deck's, in order) resolve
+    ``never=``/``always=``.
+
+    Raises
+    ------
+    ValueError
+        Naming the unknown bot, parameter, value or ally, and what is valid.
+    """
+    name, _, rest = text.strip().partition(":")
+    if name not in POLICY_IDS:
+        raise ValueError(f"unknown bot {name!r}; valid: {', '.join(POLICY_IDS)}")
+    defaults = POLICY_PARAMS[name]
+    values = dict(defaults)
+    restricted, restriction = int(EMPTY), RESTRICT_NONE
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"bot {text!r}: {item!r} is not key=value")
+        if key in RESTRICTIONS:
+            if value not in ally_ids:
+                raise ValueError(f"bot {text!r}: {value!r} is not an ally id of the deck (see cards.yaml)")
+            restricted, restriction = list(ally_ids).index(value), RESTRICTIONS[key]
+        elif key in defaults:
+            try:
+                values[key] = float(value)
+            except ValueError:
+                raise ValueError(f"bot {text!r}: {key} must be a number, got {value!r}") from None
+        else:
+            valid = ", ".join([*defaults, *RESTRICTIONS])
+            raise ValueError(f"bot {text!r}: unknown parameter {key!r}; valid for {name}: {valid}")
+    return BotSpec(text.strip(), name, tuple(values.values()), restricted, restriction)
+
+
+def bot_tables(specs: Sequence[BotSpec]) -> tuple[np.ndarray, np.ndarray]:
+    """The ``State.bots`` (int64) and ``State.bot_params`` (float64) rows of ``specs``."""
+    bots = np.zeros((MAX_PLAYERS, BOT_COLUMNS), np.int64)
+    params = np.zeros((MAX_PLAYERS, MAX_BOT_PARAMS), np.float64)
+    for b, spec in enumerate(specs):
+        bots[b, BOT_POLICY] = POLICY_IDS[spec.policy]
+        bots[b, BOT_RESTRICTED] = spec.restricted
+        bots[b, BOT_RESTRICTION] = spec.restriction
+        params[b, : len(spec.params)] = spec.params
+    return bots, params

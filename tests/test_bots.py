@@ -1,0 +1,148 @@
+"""The bots: legal choices, documented behaviour on scripted positions, restricted play,
+parameters, seat assignment, and the ladder (issue: bot ladder)."""
+
+import numpy as np
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+from sim.bots.policy import decide
+from sim.bots.spec import bot_tables, parse_bot
+from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_COMPLETE, D_PLAY
+from sim.engine import run_games
+from sim.options import RuleOptions
+from sim.record import PLAYER_FIELDS
+from sim.rules.abilities import play_options
+from sim.rules.completion import completion_options
+from sim.rules.turn import take_turn
+from tests.table import DECK, Table
+
+BOT, WON = PLAYER_FIELDS.index("bot"), PLAYER_FIELDS.index("won")
+
+
+def seat_bots(t: Table, *specs: str) -> Table:
+    bots, params = bot_tables([parse_bot(s, [a.id for a in DECK.allies]) for s in specs])
+    t.st.bots[: len(specs)] = bots[: len(specs)]
+    t.st.bot_params[: len(specs)] = params[: len(specs)]
+    return t
+
+
+@pytest.mark.parametrize("bot", ["random", "uniform", "greedy", "greedy:never=kim_kitsuragi", "random:always=cuno"])
+@pytest.mark.parametrize("n_players", [2, 4])
+def test_every_bot_makes_only_legal_choices(default_arrays, default_deck, bot, n_players):
+    """Debug mode asserts every choice is an offered option (sim.bots.policy.decide)."""
+    spec = parse_bot(bot, [a.id for a in default_deck.allies])
+    record = run_games(default_arrays, n_players, 300, seed=5, bots=[spec] * n_players, options=RuleOptions(debug=True))
+    assert record.games.shape[0] == 300 and (record.games[:, 2] > 0).all()
+
+
+def test_greedy_takes_the_completion_worth_the_most_points():
+    t = seat_bots(Table(), "greedy").row("t_blue", "t_red", "t_big").squad(0, "blue").squad(0, "red")
+    n = completion_options(t.ref, t.deck, 0)
+    assert n == 3  # none, (squad 0, t_blue: 1 pt), (squad 1, t_red: 2 pts)
+    choice = decide(t.ref, t.deck, 0, D_COMPLETE, n)
+    assert t.options(n)[choice][:2] == [1, 0b010]
+
+
+def test_greedy_plays_when_a_play_completes_a_task_and_draws_otherwise():
+    t = seat_bots(Table(), "greedy").row("t_red", "t_yellow", "t_green2").hand(0, "red", "blue").statue("green")
+    t.st.options[0, 0], t.st.options[1, 0] = ACTION_PLAY, ACTION_DRAW
+    assert decide(t.ref, t.deck, 0, D_ACTION, 2) == 0  # red completes t_red
+    t = seat_bots(Table(), "greedy").row("t_red", "t_yellow", "t_green2").hand(0, "blue", "purple").statue("green")
+    t.st.options[0, 0], t.st.options[1, 0] = ACTION_PLAY, ACTION_DRAW
+    assert decide(t.ref, t.deck, 0, D_ACTION, 2) == 1  # nothing completes: draw
+
+
+def test_greedy_places_the_card_where_it_completes_the_most_points():
+    t = seat_bots(Table(), "greedy").row("t_red", "t_blue_red", "t_green2").hand(0, "green", "red").squad(0, "blue")
+    n = play_options(t.ref, 0, D_PLAY)
+    row = t.options(n)[decide(t.ref, t.deck, 0, D_PLAY, n)]
+    assert row[:2] == [1, 0]  # red into the blue squad: t_blue_red (3) beats t_red alone (2)
+
+
+def test_greedy_uses_harry_only_when_the_swap_pays_more_than_his_points():
+    # Taking green_yellow lets the green squad complete t_yellow + t_green2 (4 points),
+    # more than Harry's 2 points handed to seat 1.
+    t = seat_bots(Table(), "greedy").row("t_yellow", "t_blue", "t_green2").hand(0, "harry").squad(0, "green")
+    t.squad(1, "green_yellow")
+    take_turn(t.ref, t.deck)
+    assert t.received_of(1) == ["harry"] and t.done_of(0) == ["t_yellow", "t_green2"]
+    # Taking yellow would complete t_yellow only (1 point < 2): no swap.
+    t = seat_bots(Table(), "greedy").row("t_yellow", "t_green2", "t_big").hand(0, "harry").squad(0, "blue")
+    t.squad(1, "yellow")
+    take_turn(t.ref, t.deck)
+    assert t.received_of(1) == [] and t.squads_of(1) == [["yellow"]]
+
+
+def test_restricted_play_never_plays_the_ally_while_another_play_is_possible():
+    for seed in range(30):
+        t = seat_bots(Table(seed=seed), "random:never=kim").hand(0, "kim", "blue", "red")
+        t.st.streams[2] = np.uint64(seed * 7919 + 3)
+        n = play_options(t.ref, 0, D_PLAY)
+        choice = decide(t.ref, t.deck, 0, D_PLAY, n)  # the restriction compacts the options first
+        assert t.hand_of(0)[t.st.options[choice, 0]] != "kim"
+
+
+def test_restricted_play_never_prefers_drawing_to_playing_its_last_card():
+    t = seat_bots(Table(), "random:never=kim").hand(0, "kim").statue("blue")
+    t.st.options[0, 0], t.st.options[1, 0] = ACTION_PLAY, ACTION_DRAW
+    for seed in range(20):
+        t.st.streams[2] = np.uint64(seed + 1)
+        assert t.st.options[decide(t.ref, t.deck, 0, D_ACTION, 2), 0] == ACTION_DRAW
+        t.st.options[0, 0], t.st.options[1, 0] = ACTION_PLAY, ACTION_DRAW
+
+
+def test_restricted_play_always_plays_the_ally_when_it_is_in_hand():
+    t = seat_bots(Table(), "greedy:always=kim").row("t_red", "t_yellow", "t_green2").hand(0, "red", "kim")
+    t.statue("blue")
+    take_turn(t.ref, t.deck)
+    assert "kim" not in t.hand_of(0) and ["kim"] in t.squads_of(0)  # played, though red would complete t_red
+
+
+def test_restricted_play_changes_how_often_the_ally_is_played(default_arrays, default_deck):
+    ids = [a.id for a in default_deck.allies]
+    kim = ids.index("kim_kitsuragi")
+    rates = {}
+    for mode in ("random", "random:never=kim_kitsuragi", "random:always=kim_kitsuragi"):
+        spec = parse_bot(mode, ids)
+        record = run_games(default_arrays, 4, 2000, seed=3, bots=[spec, "random", "random", "random"])
+        bot0 = record.players[:, :, BOT] == 0
+        held = record.held[:, :, kim][bot0]
+        rates[mode] = record.played[:, :, kim][bot0][held].mean()
+    # "always" cannot reach 1: an ally drawn late may find no turn left, or a hand penalty.
+    assert rates["random:never=kim_kitsuragi"] < 0.15 < rates["random"] < 0.9 < rates["random:always=kim_kitsuragi"]
+
+
+def test_bot_specs_parse_parameters_and_name_what_is_wrong():
+    spec = parse_bot("greedy:w_points=2,draw_below=4", [])
+    assert spec.policy == "greedy" and spec.params == (2.0, 1.0, 4.0)
+    with pytest.raises(ValueError, match="unknown bot 'gready'; valid: random"):
+        parse_bot("gready")
+    with pytest.raises(ValueError, match="unknown parameter 'speed'; valid for greedy: w_points, w_gift, draw_below"):
+        parse_bot("greedy:speed=3")
+    with pytest.raises(ValueError, match="w_points must be a number"):
+        parse_bot("greedy:w_points=lots")
+    with pytest.raises(ValueError, match="'kimmy' is not an ally id"):
+        parse_bot("random:never=kimmy", ["kim_kitsuragi"])
+
+
+def test_seats_get_the_bots_in_order_or_shuffled_per_game(default_arrays):
+    plain = run_games(default_arrays, 4, 400, seed=1, bots=["greedy", "random", "random", "uniform"])
+    seat = plain.players[:, :, PLAYER_FIELDS.index("seat")]
+    assert (plain.players[:, :, BOT] == seat).all()
+    shuffled = run_games(default_arrays, 4, 4000, seed=1, bots=["greedy", "random", "random", "uniform"],
+                         options=RuleOptions(shuffle_seats=True))  # fmt: skip
+    greedy_seat = shuffled.players[:, :, PLAYER_FIELDS.index("seat")][shuffled.players[:, :, BOT] == 0]
+    counts = np.bincount(greedy_seat, minlength=4)
+    assert ((counts > 1000 - 5 * 27) & (counts < 1000 + 5 * 27)).all(), counts  # Binomial(4000, 1/4): sd 27
+
+
+@pytest.mark.parametrize("strong, weak", [("greedy", "random")])
+def test_ladder_each_rung_beats_the_one_below(default_arrays, strong, weak):
+    """One seat of the stronger bot against three of the weaker, seats randomised: its
+    win rate exceeds 25% with a 95% Wilson interval that excludes 25%."""
+    record = run_games(default_arrays, 4, 3000, seed=2026, bots=[strong, weak, weak, weak],
+                       options=RuleOptions(shuffle_seats=True))  # fmt: skip
+    finished = (record.games[:, 9] == 0) & (record.games[:, 10] == 0)
+    strong_won = ((record.players[:, :, BOT] == 0) & (record.players[:, :, WON] == 1)).any(axis=1)[finished]
+    low, high = proportion_confint(strong_won.sum(), strong_won.size, method="wilson")
+    assert low > 0.25, (strong_won.mean(), low, high)
