@@ -26,7 +26,9 @@ def seat_bots(t: Table, *specs: str) -> Table:
     return t
 
 
-@pytest.mark.parametrize("bot", ["random", "uniform", "greedy", "greedy:never=kim_kitsuragi", "random:always=cuno"])
+@pytest.mark.parametrize(
+    "bot", ["random", "uniform", "greedy", "planner", "greedy:never=kim_kitsuragi", "planner:always=cuno"]
+)
 @pytest.mark.parametrize("n_players", [2, 4])
 def test_every_bot_makes_only_legal_choices(default_arrays, default_deck, bot, n_players):
     """Debug mode asserts every choice is an offered option (sim.bots.policy.decide)."""
@@ -71,6 +73,29 @@ def test_greedy_uses_harry_only_when_the_swap_pays_more_than_his_points():
     t.squad(1, "yellow")
     take_turn(t.ref, t.deck)
     assert t.received_of(1) == [] and t.squads_of(1) == [["yellow"]]
+
+
+def test_planner_saves_the_position_3_task_before_a_third_morale_card_fails_it():
+    # Squad [blue, red] can complete t_blue_red (3 points, position 1) or t_red (2
+    # points, position 3). With two morale cards on the track, the next one fails
+    # position 3: planner saves t_red (2 + w_urgent 2 > 3); greedy takes the 3 points.
+    for bot, expected in (("planner", 0b100), ("greedy", 0b001)):
+        t = seat_bots(Table(), bot).row("t_blue_red", "t_big", "t_red").squad(0, "blue", "red")
+        t.track("m_hand", "m_task")
+        n = completion_options(t.ref, t.deck, 0)
+        assert t.options(n)[decide(t.ref, t.deck, 0, D_COMPLETE, n)][1] == expected, bot
+    t = seat_bots(Table(), "planner").row("t_blue_red", "t_big", "t_red").squad(0, "blue", "red")
+    n = completion_options(t.ref, t.deck, 0)
+    assert t.options(n)[decide(t.ref, t.deck, 0, D_COMPLETE, n)][1] == 0b001  # no morale threat: the 3 points
+
+
+def test_planner_avoids_drawing_into_an_event_that_would_fail_its_nearly_complete_task():
+    # Track at two cards; squad [red] is one symbol short of t_blue_red at position 3.
+    for track, expected in ((("m_hand", "m_task"), ACTION_PLAY), ((), ACTION_DRAW)):
+        t = seat_bots(Table(), "planner").row("t_yellow", "t_green2", "t_blue_red").hand(0, "purple").squad(0, "red")
+        t.track(*track).statue("green")
+        t.st.options[0, 0], t.st.options[1, 0] = ACTION_PLAY, ACTION_DRAW
+        assert t.st.options[decide(t.ref, t.deck, 0, D_ACTION, 2), 0] == expected
 
 
 def test_restricted_play_never_plays_the_ally_while_another_play_is_possible():
@@ -136,11 +161,11 @@ def test_seats_get_the_bots_in_order_or_shuffled_per_game(default_arrays):
     assert ((counts > 1000 - 5 * 27) & (counts < 1000 + 5 * 27)).all(), counts  # Binomial(4000, 1/4): sd 27
 
 
-@pytest.mark.parametrize("strong, weak", [("greedy", "random")])
-def test_ladder_each_rung_beats_the_one_below(default_arrays, strong, weak):
+@pytest.mark.parametrize("strong, weak, n_games", [("greedy", "random", 3000), ("planner", "greedy", 8000)])
+def test_ladder_each_rung_beats_the_one_below(default_arrays, strong, weak, n_games):
     """One seat of the stronger bot against three of the weaker, seats randomised: its
     win rate exceeds 25% with a 95% Wilson interval that excludes 25%."""
-    record = run_games(default_arrays, 4, 3000, seed=2026, bots=[strong, weak, weak, weak],
+    record = run_games(default_arrays, 4, n_games, seed=2026, bots=[strong, weak, weak, weak],
                        options=RuleOptions(shuffle_seats=True))  # fmt: skip
     finished = (record.games[:, 9] == 0) & (record.games[:, 10] == 0)
     strong_won = ((record.players[:, :, BOT] == 0) & (record.players[:, :, WON] == 1)).any(axis=1)[finished]

@@ -7,8 +7,9 @@ kernel, and checks the answer in debug mode.
 """
 
 from sim._numba import kernel
-from sim.bots import greedy
+from sim.bots import greedy, planner
 from sim.bots.greedy import greedy_choose
+from sim.bots.planner import planner_choose
 from sim.bots.random_bot import random_choose
 from sim.bots.restrict import restrict_options
 from sim.bots.uniform_bot import uniform_choose
@@ -18,8 +19,11 @@ RANDOM = 0
 SCRIPTED = 1
 UNIFORM = 2
 GREEDY = 3
-POLICY_IDS = {"random": RANDOM, "scripted": SCRIPTED, "uniform": UNIFORM, "greedy": GREEDY}
-POLICY_PARAMS = {"random": {}, "scripted": {}, "uniform": {}, "greedy": greedy.PARAMS}  # name: default
+PLANNER = 4
+POLICY_IDS = {"random": RANDOM, "scripted": SCRIPTED, "uniform": UNIFORM, "greedy": GREEDY, "planner": PLANNER}
+POLICY_PARAMS = {  # name: default value, in the order of State.bot_params
+    "random": {}, "scripted": {}, "uniform": {}, "greedy": greedy.PARAMS, "planner": planner.PARAMS,
+}  # fmt: skip
 
 
 @kernel
@@ -52,12 +56,15 @@ def decide(st, deck, seat, kind, n_options):
     """
     bot = st.seat_bot[seat]
     if st.bots[bot, BOT_RESTRICTION] != RESTRICT_NONE:
-        n_options = restrict_options(st, seat, kind, n_options, st.bots[bot, BOT_RESTRICTED], st.bots[bot, BOT_RESTRICTION])
+        ally, mode = st.bots[bot, BOT_RESTRICTED], st.bots[bot, BOT_RESTRICTION]
+        n_options = restrict_options(st, seat, kind, n_options, ally, mode)
     policy = st.bots[bot, BOT_POLICY]
     if policy == RANDOM:
         choice = random_choose(st, deck, seat, kind, n_options)
     elif policy == GREEDY:
         choice = greedy_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
+    elif policy == PLANNER:
+        choice = planner_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
     elif policy == SCRIPTED:
         choice = scripted_choose(st)
     elif policy == UNIFORM:
