@@ -95,12 +95,17 @@ class _ViewAttributes(AttributeTemplate):
         return typ.ref_type.field_dict.get(attr)
 
 
+def load_field(context, builder, ref_type, pointer, attr):
+    """Lowering of a field read through a bare pointer to a ``ref_type`` payload."""
+    data_type = ref_type.get_data_type()
+    payload = context.data_model_manager[data_type].get_value_type()
+    data = cgutils.create_struct_proxy(data_type)(context, builder, ref=builder.bitcast(pointer, payload.as_pointer()))
+    return imputils.impl_ret_borrowed(context, builder, ref_type.field_dict[attr], getattr(data, attr))
+
+
 @lower_getattr_generic(ViewType)
 def _view_getattr(context, builder, typ, value, attr):
-    data_type = typ.ref_type.get_data_type()
-    payload = context.data_model_manager[data_type].get_value_type()
-    data = cgutils.create_struct_proxy(data_type)(context, builder, ref=builder.bitcast(value, payload.as_pointer()))
-    return imputils.impl_ret_borrowed(context, builder, typ.ref_type.field_dict[attr], getattr(data, attr))
+    return load_field(context, builder, typ.ref_type, value, attr)
 
 
 @intrinsic

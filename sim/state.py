@@ -43,7 +43,7 @@ from numba.experimental import structref
 
 from sim._numba import StructRefType, View
 from sim.deck_arrays import DeckArrays
-from sim.rng import N_STREAMS
+from sim.rng import BOT, N_STREAMS
 
 EMPTY = np.int64(-1)  # a numpy int: see sim/decisions.py on literal types
 MAX_PLAYERS = 4  # R2.1
@@ -124,7 +124,8 @@ RULES_LEN = 5
 BOT_POLICY = 0  # policy id (sim.bots.policy.POLICY_IDS)
 BOT_RESTRICTED = 1  # ally whose play is restricted (restricted play), EMPTY for none
 BOT_RESTRICTION = 2  # RESTRICT_* below
-BOT_COLUMNS = 3
+BOT_ADDRESS = 3  # machine address of a user bot's compiled function (sim.bots.user), 0 otherwise
+BOT_COLUMNS = 4
 RESTRICT_NONE = 0
 RESTRICT_NEVER = 1  # never play the ally while another play is possible
 RESTRICT_ALWAYS = 2  # play the ally whenever it is in hand
@@ -188,6 +189,8 @@ class State(NamedTuple):
     bots: np.ndarray  # int64 (MAX_PLAYERS, BOT_COLUMNS): the run's bots
     bot_params: np.ndarray  # float64 (MAX_PLAYERS, MAX_BOT_PARAMS): their parameters
     seat_bot: np.ndarray  # int64 (MAX_PLAYERS,): the bot (row of ``bots``) of each seat this game
+    own_hand: np.ndarray  # int64 (HAND_LIMIT,): the deciding seat's hand, for a user bot's observation
+    bot_stream: np.ndarray  # uint64 (1,): a view of streams[BOT], the one stream a user bot may draw from
 
 
 def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State:
@@ -198,10 +201,11 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
     """
     a, m, t, p = deck.n_allies, deck.n_morale, deck.n_tasks, MAX_PLAYERS
     i8 = np.int64
+    streams = np.zeros(N_STREAMS, np.uint64)
     return State(
         g=np.zeros(G_LEN, i8),
         rules=rules.astype(i8).copy(),
-        streams=np.zeros(N_STREAMS, np.uint64),
+        streams=streams,
         task_deck=np.zeros(t, i8),
         row=np.full(ROW_SIZE, EMPTY, i8),
         track=np.full(ROW_SIZE, EMPTY, i8),
@@ -241,6 +245,8 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
         bots=np.zeros((p, BOT_COLUMNS), i8),
         bot_params=np.zeros((p, MAX_BOT_PARAMS), np.float64),
         seat_bot=np.arange(p, dtype=i8),
+        own_hand=np.zeros(HAND_LIMIT, i8),
+        bot_stream=streams[BOT : BOT + 1],
     )
 
 

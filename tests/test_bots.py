@@ -1,6 +1,11 @@
 """The bots: legal choices, documented behaviour on scripted positions, restricted play,
 parameters, seat assignment, and the ladder (issue: bot ladder)."""
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
@@ -171,3 +176,45 @@ def test_ladder_each_rung_beats_the_one_below(default_arrays, strong, weak, n_ga
     strong_won = ((record.players[:, :, BOT] == 0) & (record.players[:, :, WON] == 1)).any(axis=1)[finished]
     low, high = proportion_confint(strong_won.sum(), strong_won.size, method="wilson")
     assert low > 0.25, (strong_won.mean(), low, high)
+
+
+EXAMPLE_BOTS = Path(__file__).resolve().parents[1] / "examples" / "mybots.py"
+
+
+def test_a_bot_written_in_its_own_file_is_loaded_by_path_and_plays_full_games(default_arrays):
+    spec = parse_bot(f"{EXAMPLE_BOTS}:careful:draw_bias=0.3")
+    assert spec.source == str(EXAMPLE_BOTS) and spec.params == (0.3,)
+    record = run_games(default_arrays, 4, 500, seed=2, bots=[spec, "random", "random", "random"],
+                       options=RuleOptions(debug=True))  # fmt: skip
+    finished = (record.games[:, 9] == 0) & (record.games[:, 10] == 0)
+    assert finished.all()
+    careful_won = ((record.players[:, :, BOT] == 0) & (record.players[:, :, WON] == 1)).any(axis=1)
+    assert careful_won.mean() > 0.25  # it always takes the most valuable completion
+
+
+def test_a_user_bot_plays_from_the_command_line(tmp_path):
+    script = Path(sys.executable).with_name("revachol")
+    if not script.exists():
+        pytest.skip("the revachol console script is not installed")
+    result = subprocess.run(
+        [str(script), "simulate", "-n", "200", "--players", "3", "--bot", f"{EXAMPLE_BOTS}:careful",
+         "--jobs", "1", "--quiet", "--out", str(tmp_path / "run")],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["bots"] == [f"{EXAMPLE_BOTS}:careful"] * 3
+
+
+def test_a_user_bot_cannot_read_other_players_hands(tmp_path):
+    cheat = tmp_path / "cheat.py"
+    cheat.write_text(
+        "from sim.bots.user import bot\n\n@bot()\ndef peek(obs, deck, seat, kind, n_options):\n"
+        "    return obs.hand[(seat + 1) % 2, 0] * 0\n"
+    )
+    with pytest.raises(ValueError, match=r"cheat.py: TypingError.*hand"):
+        parse_bot(f"{cheat}:peek")
+
+
+def test_a_missing_user_bot_names_the_bots_of_the_file():
+    with pytest.raises(ValueError, match="has no bot 'carefull' made with @bot; bots there: careful"):
+        parse_bot(f"{EXAMPLE_BOTS}:carefull")

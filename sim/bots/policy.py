@@ -13,13 +13,15 @@ from sim.bots.planner import planner_choose
 from sim.bots.random_bot import random_choose
 from sim.bots.restrict import restrict_options
 from sim.bots.uniform_bot import uniform_choose
-from sim.state import BOT_POLICY, BOT_RESTRICTED, BOT_RESTRICTION, R_DEBUG, RESTRICT_NONE, SCRIPT_N, SCRIPT_POS
+from sim.bots.user import user_choose
+from sim.state import BOT_ADDRESS, BOT_POLICY, BOT_RESTRICTED, BOT_RESTRICTION, R_DEBUG, RESTRICT_NONE, SCRIPT_N, SCRIPT_POS
 
 RANDOM = 0
 SCRIPTED = 1
 UNIFORM = 2
 GREEDY = 3
 PLANNER = 4
+USER = 5  # a bot from a user's file (sim.bots.user); not chosen by name
 POLICY_IDS = {"random": RANDOM, "scripted": SCRIPTED, "uniform": UNIFORM, "greedy": GREEDY, "planner": PLANNER}
 POLICY_PARAMS = {  # name: default value, in the order of State.bot_params
     "random": {}, "scripted": {}, "uniform": {}, "greedy": greedy.PARAMS, "planner": planner.PARAMS,
@@ -69,6 +71,8 @@ def decide(st, deck, seat, kind, n_options):
         choice = scripted_choose(st)
     elif policy == UNIFORM:
         choice = uniform_choose(st, n_options)
+    elif policy == USER:
+        choice = user_choose(st, deck, seat, kind, n_options, st.bots[bot, BOT_ADDRESS])
     else:
         raise ValueError("unknown policy id")
     if st.rules[R_DEBUG]:

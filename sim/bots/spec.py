@@ -1,9 +1,11 @@
-"""Bot specifications as designers write them: ``NAME[:key=value,...]``.
+"""Bot specifications as designers write them: ``NAME[:key=value,...]``, or
+``FILE.py:NAME[:key=value,...]`` for a bot written in its own file (:mod:`sim.bots.user`).
 
 ``greedy``, ``greedy:w_points=2,draw_below=4``, ``random:never=harry_du_bois``,
-``greedy:always=kim_kitsuragi``. Keys are the policy's numeric parameters
-(``POLICY_PARAMS``) and the restricted-play keys ``never`` and ``always`` (an ally id
-of the deck, :mod:`sim.bots.restrict`).
+``greedy:always=kim_kitsuragi``, ``mybots.py:careful:caution=2``. Keys are the bot's
+numeric parameters (``POLICY_PARAMS``, or the user bot's ``params``) and the
+restricted-play keys ``never`` and ``always`` (an ally id of the deck,
+:mod:`sim.bots.restrict`).
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.bots.policy import POLICY_IDS, POLICY_PARAMS
+from sim.bots.policy import POLICY_IDS, POLICY_PARAMS, USER
+from sim.bots.user import load_bot
 from sim.state import (
+    BOT_ADDRESS,
     BOT_COLUMNS,
     BOT_POLICY,
     BOT_RESTRICTED,
@@ -33,13 +37,15 @@ RESTRICTIONS = {"never": RESTRICT_NEVER, "always": RESTRICT_ALWAYS}
 @dataclass(frozen=True)
 class BotSpec:
     """A parsed bot: its policy, parameter values (in ``POLICY_PARAMS`` order) and
-    restriction; ``label`` is the text it was parsed from."""
+    restriction; ``label`` is the text it was parsed from; ``source`` the file of a
+    user bot (then ``policy`` is the bot's name in it)."""
 
     label: str
     policy: str
     params: tuple[float, ...] = ()
     restricted: int = int(EMPTY)
     restriction: int = RESTRICT_NONE
+    source: str = ""
 
 
 def parse_bot(text: str, ally_ids: Sequence[str] = ()) -> BotSpec:
@@ -51,10 +57,17 @@ def parse_bot(text: str, ally_ids: Sequence[str] = ()) -> BotSpec:
     ValueError
         Naming the unknown bot, parameter, value or ally, and what is valid.
     """
-    name, _, rest = text.strip().partition(":")
-    if name not in POLICY_IDS:
-        raise ValueError(f"unknown bot {name!r}; valid: {', '.join(POLICY_IDS)}")
-    defaults = POLICY_PARAMS[name]
+    source = ""
+    if ".py:" in text:
+        source, _, text_rest = text.strip().partition(".py:")
+        source += ".py"
+        name, _, rest = text_rest.partition(":")
+        defaults = load_bot(source, name).params
+    else:
+        name, _, rest = text.strip().partition(":")
+        if name not in POLICY_IDS:
+            raise ValueError(f"unknown bot {name!r}; valid: {', '.join(POLICY_IDS)}, or FILE.py:NAME for your own")
+        defaults = POLICY_PARAMS[name]
     values = dict(defaults)
     restricted, restriction = int(EMPTY), RESTRICT_NONE
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -73,7 +86,7 @@ def parse_bot(text: str, ally_ids: Sequence[str] = ()) -> BotSpec:
         else:
             valid = ", ".join([*defaults, *RESTRICTIONS])
             raise ValueError(f"bot {text!r}: unknown parameter {key!r}; valid for {name}: {valid}")
-    return BotSpec(text.strip(), name, tuple(values.values()), restricted, restriction)
+    return BotSpec(text.strip(), name, tuple(values.values()), restricted, restriction, source)
 
 
 def bot_tables(specs: Sequence[BotSpec]) -> tuple[np.ndarray, np.ndarray]:
@@ -81,7 +94,11 @@ def bot_tables(specs: Sequence[BotSpec]) -> tuple[np.ndarray, np.ndarray]:
     bots = np.zeros((MAX_PLAYERS, BOT_COLUMNS), np.int64)
     params = np.zeros((MAX_PLAYERS, MAX_BOT_PARAMS), np.float64)
     for b, spec in enumerate(specs):
-        bots[b, BOT_POLICY] = POLICY_IDS[spec.policy]
+        if spec.source:
+            bots[b, BOT_POLICY] = USER
+            bots[b, BOT_ADDRESS] = load_bot(spec.source, spec.policy).address
+        else:
+            bots[b, BOT_POLICY] = POLICY_IDS[spec.policy]
         bots[b, BOT_RESTRICTED] = spec.restricted
         bots[b, BOT_RESTRICTION] = spec.restriction
         params[b, : len(spec.params)] = spec.params
