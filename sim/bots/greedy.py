@@ -40,7 +40,7 @@ from sim.decisions import (
     SQUAD_POS_BASE,
 )
 from sim.rules.completion import subset_needs
-from sim.rules.cover import CROWN, covers_plain
+from sim.rules.cover import CROWN, covers_plain, shortfall
 from sim.state import EMPTY, ROW_SIZE
 
 PARAMS = {"w_points": 1.0, "w_gift": 1.0, "draw_below": 5.0}
@@ -71,10 +71,7 @@ def _missing(st, seat, squad):
     for pos in range(ROW_SIZE):
         subset = 1 << pos
         if st.subset_ok[subset]:
-            short = 0
-            for c in range(6):
-                short += max(0, st.needs[subset, c] - st.squad_symbols[seat, squad, c])
-            best = min(best, max(0, short - st.squad_symbols[seat, squad, CROWN]))
+            best = min(best, shortfall(st.needs, st.squad_symbols, seat, squad, subset))
     return best
 
 

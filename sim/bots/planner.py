@@ -34,7 +34,7 @@ from sim.bots.greedy import (
 )
 from sim.decisions import ACTION_PLAY, C_SUBSET, D_ACTION, D_COMPLETE, D_EXTRA_PLAY, D_PENALTY, D_PLAY, D_SWAP
 from sim.rules.completion import subset_needs
-from sim.rules.cover import CROWN
+from sim.rules.cover import shortfall
 from sim.state import ROW_SIZE, TRACK_N
 
 PARAMS = {"w_points": 1.0, "w_gift": 1.0, "draw_below": 5.0, "decay": 0.4, "w_urgent": 2.0, "cautious": 1.0}
@@ -49,10 +49,7 @@ def _potential(st, deck, seat, squad, decay):
     for subset in range(1, 1 << ROW_SIZE):
         if not st.subset_ok[subset]:
             continue
-        short = 0
-        for c in range(6):
-            short += max(0, st.needs[subset, c] - st.squad_symbols[seat, squad, c])
-        short = max(0, short - st.squad_symbols[seat, squad, CROWN])
+        short = shortfall(st.needs, st.squad_symbols, seat, squad, subset)
         points = 0
         for pos in range(ROW_SIZE):
             if (subset >> pos) & 1:
@@ -93,10 +90,7 @@ def _would_lose_last(st, seat):
     if not st.subset_ok[LAST]:
         return False
     for s in range(st.squad_n[seat]):
-        short = 0
-        for c in range(6):
-            short += max(0, st.needs[LAST, c] - st.squad_symbols[seat, s, c])
-        if short - st.squad_symbols[seat, s, CROWN] <= 1:
+        if shortfall(st.needs, st.squad_symbols, seat, s, LAST) <= 1:
             return True
     return False
 

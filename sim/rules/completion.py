@@ -5,7 +5,7 @@ from sim._numba import inline_kernel, kernel
 from sim.cards import Ability
 from sim.decisions import C_BORROWER, C_FREE, C_SQUAD, C_SUBSET, MAX_BORROWERS
 from sim.events import EV_BORROW, EV_COMPLETE, EV_SQUAD_CARD, log_event
-from sim.rules.cover import ALL_COLOURS, SPECIAL_BIT, covers_plain, covers_with_tokens
+from sim.rules.cover import ALL_COLOURS, SPECIAL_BIT, covers_with_tokens, shortfall
 from sim.rules.squads import add_to_squad, delete_squad, find_in_squads, receive, squad_mask, to_statue_discard
 from sim.rules.task_row import refill_row
 from sim.state import (
@@ -130,9 +130,12 @@ def completion_options(st, deck, seat):
         for subset in range(1, N_SUBSETS):
             if not subset_ok[subset]:
                 continue
-            if covers_plain(needs, symbols, seat, s, subset):
+            short = shortfall(needs, symbols, seat, s, subset)
+            if short == 0:
                 n = _add(options, n, s, subset, 0, EMPTY, EMPTY, EMPTY, EMPTY)
                 continue
+            if short > n_double + n_special + n_borrow:
+                continue  # each ability token covers one symbol at most: out of reach
             for i in range(n_double):
                 tokens[i] = doubles[i]
             n_free = n_double
@@ -144,13 +147,13 @@ def completion_options(st, deck, seat):
             if n_free > 0 and covers_with_tokens(st, seat, s, subset, n_free):
                 n = _add(options, n, s, subset, 1, EMPTY, EMPTY, EMPTY, EMPTY)
                 continue
-            if n_borrow == 0:
+            if n_borrow == 0 or short > n_free + n_borrow:
                 continue
             if n_lenders < 0:
                 n_lenders = _lender_candidates(st, deck, seat, st.lenders, st.lender_masks)
             lenders, lender_masks = st.lenders, st.lender_masks
             found = False
-            for b in range(n_borrow):  # one borrower (A1)
+            for b in range(n_borrow if short <= n_free + 1 else 0):  # one borrower (A1)
                 borrower = borrower0 if b == 0 else borrower1
                 for c in range(n_lenders):
                     tokens[n_free] = lender_masks[c]

@@ -25,19 +25,26 @@ ALL_COLOURS = (1 << N_COLOURS) - 1
 
 
 @inline_kernel
-def covers_plain(needs, symbols, seat, squad, subset):
-    """R6.1 without abilities: the squad's crowns make up every missing colour.
+def shortfall(needs, symbols, seat, squad, subset):
+    """Coloured symbols of task subset ``subset`` that squad ``squad`` of ``seat``
+    lacks even after its crowns (R6.1); 0 means the squad covers the subset.
 
     ``needs`` is ``st.needs`` (colours per task subset), ``symbols`` is
-    ``st.squad_symbols``; arrays are passed rather than the state because every
-    state field read costs a reference-count update.
+    ``st.squad_symbols``; arrays are passed rather than the state because these
+    loops are the hot path.
     """
     short = 0
     for c in range(N_COLOURS):
         missing = needs[subset, c] - symbols[seat, squad, c]
         if missing > 0:
             short += missing
-    return short <= symbols[seat, squad, CROWN]
+    return max(0, short - symbols[seat, squad, CROWN])
+
+
+@inline_kernel
+def covers_plain(needs, symbols, seat, squad, subset):
+    """R6.1 without abilities: the squad's crowns make up every missing colour."""
+    return shortfall(needs, symbols, seat, squad, subset) == 0
 
 
 @kernel
