@@ -91,6 +91,24 @@ def simulate(
 
 
 @app.command()
+def report(
+    run_dir: Path = typer.Argument(..., help="A run directory written by `revachol simulate`."),
+    out: Path | None = typer.Option(None, help="where to write; default RUN_DIR/report"),
+    include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates"),
+) -> None:
+    """Write the balance report of a run: one self-contained HTML page (game length, morale loss, card strength, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded) headed by the run's provenance, and every table as CSV under tables/. Prints the path of the HTML file."""
+    from analysis.report import build_report
+    from sim.cards import DeckError
+    from sim.runner import RunError
+
+    try:
+        path = build_report(run_dir, out, include_unfinished)
+    except (RunError, DeckError, ValueError, OSError) as exc:
+        _fail(str(exc).replace("\n", "; "))
+    typer.echo(str(path))
+
+
+@app.command()
 def replay(
     seed: int = typer.Option(..., help="The run's root seed: the same seed and game number give the same game."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),

@@ -1,0 +1,192 @@
+"""Figures of the report tables (matplotlib): labelled axes with units, 95%
+confidence intervals drawn as bars or bands, one series per run.
+
+Each function takes the DataFrame of the table function it is named after and
+returns a :class:`matplotlib.figure.Figure`; it never computes statistics itself.
+Rates are drawn in percent.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+BAND_ALPHA = 0.25
+FLAG_COLOUR = "tab:red"
+MARKERS = "os^Dv<>p"  # one per run in the per-card figures
+
+
+def _figure(width: float = 7.5, height: float = 4.2, ncols: int = 1) -> tuple[Figure, list]:
+    # Figure() rather than pyplot: no global state, no GUI backend needed.
+    figure = Figure(figsize=(width, height), dpi=110, layout="constrained")
+    axes = figure.subplots(1, ncols, squeeze=False)[0]
+    for ax in axes:
+        ax.grid(alpha=0.3)
+    return figure, list(axes)
+
+
+def _series(table: pd.DataFrame):
+    """(label, rows) per run, in the table's order."""
+    for run, rows in table.groupby("run", sort=False):
+        first = rows.iloc[0]
+        yield f"{run}: {first['players']} players, {first['bots']}", rows
+
+
+def _errors(rows: pd.DataFrame, column: str) -> np.ndarray:
+    """Asymmetric error-bar lengths (2, n), in percent, of ``column`` from its
+    ``_low``/``_high`` bounds."""
+    value = rows[column].to_numpy(float)
+    lengths = np.vstack([value - rows[f"{column}_low"].to_numpy(float), rows[f"{column}_high"].to_numpy(float) - value])
+    return 100 * np.clip(lengths, 0, None)  # rounding can put a bound a hair past its estimate
+
+
+def _offsets(n_series: int, width: float = 0.6) -> np.ndarray:
+    """Centred offsets that set ``n_series`` markers side by side around each position."""
+    return (np.arange(n_series) - (n_series - 1) / 2) * (width / max(n_series, 1))
+
+
+def plot_length_histogram(histogram: pd.DataFrame, measure: str = "turns") -> Figure:
+    """Game length distribution (:func:`analysis.length.length_histogram`): share of
+    games per length, with its Wilson band."""
+    figure, (ax,) = _figure()
+    for label, rows in _series(histogram):
+        x = rows[measure].to_numpy()
+        (line,) = ax.step(x, 100 * rows["share"], where="mid", label=label)
+        ax.fill_between(x, 100 * rows["share_low"], 100 * rows["share_high"], step="mid", alpha=BAND_ALPHA,
+                        color=line.get_color())  # fmt: skip
+    ax.set(xlabel=f"game length ({measure})", ylabel="share of games (%)", title="How long games last")
+    ax.legend(fontsize="small")
+    return figure
+
+
+def plot_survival(length: pd.DataFrame, first_event: pd.DataFrame) -> Figure:
+    """Kaplan–Meier curves with their 95% simultaneous bands: games still running
+    after each turn (:func:`analysis.length.length_survival`) and games without a
+    morale-loss event yet (:func:`analysis.length.first_event_survival`)."""
+    figure, axes = _figure(11, 4.2, ncols=2)
+    panels = ((length, "games still running (%)", "Game length"),
+              (first_event, "games without a morale-loss event yet (%)", "First morale-loss event"))  # fmt: skip
+    for ax, (table, ylabel, title) in zip(axes, panels):
+        for label, rows in _series(table):
+            turn = np.concatenate([[0], rows["turn"]])
+            curve = [np.concatenate([[100.0], 100 * rows[column]])
+                     for column in ("survival", "survival_low", "survival_high")]  # fmt: skip
+            (line,) = ax.step(turn, curve[0], where="post", label=label)
+            ax.fill_between(turn, curve[1], curve[2], step="post", alpha=BAND_ALPHA, color=line.get_color())
+        ax.set(xlabel="turn (turns)", ylabel=ylabel, title=title, ylim=(-2, 102))
+    if axes[0].get_legend_handles_labels()[0]:  # a run where no game ended has no curve
+        axes[0].legend(fontsize="small")
+    return figure
+
+
+def plot_morale_events(distribution: pd.DataFrame) -> Figure:
+    """Morale-loss events per game (:func:`analysis.morale.morale_event_distribution`),
+    with Wilson intervals."""
+    figure, (ax,) = _figure()
+    series = list(_series(distribution))
+    for offset, (label, rows) in zip(_offsets(len(series)), series):
+        x = rows["morale_events"].to_numpy() + offset
+        ax.bar(x, 100 * rows["share"], width=0.8 / len(series), label=label, alpha=0.8)
+        ax.errorbar(x, 100 * rows["share"], yerr=_errors(rows, "share"), fmt="none", ecolor="black", capsize=2, lw=1)
+    ax.set(xlabel="morale-loss events in a game (events)", ylabel="share of games (%)",
+           title="Morale-loss events per game")  # fmt: skip
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.legend(fontsize="small")
+    return figure
+
+
+def _card_rows(table: pd.DataFrame, order_by: str | None = None):
+    """The cards' display order (by the first run's ``order_by``, else the deck's) and
+    per-run rows reindexed to it."""
+    first = table[table["run"] == table["run"].iloc[0]]
+    ordered = first.sort_values(order_by) if order_by else first
+    names = list(ordered["name"])
+    return names, [(label, rows.set_index("name").reindex(names)) for label, rows in _series(table)]
+
+
+def _card_intervals(table: pd.DataFrame, column: str, flag: str | None = None, order_by: str | None = None):
+    """A dot per card (one marker shape per run) with its interval as a horizontal
+    bar, red where ``flag`` is set; returns the figure, its axes and the y positions."""
+    names, series = _card_rows(table, order_by)
+    figure, (ax,) = _figure(7.5, 0.26 * len(names) + 1.6)
+    y = np.arange(len(names))
+    for offset, marker, (label, rows) in zip(_offsets(len(series)), MARKERS, series):
+        colours = np.where(rows[flag].astype(bool), FLAG_COLOUR, "tab:blue") if flag else "tab:blue"
+        ax.errorbar(100 * rows[column], y + offset, xerr=_errors(rows, column), fmt="none", ecolor=colours, lw=1.2)
+        ax.scatter(100 * rows[column], y + offset, c=colours, marker=marker, s=16, zorder=3, label=label)
+    ax.set_yticks(y, names, fontsize="small")
+    return figure, ax, y
+
+
+def plot_morale_saves(cards: pd.DataFrame) -> Figure:
+    """Each morale card's observed save rate with its Wilson interval against the
+    exact probability of its requirement (:func:`analysis.morale.morale_cards`);
+    cards whose test disagrees after BH correction are drawn in red."""
+    figure, ax, y = _card_intervals(cards, "save_rate", flag="disagrees")
+    exact = cards[cards["run"] == cards["run"].iloc[0]]["probability"].to_numpy(float)
+    ax.scatter(100 * exact, y, marker="|", s=160, color="black", zorder=4, label="exact probability of the requirement")
+    ax.invert_yaxis()
+    ax.set(xlabel="save rate per roll (%)",
+           title="Morale cards: observed save rate (red: disagrees after BH correction)")  # fmt: skip
+    figure.legend(*ax.get_legend_handles_labels(), fontsize="small", loc="outside lower center")
+    return figure
+
+
+def plot_ally_strength(allies: pd.DataFrame) -> Figure:
+    """IWD (held WR − never-held WR) per ally with Newcomb intervals
+    (:func:`analysis.cards.ally_strength`); BH-flagged outliers in red."""
+    figure, ax, _ = _card_intervals(allies, "iwd", flag="outlier", order_by="iwd")
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set(xlabel="IWD: held win rate − never-held win rate (percentage points)",
+           title="Allies: improvement when held (red: outlier after BH correction)")  # fmt: skip
+    if allies["run"].nunique() > 1:
+        ax.legend(fontsize="small")
+    return figure
+
+
+def plot_task_outcomes(tasks: pd.DataFrame) -> Figure:
+    """Completion rate per task with Wilson intervals (:func:`analysis.cards.task_outcomes`)."""
+    figure, ax, _ = _card_intervals(tasks, "completion_rate", order_by="completion_rate")
+    ax.set(xlabel="completion rate (% of games)", title="Tasks: how often they are completed", xlim=(0, 100))
+    if tasks["run"].nunique() > 1:
+        ax.legend(fontsize="small")
+    return figure
+
+
+def plot_seat_win_rates(seats: pd.DataFrame) -> Figure:
+    """Win rate per turn-order position with Wilson intervals and the fair baseline
+    (:func:`analysis.seats.seat_win_rates`)."""
+    figure, (ax,) = _figure(6.5, 4)
+    series = list(_series(seats))
+    for offset, (label, rows) in zip(_offsets(len(series), 0.4), series):
+        x = rows["position"].to_numpy() + offset
+        (line,) = ax.plot(x, 100 * rows["win_rate"], "o", label=label)
+        colour = line.get_color()
+        ax.errorbar(x, 100 * rows["win_rate"], yerr=_errors(rows, "win_rate"), fmt="none", ecolor=colour, capsize=3)
+        ax.hlines(100 * rows["baseline"], x.min() - 0.3, x.max() + 0.3, colors=colour, linestyles="dashed", lw=1)
+    ax.set_xticks(sorted(seats["position"].unique()))
+    ax.set(xlabel="turn-order position (1 = first player)", ylabel="win rate (%)",
+           title="Win rate by turn order (dashed: fair share, 1/players)")  # fmt: skip
+    ax.legend(fontsize="small")
+    return figure
+
+
+def plot_scores(histogram: pd.DataFrame) -> Figure:
+    """Final score distribution per turn-order position, one panel per run
+    (:func:`analysis.seats.score_histogram`), with Wilson bands."""
+    series = list(_series(histogram))
+    figure, axes = _figure(6.5 * max(len(series), 1), 4, ncols=max(len(series), 1))
+    if not series:  # every game left out (stalled or truncated)
+        axes[0].text(0.5, 0.5, "no games to show", ha="center", transform=axes[0].transAxes)
+    for ax, (label, rows) in zip(axes, series):
+        for position, group in rows.groupby("position"):
+            (line,) = ax.step(group["score"], 100 * group["share"], where="mid", label=f"position {position}")
+            ax.fill_between(group["score"], 100 * group["share_low"], 100 * group["share_high"], step="mid",
+                            alpha=BAND_ALPHA, color=line.get_color())  # fmt: skip
+        ax.set(xlabel="final score (points)", ylabel="share of players (%)",
+               title=f"Final scores by turn order — {label}")  # fmt: skip
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.legend(fontsize="small")
+    return figure

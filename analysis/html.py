@@ -1,0 +1,176 @@
+"""Presentation: numbers with their intervals as text, tables and figures as HTML.
+
+Every string that reaches the page goes through :func:`html.escape` — card names
+and the rest of ``cards.yaml`` included — so a card file cannot inject markup.
+Figures are embedded as base64 PNG, so the page is one self-contained file.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from html import escape
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.runs import KEYS
+
+PERCENT_SUFFIXES = ("rate", "share", "_wr", "probability", "baseline", "advantage_p1", "survival", "hazard")
+POINTS_COLUMNS = ("iwd",)  # differences of rates, shown in percentage points
+LEAST_DECIMALS = {"balance": 3}  # Balance sits close to 1: show the third decimal
+LABELS = {  # column names as a reader expects them; the others lose their underscores
+    "played_wr": "played WR",
+    "held_wr": "held WR (≈ GIH WR)",
+    "never_held_wr": "never-held WR (≈ GNS WR)",
+    "iwd": "IWD",
+    "played_n": "n played",
+    "held_n": "n held",
+    "never_held_n": "n never held",
+    "advantage_p1": "AdvantageP1",
+    "balance": "Balance",
+    "balance_fair_5": "Balance a fair table stays above (95%)",
+    "q_value": "q value (BH)",
+    "points": "points completed",
+    "taken_by_a6": "taken by A6", "taken_by_a6_per_game": "taken by A6 per game",
+    "lent_to_a1": "lent to A1", "lent_to_a1_per_game": "lent to A1 per game",
+    "p5": "5th pct", "p25": "25th pct", "p75": "75th pct", "p95": "95th pct",
+}  # fmt: skip
+
+
+def _decimals(width: float, least: int) -> int:
+    """Decimals that show the first significant digit of an interval's width."""
+    if not np.isfinite(width) or width <= 0:
+        return least
+    return int(min(4, max(least, -math.floor(math.log10(width)))))
+
+
+def estimate(value: float, low: float, high: float, unit: str = "%", n: int | None = None, n_of: str = "games",
+             noun: str = "", least: int = 1) -> str:
+    """A value with its 95% interval and sample size, as text.
+
+    ``27.1% (95% CI 26.8–27.4%, n = 20,000 games)`` for a fraction with
+    ``unit="%"``; ``+4.2 pp (95% CI 3.5 to 4.8)`` with ``unit="pp"``; ``85.6 turns
+    (95% CI 85.5–85.8)`` with ``unit=""`` and ``noun="turns"``. Decimals follow the
+    interval's width (at least ``least``). NaN bounds give the value alone.
+    """
+    scale = 100.0 if unit in ("%", "pp") else 1.0
+    value, low, high = (scale * v for v in (value, low, high))
+    if not np.isfinite(value):
+        return "–"
+    bounded = bool(np.isfinite(low) and np.isfinite(high))
+    places = _decimals(high - low if bounded else np.nan, least)
+    percent = "%" if unit == "%" else ""
+    sign, points = ("+", " pp") if unit == "pp" else ("", "")
+    head = f"{value:{sign},.{places}f}{percent}{points}{' ' + noun if noun else ''}"
+    inside = []
+    if bounded:
+        dash = " to " if min(low, high) < 0 else "–"
+        inside.append(f"95% CI {low:,.{places}f}{dash}{high:,.{places}f}{percent}")
+    if n is not None:
+        inside.append(f"n = {count(n)} {n_of}")
+    return f"{head} ({', '.join(inside)})" if inside else head
+
+
+def count(n: float) -> str:
+    """An integer count with thousands separators: ``20,000``."""
+    return f"{int(n):,}"
+
+
+def _unit(column: str) -> str:
+    if column in POINTS_COLUMNS:
+        return "pp"
+    return "%" if column.endswith(PERCENT_SUFFIXES) else ""
+
+
+def _cell(value, column: str, unit: str) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else ""
+    if isinstance(value, (int, np.integer)):
+        return count(value)
+    if isinstance(value, (float, np.floating)):
+        if not np.isfinite(value):
+            return "–"
+        if column in ("p_value", "q_value"):
+            return f"{value:.2g}"
+        if unit in ("%", "pp"):
+            return estimate(value, np.nan, np.nan, unit)
+        if float(value).is_integer():
+            return count(value)
+        return f"{value:,.3g}" if abs(value) < 100 else f"{value:,.1f}"
+    return str(value)
+
+
+def present(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The table as text for reading: each estimate and its ``_low``/``_high``
+    bounds merged into one cell (``27.1% (95% CI 26.8–27.4%)``), rates in percent,
+    counts with separators, columns named for readers (:data:`LABELS`). Rows whose
+    ``unit`` is ``share`` show their statistics in percent. The run keys are dropped
+    when there is one run."""
+    hide = set(hide) | ({"unit"} if "unit" in table else set())
+    if "run" in table and table["run"].nunique() == 1:
+        hide |= set(KEYS)
+    bounds = {c for c in table.columns if c.endswith(("_low", "_high")) and c.rsplit("_", 1)[0] in table.columns}
+    rows = []
+    for _, row in table.iterrows():
+        share_row = row.get("unit") == "share"
+        out = {}
+        for column in table.columns:
+            if column in hide or column in bounds:
+                continue
+            unit = "%" if share_row and column not in ("games", "player_games") else _unit(column)
+            label = LABELS.get(column, column.replace("_", " "))
+            if f"{column}_low" in bounds:
+                out[f"{label} (95% CI)"] = estimate(row[column], row[f"{column}_low"], row[f"{column}_high"], unit,
+                                                    least=LEAST_DECIMALS.get(column, 1))  # fmt: skip
+            else:
+                out[label] = _cell(row[column], column, unit)
+        rows.append(out)
+    return pd.DataFrame(rows)
+
+
+def text_table_html(table: pd.DataFrame) -> str:
+    """An HTML table of text cells, every cell and header passed through
+    :func:`html.escape` (card names come from ``cards.yaml``)."""
+    escaped = table.map(lambda cell: escape(str(cell)))
+    escaped.columns = [escape(str(column)) for column in table.columns]
+    return escaped.to_html(index=False, escape=False, border=0, classes="table")
+
+
+def table_html(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> str:
+    """The report table as an escaped HTML table of :func:`present`."""
+    return text_table_html(present(table, hide))
+
+
+def figure_png(figure: Figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def image_html(png: bytes, alt: str) -> str:
+    """An ``<img>`` with the PNG inline as base64 (the page stays self-contained)."""
+    data = base64.b64encode(png).decode("ascii")
+    return f'<img src="data:image/png;base64,{data}" alt="{escape(alt)}">'
+
+
+STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
+h1 { margin-bottom: 0.2em; } h2 { border-bottom: 2px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
+.answer { font-size: 1.15em; background: #eef4fb; border-left: 4px solid #2c6fbb; padding: 0.6em 0.9em; }
+.warning { background: #fff4e0; border-left: 4px solid #d98200; padding: 0.6em 0.9em; }
+.note { color: #555; font-size: 0.92em; }
+table.table { border-collapse: collapse; font-size: 0.85em; margin: 0.8em 0; }
+table.table th, table.table td { border-bottom: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }
+table.table th { background: #f3f3f3; }
+table.provenance td { padding: 0.15em 0.8em 0.15em 0; vertical-align: top; }
+img { max-width: 100%; margin: 0.6em 0; }
+"""
+
+
+def page(title: str, body: str) -> str:
+    """A whole HTML document around ``body`` (already HTML)."""
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
+            f"<style>{STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")  # fmt: skip

@@ -1,0 +1,168 @@
+"""Morale loss: morale-loss events per game, failed tasks, penalties, and each morale
+card's events and saves against the exact probability of its requirement.
+
+Sources: the ``games`` table (``morale_events``, ``tasks_completed``,
+``tasks_failed``), the ``players`` table (penalties by type, ``saves``,
+``tasks_lost``), and the ``cards`` table (``morale_events``, ``morale_saves``: one
+array entry per morale card, in the deck's order). RULES R7 (the track), R8 (the
+event: every player rolls both dice, R8.2; penalties, R8.3).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import yaml
+
+from analysis.runs import Run, RunsLike, per_run
+from analysis.stats import (
+    bh_flags,
+    binomial_pvalues,
+    distribution,
+    mean_columns_from_sums,
+    rate_columns,
+    summarise,
+)
+
+PER_GAME = {  # column: (what, unit)
+    "morale_events": ("morale-loss events", "events"),
+    "tasks_completed": ("tasks completed (lost ones included)", "tasks"),
+    "tasks_failed": ("tasks failed in morale-loss events (R8.1)", "tasks"),
+    "failed_share": ("share of resolved tasks that failed: failed / (failed + completed)", "share"),
+}
+PER_PLAYER_GAME = {  # column of the players table: what (R8.3)
+    "penalties_squad_ally": "penalties: an ally from a squad",
+    "penalties_completed_task": "penalties: a completed task",
+    "penalties_hand_ally": "penalties: an ally from hand",
+    "penalties_nothing_lost": "penalties with no such card to give up (of the above)",
+    "saves": "saves (morale-loss rolls that saved the player)",
+    "tasks_lost": "completed tasks lost to penalties",
+}
+
+
+def morale_per_game(runs: RunsLike) -> pd.DataFrame:
+    """Morale-loss events and task fates per game.
+
+    The failed share is computed per game, then averaged over games, so its
+    interval treats games (not tasks, which are not independent within a game) as
+    the units. Games that resolved no task are left out of it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run and measure: ``measure``, ``what``, ``unit`` (events, tasks,
+        or share as a fraction), ``games``, ``mean`` with its t interval, ``sd``,
+        ``median``, ``p5`` … ``p95``, ``min``, ``max``.
+    """
+    resolved = pl.col("tasks_failed") + pl.col("tasks_completed")
+
+    def one(run: Run) -> pd.DataFrame:
+        games = run.scan("games", "morale_events", "tasks_completed", "tasks_failed").with_columns(
+            failed_share=pl.when(resolved > 0).then(pl.col("tasks_failed") / resolved)
+        )  # fmt: skip
+        rows = [summarise(games, column, n_name="games").assign(measure=column, what=what, unit=unit)
+                for column, (what, unit) in PER_GAME.items()]  # fmt: skip
+        out = pd.concat(rows, ignore_index=True)
+        return out[["measure", "what", "unit", *out.columns.drop(["measure", "what", "unit"])]]
+
+    return per_run(runs, one)
+
+
+def morale_event_distribution(runs: RunsLike) -> pd.DataFrame:
+    """How many morale-loss events games have.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run and number of events: ``morale_events``, ``games``,
+        ``count``, ``share`` with its Wilson interval.
+    """
+    return per_run(runs, lambda run: distribution(run.scan("games", "morale_events"), "morale_events", n_name="games"))
+
+
+def player_penalties(runs: RunsLike) -> pd.DataFrame:
+    """Per player-game: penalties suffered by type (R8.3), saves (R8.2) and completed
+    tasks lost to penalties.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run and measure: ``measure``, ``what``, ``player_games``,
+        ``mean`` (per player-game) with its t interval, ``sd``, ``median``, ``p5``
+        … ``p95``, ``min``, ``max``.
+    """
+
+    def one(run: Run) -> pd.DataFrame:
+        players = run.scan("players", *PER_PLAYER_GAME)
+        rows = [summarise(players, column, n_name="player_games").assign(measure=column, what=what)
+                for column, what in PER_PLAYER_GAME.items()]  # fmt: skip
+        out = pd.concat(rows, ignore_index=True)
+        return out[["measure", "what", *out.columns.drop(["measure", "what"])]]
+
+    return per_run(runs, one)
+
+
+def _as_in_card_file(save) -> str:
+    """A save requirement written as in ``cards.yaml``: ``[3, 5]``, ``[2, 2]``,
+    ``{one_face: 4}`` or ``any_double`` (``Deck.to_yaml_data``)."""
+    return save if isinstance(save, str) else yaml.safe_dump(save, default_flow_style=True).strip()
+
+
+def _card_sums(batch: pl.DataFrame) -> dict[str, np.ndarray]:
+    events = batch["morale_events"].to_numpy().astype(np.int64)
+    return {"games": np.int64(len(batch)), "events": events.sum(0), "events_sq": (events**2).sum(0),
+            "saves": batch["morale_saves"].to_numpy().sum(0, dtype=np.int64)}  # fmt: skip
+
+
+def morale_cards(runs: RunsLike) -> pd.DataFrame:
+    """Per morale card: the events it caused and its observed save rate against the
+    exact probability of its requirement (R8.2, R8 Reading; ``Save.probability``).
+
+    Every player rolls in every event (R8.2), so a card's rolls are its events times
+    the player count, and each roll is an independent throw of two dice: the save
+    rate gets a Wilson interval and a two-sided exact binomial test against the
+    exact probability. ``disagrees`` flags the cards whose test is rejected after a
+    Benjamini–Hochberg correction across the run's morale cards (q = 0.05): a sign
+    that the simulator does not roll as the card says.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run and morale card: ``card`` (id), ``name``, ``penalty``,
+        ``save`` (the requirement as written in ``cards.yaml``), ``exact`` (e.g. ``1/36``), ``probability`` (exact, as
+        a fraction), ``estimated`` (fields the deck marks as estimates),
+        ``games``, ``events`` (total), ``events_per_game`` with its t interval,
+        ``rolls``, ``saves``, ``save_rate`` with its Wilson interval, ``p_value``,
+        ``q_value`` (BH-adjusted), ``disagrees``.
+    """
+
+    def one(run: Run) -> pd.DataFrame:
+        cards = run.deck.morale
+        sums = run.accumulate(run.scan("cards", "morale_events", "morale_saves"), _card_sums)
+        # The record keeps one column even for a deck without morale cards.
+        events, events_sq, saves = (sums[key][: len(cards)] for key in ("events", "events_sq", "saves"))
+        probability = np.array([float(card.save.probability) for card in cards])
+        rolls = events * run.players
+        p_value = binomial_pvalues(saves, rolls, probability)
+        disagrees, q_value = bh_flags(p_value)
+        return pd.DataFrame({
+            "card": [card.id for card in cards],
+            "name": [card.name for card in cards],
+            "penalty": [card.penalty for card in cards],
+            "save": [_as_in_card_file(raw["save"]) for raw in run.deck.to_yaml_data()["morale"]],
+            "exact": [f"{card.save.probability * 36}/36" for card in cards],
+            "probability": probability,
+            "estimated": [", ".join(card.estimated) for card in cards],
+            "games": sums["games"],
+            "events": events,
+            **mean_columns_from_sums("events_per_game", events, events_sq, sums["games"]),
+            "rolls": rolls,
+            "saves": saves,
+            **rate_columns("save_rate", saves, rolls),
+            "p_value": p_value,
+            "q_value": q_value,
+            "disagrees": disagrees,
+        })  # fmt: skip
+
+    return per_run(runs, one)

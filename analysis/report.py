@@ -1,0 +1,395 @@
+"""The balance report: one self-contained HTML page, its tables as CSV, its figures
+as PNG.
+
+Layout of ``out`` (default ``RUN_DIR/report``)::
+
+    report.html          provenance header, then one section per question
+    tables/<name>.csv    every table, raw numbers (rates as fractions), named after
+                         the function of analysis.length/morale/cards/seats
+    figures/<name>.png   the figures embedded in the page
+
+Each section opens with a one-sentence answer per run, then its figures and tables.
+Every rate or mean carries its n and a 95% confidence interval (:mod:`analysis.stats`).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from html import escape
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+
+from analysis import cards, figures, length, morale, seats
+from analysis.html import count, estimate, figure_png, image_html, page, table_html, text_table_html
+from analysis.runs import Run, RunsLike, open_runs
+from sim import __version__
+
+REPORT_FILE = "report.html"
+
+
+@dataclass
+class Table:
+    """A table of a section: written as ``tables/<name>.csv``, shown in the page
+    unless ``shown`` is False (long tables: CSV only)."""
+
+    name: str  # the table function's name, and the CSV's
+    frame: pd.DataFrame
+    caption: str
+    hide: tuple[str, ...] = ()
+    shown: bool = True  # in the page; always written as CSV
+    display: str | None = None  # HTML to show instead of the table itself
+
+
+@dataclass
+class Section:
+    """One question of the report: per run a one-sentence answer and the details
+    behind it, then notes, figures and tables."""
+
+    title: str
+    answers: list[tuple[str, str]]  # (answer, details) per run, plain text
+    notes: list[str] = field(default_factory=list)  # plain text
+    figures: list[tuple[str, object, str]] = field(default_factory=list)  # (name, Figure, alt text)
+    tables: list[Table] = field(default_factory=list)
+
+
+def _rows(frame: pd.DataFrame, run: Run) -> pd.DataFrame:
+    return frame[frame["run"] == run.name]
+
+
+def _prefix(runs: list[Run], run: Run) -> str:
+    return f"{run.label} — " if len(runs) > 1 else ""
+
+
+def _value(row: pd.Series, column: str, unit: str = "%", **text) -> str:
+    """``row[column]`` with its interval (``estimate``'s ``n``, ``n_of``, ``noun``, ``least``)."""
+    return estimate(row[column], row[f"{column}_low"], row[f"{column}_high"], unit, **text)
+
+
+def _median_turn(curve: pd.DataFrame) -> str | None:
+    """The first turn at which the Kaplan–Meier curve reaches 50%, if it does."""
+    reached = curve[curve["survival"] <= 0.5]
+    return None if reached.empty else str(int(reached["turn"].iloc[0]))
+
+
+def _length_section(runs: list[Run]) -> Section:
+    summary, endings = length.game_length(runs), length.game_endings(runs)
+    histogram = length.length_histogram(runs)
+    survival, first_event = length.length_survival(runs), length.first_event_survival(runs)
+    answers = []
+    for run in runs:
+        turns, rounds = (_rows(summary, run).set_index("measure").loc[m] for m in ("turns", "rounds"))
+        ended = _rows(endings, run).set_index("ending")
+        median_end, median_event = _median_turn(_rows(survival, run)), _median_turn(_rows(first_event, run))
+        end = (f"half the games are over by turn {median_end}" if median_end
+               else "fewer than half the games end before the turn cap")  # fmt: skip
+        event = (f"half have had their first morale-loss event by turn {median_event}" if median_event
+                 else "more than half never have a morale-loss event")  # fmt: skip
+        capped = " (means and percentiles count truncated games at the cap)" if ended.loc["truncated", "count"] else ""
+        answers.append((
+            f"{_prefix(runs, run)}A game lasts {_value(turns, 'mean', '', noun='turns', n=turns['games'])} on "
+            f"average; {_value(ended.loc['stalled'], 'share')} of games stalled and "
+            f"{_value(ended.loc['truncated'], 'share')} were truncated at the turn cap.",
+            f"That is {_value(rounds, 'mean', '', noun='rounds')} on average, and 90% of games last "
+            f"{turns['p5']:.0f}–{turns['p95']:.0f} turns{capped}. By the Kaplan–Meier curves {end}, and {event}.",
+        ))  # fmt: skip
+    return Section(
+        "Game length",
+        answers,
+        ["Every game counts here, however it ended. In the survival curves a truncated game is censored at the "
+         "turn cap (it would have gone on); the hazard (in the CSV) is the share of the games still running that "
+         "end at each turn (Isaksen, Gopstein & Nealen 2015). Curves carry pointwise 95% log-log intervals."],
+        [("length_histogram", figures.plot_length_histogram(histogram), "Share of games by length in turns"),
+         ("survival", figures.plot_survival(survival, first_event),
+          "Kaplan–Meier curves of game length and of the first morale-loss event")],
+        [Table("game_length", summary, "Turns and rounds per game."),
+         Table("game_endings", endings, "How games ended (RULES R9.1; stalled and truncated: R4 Reading)."),
+         Table("length_histogram", histogram, "Games per length.", shown=False),
+         Table("length_survival", survival, "Kaplan–Meier curve of game length.", shown=False),
+         Table("first_event_survival", first_event, "Kaplan–Meier curve of the first morale-loss event.",
+               shown=False)],
+    )  # fmt: skip
+
+
+def _morale_section(runs: list[Run]) -> Section:
+    per_game, events = morale.morale_per_game(runs), morale.morale_event_distribution(runs)
+    penalties, saves = morale.player_penalties(runs), morale.morale_cards(runs)
+    answers = []
+    for run in runs:
+        measures = _rows(per_game, run).set_index("measure")
+        events_ = measures.loc["morale_events"]
+        rows = _rows(saves, run)
+        disagree = rows[rows["disagrees"]]
+        if disagree.empty:
+            verdict = f"all {len(rows)} morale cards save at the rate their dice requirement gives"
+        else:
+            listed = "; ".join(f"{r['name']} saves {_value(r, 'save_rate', n=r['rolls'], n_of='rolls')} "
+                               f"against {r['exact']}" for _, r in disagree.iterrows())  # fmt: skip
+            verdict = (f"{len(disagree)} of {len(rows)} morale cards save at a rate their requirement does not "
+                       f"give: {listed}")  # fmt: skip
+        answers.append((
+            f"{_prefix(runs, run)}A game has "
+            f"{_value(events_, 'mean', '', noun='morale-loss events', n=events_['games'])} on average, and "
+            f"{_value(measures.loc['failed_share'], 'mean')} of its resolved tasks fail.",
+            f"Dice: {verdict} (exact binomial tests, Benjamini–Hochberg q = 0.05).",
+        ))  # fmt: skip
+    return Section(
+        "Morale loss",
+        answers,
+        ["Every player rolls in every morale-loss event (R8.2), so a card's rolls are its events times the player "
+         "count. A card is flagged when its observed save rate disagrees with the exact probability of its "
+         "requirement after a Benjamini–Hochberg correction across the morale cards."],
+        [("morale_events", figures.plot_morale_events(events), "Share of games by number of morale-loss events"),
+         ("morale_saves", figures.plot_morale_saves(saves),
+          "Observed save rate of each morale card against its exact probability")],
+        [Table("morale_per_game", per_game,
+               "Per game: morale-loss events, tasks completed and failed, and the failed share."),
+         Table("player_penalties", penalties, "Per player-game: penalties by type (R8.3), saves, tasks lost."),
+         Table("morale_cards", saves, "Per morale card: events caused and save rate against the exact probability.",
+               hide=("card", "probability", "p_value", "games")),
+         Table("morale_event_distribution", events, "Games by number of morale-loss events.", shown=False)],
+    )  # fmt: skip
+
+
+ADAPTATION = (
+    "How to read the ally table (17lands' ratings, adapted). A row is a player-game. Held WR (≈ 17lands' GIH WR) "
+    "is the win rate of the players who had the ally in hand at any point of the game; never-held WR (≈ GNS WR) "
+    "that of the players who never did; IWD = held WR − never-held WR, in percentage points, with Newcomb's "
+    "interval. Played WR is the win rate of the players who played it from hand, and play rate the share of "
+    "player-games in which the player played it. With one winner among n players the fair win rate is 1/n, "
+    "not 50%. An ally is an outlier when its held WR differs from 1/n in a two-sided exact binomial test after "
+    "a Benjamini–Hochberg correction across the allies (q = 0.05). Holding an ally goes with drawing more "
+    "cards, and in a run that mixes bots with which bots hold it, so these are associations, not proof of cause."
+)
+
+
+def _strength_answer(rows: pd.DataFrame) -> str:
+    if not rows["player_games"].iloc[0]:
+        return "No game is left for win rates (all were stalled or truncated; see --include-unfinished)"
+    flagged = rows[rows["outlier"] != ""]
+    baseline = estimate(rows["baseline"].iloc[0], np.nan, np.nan)
+    if flagged.empty:
+        return (f"No ally's held win rate differs from the {baseline} baseline after Benjamini–Hochberg "
+                f"correction ({len(rows)} allies)")  # fmt: skip
+    parts = []
+    for kind, pick in (("strongest", flagged["iwd"].idxmax()), ("weakest", flagged["iwd"].idxmin())):
+        row = rows.loc[pick]
+        if (kind == "strongest") == (row["outlier"] == "stronger"):
+            held = _value(row, "held_wr", n=row["held_n"], n_of="player-games")
+            parts.append(f"the {kind} is {row['name']}, whose holders win {held}, IWD {_value(row, 'iwd', 'pp')}")
+    return (f"Against the {baseline} baseline, {len(flagged)} of {len(rows)} allies stand out after "
+            f"Benjamini–Hochberg correction; {'; '.join(parts)}")  # fmt: skip
+
+
+def _completers_display(completers: pd.DataFrame) -> str:
+    """Which position completes each task, one column per position (run by run)."""
+    parts = []
+    for run, rows in completers.groupby("run", sort=False):
+        cells = rows.assign(cell=[estimate(r["share"], r["share_low"], r["share_high"]) for _, r in rows.iterrows()])
+        wide = cells.pivot_table(index=["task", "name", "completions"], columns="position", values="cell",
+                                 aggfunc="first", sort=False)  # fmt: skip
+        wide.columns = [f"position {p} (95% CI)" for p in wide.columns]
+        wide = wide.reset_index().drop(columns="task").assign(completions=lambda f: f["completions"].map(count))
+        title = f"<p class='note'>{escape(str(run))}</p>" if completers["run"].nunique() > 1 else ""
+        parts.append(title + text_table_html(wide))
+    return "\n".join(parts)
+
+
+def _cards_section(runs: list[Run], include_unfinished: bool) -> Section:
+    strength = cards.ally_strength(runs, include_unfinished)
+    contributions, outcomes = cards.ally_contributions(runs), cards.task_outcomes(runs)
+    completers = cards.task_completers(runs)
+    answers = []
+    for run in runs:
+        tasks = _rows(outcomes, run)
+        easiest, hardest = tasks.loc[tasks["completion_rate"].idxmax()], tasks.loc[tasks["completion_rate"].idxmin()]
+        answers.append((
+            f"{_prefix(runs, run)}{_strength_answer(_rows(strength, run))}.",
+            f"Tasks: the completion rate ranges from {_value(hardest, 'completion_rate', n=hardest['games'])} for "
+            f"{hardest['name']} to {_value(easiest, 'completion_rate')} for {easiest['name']}.",
+        ))  # fmt: skip
+    return Section(
+        "Card strength",
+        answers,
+        [ADAPTATION, "Ally contributions and task figures count every game of the run."],
+        [("ally_strength", figures.plot_ally_strength(strength), "IWD of each ally with its confidence interval"),
+         ("task_outcomes", figures.plot_task_outcomes(outcomes), "Completion rate of each task")],
+        [Table("ally_strength", strength, "Allies: play rate and win rates (RULES R9.3 winner), outlier flag.",
+               hide=("ally", "symbols", "estimated", "baseline", "p_value")),
+         Table("ally_contributions", contributions, "Allies: task points completed by their squads, times taken by "
+               "A6, times lent to A1 (totals and per game).", hide=("ally", "symbols", "estimated")),
+         Table("task_outcomes", outcomes, "Tasks: completion and failure rates, completions lost to penalties, "
+               "mean turn of completion.", hide=("task", "estimated")),
+         Table("task_completers", completers,
+               "Tasks: share of completions by turn-order position (fair share 1/players).",
+               display=_completers_display(completers))],
+    )  # fmt: skip
+
+
+def _seats_section(runs: list[Run], include_unfinished: bool) -> Section:
+    win_rates, summary = seats.seat_win_rates(runs, include_unfinished), seats.seat_balance(runs, include_unfinished)
+    scores, histogram = seats.score_summary(runs, include_unfinished), seats.score_histogram(runs, include_unfinished)
+    bots = seats.bot_win_rates(runs, include_unfinished)
+    answers = []
+    for run in runs:
+        row = _rows(summary, run).iloc[0]
+        fair = estimate(run.baseline, np.nan, np.nan)
+        by_bot = _rows(bots, run)
+        bot_rates = [f"{r['bot']} wins {_value(r, 'win_rate', n=r['player_games'], n_of='player-games')}"
+                     for _, r in by_bot.iterrows()]  # fmt: skip
+        bot_text = f" By bot: {'; '.join(bot_rates)}." if len(bot_rates) > 1 else ""
+        if not row["games"]:
+            answers.append((f"{_prefix(runs, run)}No game is left for win rates: all were stalled or truncated "
+                            f"(see --include-unfinished).", ""))  # fmt: skip
+            continue
+        answers.append((
+            f"{_prefix(runs, run)}The first player wins {_value(row, 'advantage_p1', n=row['games'])} "
+            f"against {fair} for a fair seat.",
+            f"Balance is {_value(row, 'balance', '', least=3)}, "
+            f"{'within' if row['balance'] >= row['balance_fair_5'] else 'below'} what chance leaves a fair table of "
+            f"this size (above {row['balance_fair_5']:.3f} in 95% of runs); {_value(row, 'tied_on_points_rate')} of "
+            f"games are tied on points and {_value(row, 'decided_by_dice_rate')} are decided by dice (R9.3).{bot_text}",
+        ))  # fmt: skip
+    return Section(
+        "Seat advantage",
+        answers,
+        ["Seats are numbered at random (R2.2), so the advantage is measured by turn order (R9.4): position 1 is the "
+         "first player. Balance (Ludii) = 1 − the largest gap between two positions' win rates, with a bootstrap "
+         "interval; noise alone keeps it below 1, hence the value a fair table stays above. AdvantageP1 (Ludii) is "
+         "the first player's win rate. Tied on points: the top score was shared and R9.3's tie rules chose the "
+         "winner; decided by dice: completed tasks tied too."],
+        [("seat_win_rates", figures.plot_seat_win_rates(win_rates), "Win rate by turn-order position"),
+         ("scores", figures.plot_scores(histogram), "Final score distribution by turn-order position")],
+        [Table("seat_win_rates", win_rates, "Win rate by turn-order position."),
+         Table("seat_balance", summary, "Balance, AdvantageP1 and ties."),
+         Table("score_summary", scores, "Final scores (points, R9.2) by turn-order position."),
+         Table("bot_win_rates", bots, "Win rate by bot."),
+         Table("score_histogram", histogram, "Final scores by turn-order position.", shown=False)],
+    )  # fmt: skip
+
+
+def _estimated_line(run: Run) -> str | None:
+    deck = run.deck
+    if not deck.has_estimates:
+        return None
+    groups = {"allies": deck.allies, "tasks": deck.tasks, "morale cards": deck.morale}
+    marked = sum(bool(card.estimated) for cards_ in groups.values() for card in cards_)
+    total = sum(len(cards_) for cards_ in groups.values())
+    fields = "; ".join(f"{name}: {', '.join(sorted({f for card in cards_ for f in card.estimated}))}"
+                       for name, cards_ in groups.items() if any(card.estimated for card in cards_))  # fmt: skip
+    return (f"This deck holds estimated values: {marked} of {total} cards list estimated fields ({fields}). "
+            f"The figures describe these estimates, not the printed game (RULES R1 Reading).")
+
+
+def _provenance(run: Run, include_unfinished: bool) -> str:
+    m, games = run.manifest, run.games
+    timings = m.get("timings", {})
+    wall = sum(r.get("wall_seconds", 0.0) for r in timings.get("runs", []))
+    rows = [
+        ("run directory", str(run.path)),
+        ("toolkit version", f"{m.get('toolkit_version')} (report made with {__version__})"),
+        ("rules version", m.get("rules_version")),
+        ("deck hash", m.get("deck_hash")),
+        ("card file", m.get("cards_file")),
+        ("games", f"{count(games)} in the tables ({count(m.get('n_games', 0))} requested)"),
+        ("players", m.get("n_players")),
+        ("bots", f"{run.bots} (by seat: {', '.join(run.bot_names)})"),
+        ("root seed", m.get("root_seed")),
+        ("rule options", ", ".join(f"{k} = {v}" for k, v in m.get("rule_options", {}).items())),
+        ("status", f"{m.get('status')}, finished {m.get('finished', '–')}"),
+        ("timings", f"{wall:,.1f} s wall over {len(timings.get('runs', []))} session(s), "
+                    f"{timings.get('chunk_seconds', 0.0):,.1f} s in workers, backend {m.get('backend', '–')}"),
+    ]  # fmt: skip
+    body = "".join(f"<tr><td>{escape(k)}</td><td>{escape(str(v))}</td></tr>" for k, v in rows)
+    html = f"<h3>{escape(run.label)}</h3>\n<table class='provenance'>{body}</table>\n"
+    warnings, notes = [], []
+    if m.get("status") != "complete" or games != m.get("n_games"):
+        warnings.append(f"This run is not complete: {count(games)} of {count(m.get('n_games', 0))} games are in "
+                        f"its tables.")  # fmt: skip
+    estimated = _estimated_line(run)
+    if estimated:
+        warnings.append(estimated)
+    unfinished = len(run.unfinished)
+    if include_unfinished:
+        notes.append(f"Win rates and scores count the {count(unfinished)} stalled and truncated games (asked for).")
+    else:
+        notes.append(f"Win rates and scores leave out stalled and truncated games (RULES R4 Reading): "
+                     f"{count(unfinished)} in this run. Pass --include-unfinished to count them.")  # fmt: skip
+    return (html + "".join(f"<p class='warning'>{escape(w)}</p>\n" for w in warnings)
+            + "".join(f"<p class='note'>{escape(n)}</p>\n" for n in notes))  # fmt: skip
+
+
+def _section_html(section: Section, pngs: dict[str, bytes]) -> str:
+    anchor = section.title.lower().replace(" ", "-")
+    parts = [f"<h2 id='{anchor}'>{escape(section.title)}</h2>"]
+    for answer, details in section.answers:
+        parts.append(f"<p class='answer'>{escape(answer)}</p>")
+        parts.append(f"<p>{escape(details)}</p>" if details else "")
+    parts += [f"<p class='note'>{escape(note)}</p>" for note in section.notes]
+    parts += [image_html(pngs[name], alt) for name, _, alt in section.figures]
+    for table in section.tables:
+        link = f"<a href='tables/{table.name}.csv'>tables/{table.name}.csv</a>"
+        if table.shown:
+            parts.append(f"<h3>{escape(table.caption)}</h3>")
+            parts.append(table.display or table_html(table.frame, table.hide))
+            parts.append(f"<p class='note'>As CSV: {link}</p>")
+        else:
+            parts.append(f"<p class='note'>{escape(table.caption)} Full table: {link}</p>")
+    return "\n".join(parts)
+
+
+def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinished: bool = False) -> Path:
+    """Write the balance report of one or several runs.
+
+    Parameters
+    ----------
+    runs : run directory, Run, or a sequence of them
+        Several runs split every figure by run (player count, bot mix, deck).
+    out : path, optional
+        Directory to write (created); default ``<first run>/report``.
+    include_unfinished : bool
+        Count stalled and truncated games in win rates and scores (RULES R4
+        Reading leaves them out by default).
+
+    Returns
+    -------
+    Path
+        The HTML file, ``out/report.html``.
+
+    Raises
+    ------
+    sim.runner.RunError, sim.cards.DeckError
+        For a directory that is not a readable run (see :func:`analysis.runs.open_runs`).
+    """
+    if "matplotlib.pyplot" not in sys.modules:  # headless (the CLI); a notebook keeps its backend, as the
+        matplotlib.use("Agg")  # figures are drawn on Figure objects and never through pyplot
+    runs = open_runs(runs)
+    out = Path(out) if out is not None else runs[0].path / "report"
+    (out / "tables").mkdir(parents=True, exist_ok=True)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    sections = [_length_section(runs), _morale_section(runs), _cards_section(runs, include_unfinished),
+                _seats_section(runs, include_unfinished)]  # fmt: skip
+    pngs = {}
+    for section in sections:
+        for table in section.tables:
+            table.frame.to_csv(out / "tables" / f"{table.name}.csv", index=False)
+        for name, figure, _ in section.figures:
+            pngs[name] = figure_png(figure)
+            (out / "figures" / f"{name}.png").write_bytes(pngs[name])
+    made = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    title = "Balance report — " + "; ".join(run.label for run in runs)
+    contents = " · ".join(f"<a href='#{s.title.lower().replace(' ', '-')}'>{escape(s.title)}</a>" for s in sections)
+    body = "\n".join([
+        f"<h1>{escape(title)}</h1>",
+        f"<p class='note'>Made {escape(made)}. Every rate and mean carries its sample size and a 95% confidence "
+        f"interval. Sections: {contents}</p>",
+        *(_provenance(run, include_unfinished) for run in runs),
+        *(_section_html(section, pngs) for section in sections),
+    ])  # fmt: skip
+    path = out / REPORT_FILE
+    path.write_text(page(title, body), encoding="utf-8")
+    return path

@@ -1,0 +1,175 @@
+"""A run directory opened for the reports: manifest, deck, label, and lazy tables.
+
+Every report table is computed per run and the runs' rows are stacked, each row
+keyed by ``run`` (the directory's name), ``players`` (player count) and ``bots`` (the
+bot mix). Passing several runs — other player counts, other bots, other decks —
+splits every figure by them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import polars as pl
+
+from analysis.load import manifest as read_manifest
+from analysis.load import scan
+from sim.cards import Deck, load_deck
+from sim.runner import RunError
+
+KEYS = ("run", "players", "bots")
+Sums = dict[str, np.ndarray]
+BATCH_ROWS = 50_000  # rows per numpy batch when summing per-card arrays (bounds memory)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run directory of :func:`sim.runner.simulate`.
+
+    Attributes
+    ----------
+    path : Path
+    manifest : dict
+        ``manifest.json`` (see :mod:`sim.runner`).
+    deck : sim.cards.Deck
+        The run's copy of the card file, ``cards.yaml``: card names, estimated
+        flags and morale save probabilities come from it.
+    """
+
+    path: Path
+    manifest: dict = field(repr=False)
+    deck: Deck = field(repr=False)
+
+    @classmethod
+    def open(cls, run_dir: str | Path) -> Run:
+        """Read a run directory's manifest and card file.
+
+        Raises
+        ------
+        sim.runner.RunError
+            Without a readable manifest, or when the card file's hash is not the
+            manifest's (the card names would not be the run's).
+        sim.cards.DeckError
+            When the run's ``cards.yaml`` is missing or invalid.
+        """
+        path = Path(run_dir)
+        manifest = read_manifest(path)
+        deck = load_deck(path / "cards.yaml")
+        if deck.content_hash != manifest.get("deck_hash"):
+            raise RunError(f"{path}/cards.yaml is not the deck this run played (its hash differs from the manifest's)")
+        return cls(path, manifest, deck)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def players(self) -> int:
+        return int(self.manifest["n_players"])
+
+    @property
+    def bot_names(self) -> list[str]:
+        """The run's bots, one per seat, as given to ``simulate``."""
+        return list(self.manifest["bots"])
+
+    @property
+    def bots(self) -> str:
+        """The bot mix, e.g. ``4 × random`` or ``1 × greedy + 3 × random``."""
+        return " + ".join(f"{count} × {bot}" for bot, count in sorted(Counter(self.bot_names).items()))
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}: {self.players} players, {self.bots}"
+
+    @property
+    def baseline(self) -> float:
+        """Win rate of a player at a fair table, ``1 / players`` (R9.3: one winner)."""
+        return 1.0 / self.players
+
+    def scan(self, table: str, *columns: str) -> pl.LazyFrame:
+        """The run's ``table`` (games, players, cards), lazily, with only ``columns``."""
+        frame = scan(self.path, table)
+        return frame.select(columns) if columns else frame
+
+    @cached_property
+    def games(self) -> int:
+        """Games in the run's tables (fewer than requested while a run is incomplete)."""
+        return int(self.scan("games", "game").select(pl.len()).collect().item())
+
+    @cached_property
+    def unfinished(self) -> pl.Series:
+        """Game indices of the stalled and truncated games (RULES R4 Reading)."""
+        games = self.scan("games", "game", "stalled", "truncated")
+        return games.filter((pl.col("stalled") + pl.col("truncated")) > 0).select("game").collect()["game"]
+
+    def scan_for_win_rates(self, table: str, *columns: str, include_unfinished: bool = False) -> pl.LazyFrame:
+        """``scan`` without the stalled and truncated games unless asked for (R4
+        Reading: they are left out of win-rate figures)."""
+        frame = self.scan(table, *columns, *(() if "game" in columns else ("game",)))
+        if not include_unfinished and len(self.unfinished):
+            frame = frame.filter(~pl.col("game").is_in(self.unfinished.implode()))
+        return frame
+
+    def accumulate(self, frame: pl.LazyFrame, sums: Callable[[pl.DataFrame], Sums]) -> Sums:
+        """Totals of ``sums(batch)`` over ``frame`` read in batches of at most
+        :data:`BATCH_ROWS` rows, so that per-card arrays of millions of games are
+        summed with numpy in bounded memory.
+
+        Parameters
+        ----------
+        frame : polars.LazyFrame
+            Only the columns ``sums`` needs.
+        sums : callable
+            Maps a batch (polars DataFrame) to named numpy sums over its rows.
+        """
+        total: Sums = {}
+        for batch in frame.collect_batches(chunk_size=BATCH_ROWS):
+            for key, value in sums(batch).items():
+                total[key] = total[key] + value if key in total else value
+        return total or sums(frame.clear().collect())
+
+
+RunsLike = Run | str | Path | Sequence[Run | str | Path]
+
+
+def open_runs(runs: RunsLike) -> list[Run]:
+    """One or several runs, given as :class:`Run` objects or run directories.
+
+    Raises
+    ------
+    sim.runner.RunError, sim.cards.DeckError
+        As :meth:`Run.open`; also when no run is given, or two runs have the same
+        directory name.
+    """
+    items = [runs] if isinstance(runs, (Run, str, Path)) else list(runs)
+    if not items:
+        raise RunError("no run directory given")
+    opened = [item if isinstance(item, Run) else Run.open(item) for item in items]
+    names = [run.name for run in opened]
+    if len(set(names)) < len(names):
+        raise RunError(f"runs are told apart by their directory names, and these repeat: {', '.join(names)}")
+    return opened
+
+
+def per_run(runs: RunsLike, table: Callable[[Run], pd.DataFrame]) -> pd.DataFrame:
+    """Stack ``table(run)`` over the runs, each row keyed by ``run``, ``players`` and
+    ``bots`` (the first three columns).
+
+    Raises
+    ------
+    sim.runner.RunError, sim.cards.DeckError
+        As :func:`open_runs`.
+    """
+    frames = []
+    for run in open_runs(runs):
+        frame = table(run)
+        for position, (key, value) in enumerate(zip(KEYS, (run.name, run.players, run.bots))):
+            frame.insert(position, key, value)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)

@@ -1,0 +1,284 @@
+"""Interval estimates and tests shared by every report table.
+
+Every rate in the reports is ``successes / n`` with a Wilson score interval, every
+mean a Student-t interval, every difference of two rates a Newcomb interval, and
+survival curves are Kaplan–Meier estimates with log-log pointwise intervals. The
+level is 95% throughout (:data:`LEVEL`). The computations are the libraries' (statsmodels,
+scipy); this module only adapts their inputs and outputs to table columns.
+
+Column convention. An estimate named ``x`` comes with ``x_low`` and ``x_high``, the
+bounds of its 95% confidence interval; the sample size sits in a column named after
+its unit (``games``, ``player_games``, ``rolls`` …). Rates and shares are fractions
+(0–1), never percentages.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import polars as pl
+from scipy import stats as sps
+from statsmodels.duration.survfunc import SurvfuncRight
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
+
+ALPHA = 0.05  # every interval is a 95% confidence interval
+LEVEL = 1 - ALPHA
+FDR_Q = 0.05  # Benjamini–Hochberg false-discovery rate for outlier flags
+PERCENTILES = (5, 25, 75, 95)
+
+
+def wilson(successes, n) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval of ``successes / n`` (Wilson 1927).
+
+    Parameters
+    ----------
+    successes, n : array_like of int
+        Counts; ``n == 0`` gives NaN bounds.
+
+    Returns
+    -------
+    low, high : ndarray of float64
+        The 95% interval, as fractions.
+    """
+    successes, n = np.asarray(successes, np.float64), np.asarray(n, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low, high = proportion_confint(successes, n, alpha=ALPHA, method="wilson")
+    # At k = 0 and k = n the formula's bounds are exactly 0 and 1; the library's
+    # floating point can land a hair inside.
+    low, high = np.where(successes == 0, 0.0, low), np.where(successes == n, 1.0, high)
+    empty = n == 0
+    return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
+
+
+def rate_columns(name: str, successes, n) -> dict[str, np.ndarray]:
+    """Columns ``name``, ``name_low``, ``name_high``: a rate and its Wilson interval."""
+    successes, n = np.asarray(successes, np.float64), np.asarray(n, np.float64)
+    low, high = wilson(successes, n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.where(n > 0, successes / n, np.nan)
+    return {name: value, f"{name}_low": low, f"{name}_high": high}
+
+
+def mean_interval(mean, sd, n) -> tuple[np.ndarray, np.ndarray]:
+    """Student-t interval of a mean: ``mean ± t(0.975, n-1) · sd / √n``.
+
+    Parameters
+    ----------
+    mean, sd : array_like of float
+        Sample mean and standard deviation (``ddof=1``).
+    n : array_like of int
+        Sample size; fewer than 2 gives NaN bounds.
+    """
+    mean, sd, n = (np.asarray(v, np.float64) for v in (mean, sd, n))
+    enough = n >= 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        half = sps.t.ppf(0.5 + LEVEL / 2, np.where(enough, n - 1, 1)) * sd / np.sqrt(n)
+    # A constant sample (sd 0) has a zero-width interval.
+    return np.where(enough, mean - half, np.nan), np.where(enough, mean + half, np.nan)
+
+
+def mean_columns_from_sums(name: str, total, total_sq, n) -> dict[str, np.ndarray]:
+    """Columns ``name``, ``name_low``, ``name_high`` from running sums.
+
+    Parameters
+    ----------
+    total, total_sq : array_like of float
+        Sum of the values and sum of their squares (accumulated over batches).
+    n : array_like of int
+        Number of values.
+    """
+    total, total_sq, n = (np.asarray(v, np.float64) for v in (total, total_sq, n))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(n > 0, total / n, np.nan)
+        var = np.where(n > 1, (total_sq - n * mean**2) / (n - 1), np.nan)
+    low, high = mean_interval(mean, np.sqrt(np.clip(var, 0, None)), n)
+    return {name: mean, f"{name}_low": low, f"{name}_high": high}
+
+
+def summarise(frame: pl.LazyFrame, column: str, by: list[str] | None = None, n_name: str = "n") -> pd.DataFrame:
+    """Mean with its t interval, median, percentiles, minimum and maximum of a column.
+
+    Parameters
+    ----------
+    frame : polars.LazyFrame
+        Holds ``column`` (numeric; nulls are left out) and the ``by`` columns.
+    column : str
+    by : list of str, optional
+        Grouping columns; one row per group, sorted.
+    n_name : str
+        Name of the sample-size column (e.g. ``games``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``by…``, ``n_name``, ``mean``, ``mean_low``, ``mean_high``, ``sd``,
+        ``median``, ``p5``, ``p25``, ``p75``, ``p95``, ``min``, ``max``
+        (percentiles linearly interpolated).
+    """
+    col = pl.col(column).drop_nulls()
+    aggregates = [
+        col.count().alias(n_name),
+        col.mean().alias("mean"),
+        col.std().alias("sd"),
+        col.median().alias("median"),
+        *(col.quantile(p / 100, "linear").alias(f"p{p}") for p in PERCENTILES),
+        col.min().cast(pl.Float64).alias("min"),
+        col.max().cast(pl.Float64).alias("max"),
+    ]
+    out = (frame.group_by(by).agg(aggregates).sort(by) if by else frame.select(aggregates)).collect().to_pandas()
+    low, high = mean_interval(out["mean"], out["sd"].fillna(0.0), out[n_name])
+    out.insert(out.columns.get_loc("mean") + 1, "mean_low", low)
+    out.insert(out.columns.get_loc("mean_low") + 1, "mean_high", high)
+    return out
+
+
+def distribution(frame: pl.LazyFrame, column: str, by: list[str] | None = None, n_name: str = "n") -> pd.DataFrame:
+    """How often each value of a column occurs, as a share with its Wilson interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (``by`` group and) value, sorted: ``by…``, ``column``,
+        ``n_name`` (rows in the group), ``count``, ``share`` with ``share_low`` and
+        ``share_high``.
+    """
+    by = list(by or [])
+    counts = frame.group_by([*by, column]).len("count")
+    total = pl.col("count").sum()
+    counts = counts.with_columns((total.over(by) if by else total).alias(n_name))
+    out = counts.sort([*by, column]).collect().to_pandas()
+    out = out[[*by, column, n_name, "count"]]
+    return out.assign(**rate_columns("share", out["count"], out[n_name]))
+
+
+def difference_columns(name: str, successes_a, n_a, successes_b, n_b) -> dict[str, np.ndarray]:
+    """Columns ``name``, ``name_low``, ``name_high``: ``a/n_a − b/n_b`` with
+    Newcomb's hybrid score interval (Newcomb 1998, method 10), which is built from
+    the two groups' Wilson intervals."""
+    args = [np.asarray(v, np.float64) for v in (successes_a, n_a, successes_b, n_b)]
+    valid = (args[1] > 0) & (args[3] > 0)
+    safe = [np.where(valid, v, 1.0) for v in args]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low, high = confint_proportions_2indep(*safe, method="newcomb", compare="diff", alpha=ALPHA)
+        value = safe[0] / safe[1] - safe[2] / safe[3]
+    return {name: np.where(valid, value, np.nan), f"{name}_low": np.where(valid, low, np.nan),
+            f"{name}_high": np.where(valid, high, np.nan)}  # fmt: skip
+
+
+def binomial_pvalues(successes, n, p) -> np.ndarray:
+    """Two-sided exact binomial test of ``successes`` out of ``n`` against ``p``
+    (``scipy.stats.binomtest``), one test per element; NaN where ``n == 0``."""
+    successes, n, p = np.broadcast_arrays(np.asarray(successes), np.asarray(n), np.asarray(p, np.float64))
+    return np.array([sps.binomtest(int(k), int(m), float(q)).pvalue if m > 0 else np.nan
+                     for k, m, q in zip(successes.ravel(), n.ravel(), p.ravel())]).reshape(n.shape)  # fmt: skip
+
+
+def bh_flags(pvalues, q: float = FDR_Q) -> tuple[np.ndarray, np.ndarray]:
+    """Benjamini–Hochberg step-up procedure across a family of tests (BH 1995).
+
+    Parameters
+    ----------
+    pvalues : array_like of float
+        One p-value per test; NaN p-values are left out of the family.
+    q : float
+        False-discovery rate.
+
+    Returns
+    -------
+    flagged : ndarray of bool
+        The tests rejected at false-discovery rate ``q``.
+    adjusted : ndarray of float64
+        BH-adjusted p-values (``q``-values), NaN where the p-value was NaN.
+    """
+    pvalues = np.asarray(pvalues, np.float64)
+    flagged, adjusted = np.zeros(pvalues.shape, bool), np.full(pvalues.shape, np.nan)
+    known = ~np.isnan(pvalues)
+    if known.any():
+        flagged[known], adjusted[known], _, _ = multipletests(pvalues[known], alpha=q, method="fdr_bh")
+    return flagged, adjusted
+
+
+def kaplan_meier(durations, observed) -> pd.DataFrame:
+    """Kaplan–Meier survival curve with pointwise 95% intervals, and the hazard.
+
+    The estimate and its Greenwood standard error come from
+    ``statsmodels.duration.survfunc.SurvfuncRight`` (Kaplan & Meier 1958). The
+    interval is the log-log ("exponential Greenwood") one, ``S ** exp(±z·σ)`` with
+    ``σ = se / (S·|log S|)`` (Kalbfleisch & Prentice 2002, §1.3): it stays inside
+    [0, 1]. statsmodels' own ``simultaneous_cb`` (a Hall–Wellner band) is not used:
+    at the first turns where a game ends it opens to most of [0, 1] although nearly
+    every game is still running. Where S is 0 or 1 the interval is the estimate. The
+    discrete hazard at ``t`` is the share of the units still at risk that end at
+    ``t`` (Isaksen, Gopstein & Nealen 2015 read game length through it), with its
+    Wilson interval.
+
+    Parameters
+    ----------
+    durations : array_like of int
+        Time of the event or of censoring, one per unit (turns).
+    observed : array_like of bool
+        True where the event happened at ``durations``; False where the unit was
+        censored then (it was still running, the event had not happened).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per time with an event: ``time``, ``at_risk``, ``events``,
+        ``survival`` with ``survival_low``/``survival_high`` (S(t) = share of units
+        whose event comes after ``t``), and ``hazard`` with
+        ``hazard_low``/``hazard_high``.
+
+    Raises
+    ------
+    ValueError
+        When there are no durations.
+    """
+    durations = np.asarray(durations, np.float64)
+    observed = np.asarray(observed, np.float64)
+    if durations.size == 0:
+        raise ValueError("a survival curve needs at least one duration")
+    curve = SurvfuncRight(durations, observed)
+    survival = curve.surv_prob
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = np.exp(sps.norm.ppf(1 - ALPHA / 2) * curve.surv_prob_se / (survival * np.abs(np.log(survival))))
+        low, high = survival**spread, survival ** (1 / spread)
+    inside = (survival > 0) & (survival < 1) & np.isfinite(spread)
+    out = pd.DataFrame({
+        "time": curve.surv_times.astype(np.int64),
+        "at_risk": curve.n_risk.astype(np.int64),
+        "events": curve.n_events.astype(np.int64),
+        "survival": survival,
+        "survival_low": np.where(inside, low, survival),
+        "survival_high": np.where(inside, high, survival),
+    })  # fmt: skip
+    return out.assign(**rate_columns("hazard", out["events"], out["at_risk"]))
+
+
+def multinomial_bootstrap(counts, n: int, statistic, resamples: int = 10_000, seed: int = 0) -> np.ndarray:
+    """Bootstrap replicates of a statistic of category shares.
+
+    Resampling ``n`` units with replacement from a sample whose categories have the
+    given counts is a multinomial draw with probabilities ``counts / counts.sum()``
+    (Efron & Tibshirani 1993, ch. 6), so the replicates need no per-unit data.
+
+    Parameters
+    ----------
+    counts : array_like of float
+        Category probabilities or counts (normalised here).
+    n : int
+        Units per replicate.
+    statistic : callable
+        Maps a ``(resamples, categories)`` array of shares to ``(resamples,)``.
+    resamples : int
+    seed : int
+        Seed of the replicates (fixed, so a report is reproducible).
+
+    Returns
+    -------
+    ndarray of float64, shape (resamples,)
+    """
+    probabilities = np.asarray(counts, np.float64)
+    probabilities = probabilities / probabilities.sum()
+    draws = np.random.default_rng(seed).multinomial(n, probabilities, size=resamples)
+    return statistic(draws / n)

@@ -1,0 +1,216 @@
+"""Report metrics on small hand-made result tables with answers known in advance
+(issue: balance reports). Run directories here are written by hand from a
+``sim.record.Record`` whose fields are set one by one."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analysis.cards import ally_strength, task_completers, task_outcomes
+from analysis.length import first_event_survival, game_endings, game_length, length_survival
+from analysis.morale import morale_cards
+from analysis.seats import balance, bot_win_rates, seat_balance, seat_win_rates
+from analysis.stats import bh_flags, difference_columns, kaplan_meier, mean_interval, wilson
+from sim.record import GAME_FIELDS, PLAYER_FIELDS, Record
+from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
+
+ROOT = Path(__file__).resolve().parents[1]
+Z = 1.959963984540054  # standard normal quantile for 95%
+
+
+def hand_made_run(path: Path, record: Record, deck, bots: list[str]) -> Path:
+    """A run directory holding ``record`` as its only chunk, with the default deck."""
+    for table, frame in record.tables().items():
+        (path / table).mkdir(parents=True)
+        frame.write_parquet(path / table / "part-00000.parquet")
+    (path / "cards.yaml").write_text((ROOT / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    manifest = {"toolkit_version": "test", "rules_version": 1, "deck_hash": deck.content_hash,
+                "cards_file": "cards.yaml", "n_games": len(record.games), "n_players": len(bots), "bots": bots,
+                "root_seed": 0, "chunk_size": 1, "rule_options": {}, "status": "complete", "timings": {}}  # fmt: skip
+    (path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return path
+
+
+def empty_record(deck, n_games: int, players: int) -> Record:
+    record = Record.empty(n_games, players, len(deck.allies), len(deck.tasks), len(deck.morale))
+    record.games[:, GAME_FIELDS.index("game")] = np.arange(n_games)
+    record.games[:, GAME_FIELDS.index("n_players")] = players
+    record.players[:, :, PLAYER_FIELDS.index("seat")] = np.arange(players)
+    if "bot" in PLAYER_FIELDS:  # runs that record each player's bot: seat s plays bot s
+        record.players[:, :, PLAYER_FIELDS.index("bot")] = np.arange(players)
+    return record
+
+
+def set_winners(record: Record, winners) -> None:
+    record.games[:, GAME_FIELDS.index("winner")] = winners
+    order = np.arange(record.players.shape[1])
+    record.players[:, :, PLAYER_FIELDS.index("won")] = order == np.asarray(winners)[:, None]
+
+
+# --- intervals --------------------------------------------------------------------------
+
+
+def test_wilson_interval_matches_the_formula_computed_by_hand():
+    k, n = 3, 10
+    p = k / n
+    centre = (p + Z**2 / (2 * n)) / (1 + Z**2 / n)
+    half = Z * math.sqrt(p * (1 - p) / n + Z**2 / (4 * n**2)) / (1 + Z**2 / n)
+    low, high = wilson([k], [n])
+    assert low[0] == pytest.approx(centre - half, abs=1e-12) and high[0] == pytest.approx(centre + half, abs=1e-12)
+    assert (low[0], high[0]) == pytest.approx((0.1078, 0.6032), abs=1e-4)
+    low, high = wilson([0, 5], [0, 5])  # no data: no interval; all successes: upper bound 1
+    assert np.isnan(low[0]) and np.isnan(high[0]) and high[1] == pytest.approx(1.0)
+
+
+def test_t_interval_of_a_mean_matches_the_formula():
+    values = np.array([1.0, 2.0, 3.0, 4.0])
+    low, high = mean_interval(values.mean(), values.std(ddof=1), len(values))
+    half = 3.182446305284263 * values.std(ddof=1) / 2  # t(0.975, 3) · s / √4
+    assert (low, high) == pytest.approx((2.5 - half, 2.5 + half))
+    assert mean_interval(7.0, 0.0, 5) == (7.0, 7.0)  # a constant sample: the mean is exact
+
+
+def test_difference_of_two_rates_is_newcombs_interval_from_the_two_wilson_intervals():
+    columns = difference_columns("d", [30], [100], [25], [100])
+    l1, u1 = wilson(30, 100)
+    l2, u2 = wilson(25, 100)
+    low = 0.05 - math.sqrt((0.30 - l1) ** 2 + (u2 - 0.25) ** 2)  # Newcomb (1998), method 10
+    high = 0.05 + math.sqrt((u1 - 0.30) ** 2 + (0.25 - l2) ** 2)
+    assert columns["d"][0] == pytest.approx(0.05)
+    assert (columns["d_low"][0], columns["d_high"][0]) == pytest.approx((low, high))
+
+
+def test_benjamini_hochberg_flags_the_step_up_set():
+    # sorted p: 0.001 0.02 0.04 0.3 against k/m·q = 0.0125 0.025 0.0375 0.05: the first two pass
+    flagged, adjusted = bh_flags([0.04, 0.001, 0.3, 0.02, np.nan])
+    assert flagged.tolist() == [False, True, False, True, False]
+    assert adjusted[:4] == pytest.approx([0.04 * 4 / 3, 0.004, 0.3, 0.04])  # min over j ≥ i of m·p(j)/j
+    assert np.isnan(adjusted[4])
+
+
+def test_kaplan_meier_without_censoring_is_the_empirical_survival():
+    curve = kaplan_meier([1, 2, 2, 3], [True] * 4)
+    assert curve["time"].tolist() == [1, 2, 3]
+    assert curve["survival"].tolist() == pytest.approx([0.75, 0.25, 0.0])
+    assert curve["at_risk"].tolist() == [4, 3, 1] and curve["events"].tolist() == [1, 2, 1]
+    assert curve["hazard"].tolist() == pytest.approx([1 / 4, 2 / 3, 1.0])
+    inside = curve["survival"].between(0, 1, inclusive="neither")
+    assert (curve["survival_low"] <= curve["survival"]).all() and (curve["survival"] <= curve["survival_high"]).all()
+    assert (curve.loc[inside, "survival_high"] - curve.loc[inside, "survival_low"] > 0).all()
+
+
+def test_kaplan_meier_with_censoring_shrinks_the_risk_set():
+    # censored at 2 and at 3: S(1) = 4/5, S(2) = 4/5 · 3/4, S(3) = S(2) · 1/2
+    curve = kaplan_meier([1, 2, 2, 3, 3], [True, True, False, True, False])
+    assert curve["survival"].tolist() == pytest.approx([0.8, 0.6, 0.3])
+    assert curve["at_risk"].tolist() == [5, 4, 2]
+
+
+# --- hand-made run directories -------------------------------------------------------------
+
+
+def test_survival_censors_truncated_games_and_games_without_a_morale_loss_event(tmp_path, default_deck):
+    record = empty_record(default_deck, 4, 2)
+    turns = [1, 2, 2, 3]
+    record.games[:, GAME_FIELDS.index("turns")] = turns
+    record.games[:, GAME_FIELDS.index("rounds")] = [1, 1, 1, 2]
+    record.games[3, GAME_FIELDS.index("truncated")] = 1
+    record.games[:, GAME_FIELDS.index("first_event_turn")] = [1, 0, 2, 0]
+    run = hand_made_run(tmp_path / "run", record, default_deck, ["random", "random"])
+    curve = length_survival(run)
+    assert curve["turn"].tolist() == [1, 2] and curve["survival"].tolist() == pytest.approx([0.75, 0.25])
+    # events at turns 1 and 2; games 1 and 3 censored at turns 2 and 3 (a game censored
+    # at t is still at risk at t): S(1) = 3/4, S(2) = 3/4 · 2/3
+    first = first_event_survival(run)
+    assert first["survival"].tolist() == pytest.approx([0.75, 0.5])
+    assert first["at_risk"].tolist() == [4, 3]
+    endings = game_endings(run).set_index("ending")
+    assert endings.loc["truncated", "count"] == 1 and endings.loc["truncated", "share"] == 0.25
+    length = game_length(run).set_index("measure")
+    assert length.loc["turns", "mean"] == 2.0 and length.loc["turns", "median"] == 2.0
+    assert length.loc["turns", "games"] == 4 and length.loc["rounds", "mean"] == 1.25
+
+
+def test_iwd_and_win_rates_of_an_ally_leave_out_unfinished_games_unless_asked(tmp_path, default_deck):
+    record = empty_record(default_deck, 5, 2)
+    set_winners(record, [0, 1, 1, 0, 0])
+    held, played = record.held[:, :, 0], record.played[:, :, 0]
+    held[0, 0] = held[1, 0] = held[2, 1] = True  # held by: a winner, a loser, a winner
+    played[0, 0] = True
+    held[4, 0] = True  # game 4 is truncated: a win left out by default
+    record.games[4, GAME_FIELDS.index("truncated")] = 1
+    run = hand_made_run(tmp_path / "run", record, default_deck, ["random", "random"])
+    ally = ally_strength(run).iloc[0]
+    assert ally["ally"] == default_deck.allies[0].id and ally["player_games"] == 8
+    assert (ally["held_n"], ally["held_wr"]) == (3, pytest.approx(2 / 3))
+    assert (ally["never_held_n"], ally["never_held_wr"]) == (5, pytest.approx(2 / 5))  # 4 winners, 2 among holders
+    assert ally["iwd"] == pytest.approx(2 / 3 - 2 / 5)
+    assert ally["iwd_low"] < ally["iwd"] < ally["iwd_high"]
+    assert (ally["played_n"], ally["played_wr"], ally["play_rate"]) == (1, 1.0, pytest.approx(1 / 8))
+    assert ally["baseline"] == 0.5
+    counted = ally_strength(run, include_unfinished=True).iloc[0]
+    assert counted["player_games"] == 10 and counted["held_n"] == 4 and counted["held_wr"] == pytest.approx(3 / 4)
+
+
+def test_outlier_flags_mark_allies_whose_held_win_rate_is_far_from_one_in_n(tmp_path, default_deck):
+    n = 200
+    record = empty_record(default_deck, n, 2)
+    winners = np.arange(n) % 2
+    set_winners(record, winners)
+    record.held[np.arange(n), winners, 0] = True  # ally 0: always held by the winner
+    record.held[np.arange(n), 1 - winners, 1] = True  # ally 1: always by the loser
+    record.held[np.arange(n), :, 2] = True  # ally 2: by both: exactly the baseline
+    run = hand_made_run(tmp_path / "run", record, default_deck, ["random", "random"])
+    allies = ally_strength(run)
+    assert allies["outlier"].tolist()[:3] == ["stronger", "weaker", ""]
+    assert (allies["outlier"].iloc[3:] == "").all()  # never held: no test, no flag
+    assert allies["held_wr"].iloc[2] == 0.5 and allies["iwd"].iloc[0] == pytest.approx(1.0)
+
+
+def test_ludii_balance_advantage_p1_and_ties(tmp_path, default_deck):
+    assert balance([0.3, 0.25, 0.25, 0.2]) == pytest.approx(0.9)
+    assert balance([[0.5, 0.5], [1.0, 0.0]]).tolist() == [1.0, 0.0]
+    record = empty_record(default_deck, 10, 2)
+    set_winners(record, [0] * 7 + [1] * 3)
+    score = PLAYER_FIELDS.index("score")
+    record.players[:, 0, score] = 5
+    record.players[:, 1, score] = [5, 5, 5, 4, 4, 4, 4, 6, 6, 6]  # games 0-2 tied on points
+    record.games[:2, GAME_FIELDS.index("tie_broken_by_dice")] = 1  # two of them decided by dice
+    run = hand_made_run(tmp_path / "run", record, default_deck, ["random", "greedy"])
+    rates = seat_win_rates(run)
+    assert rates["position"].tolist() == [1, 2] and rates["win_rate"].tolist() == pytest.approx([0.7, 0.3])
+    summary = seat_balance(run).iloc[0]
+    assert summary["games"] == 10 and summary["balance"] == pytest.approx(0.6)
+    assert summary["balance_low"] <= 0.6 <= summary["balance_high"]
+    assert summary["advantage_p1"] == pytest.approx(0.7)
+    assert summary["tied_on_points_rate"] == pytest.approx(0.3)
+    assert summary["decided_by_dice_rate"] == pytest.approx(0.2)
+    by_bot = bot_win_rates(run).set_index("bot")  # seat 0 plays random, seat 1 greedy
+    assert by_bot.loc["random", "win_rate"] == pytest.approx(0.7) and by_bot.loc["greedy", "player_games"] == 10
+
+
+def test_task_rates_turns_and_completers(tmp_path, default_deck):
+    record = empty_record(default_deck, 4, 2)
+    record.tasks[:, 0, 0] = [TASK_COMPLETED, TASK_LOST, TASK_FAILED, TASK_COMPLETED]
+    record.tasks[:, 0, 1] = [0, 1, -1, 0]
+    record.tasks[:, 0, 2] = [10, 20, 5, 30]
+    run = hand_made_run(tmp_path / "run", record, default_deck, ["random", "random"])
+    task = task_outcomes(run).iloc[0]
+    assert task["completion_rate"] == 0.75 and task["failure_rate"] == 0.25 and task["completions"] == 3
+    assert task["lost_rate"] == pytest.approx(1 / 3) and task["completion_turn"] == pytest.approx(20.0)
+    by = task_completers(run)
+    assert by["share"].iloc[:2].tolist() == pytest.approx([2 / 3, 1 / 3])
+
+
+def test_morale_save_rate_counts_every_players_roll(tmp_path, default_deck):
+    record = empty_record(default_deck, 2, 3)
+    record.morale[:, 0, 0] = [2, 1]  # three events of morale card 0 → 9 rolls
+    record.morale[:, 0, 1] = [1, 0]
+    run = hand_made_run(tmp_path / "run", record, default_deck, ["random"] * 3)
+    card = morale_cards(run).iloc[0]
+    assert (card["events"], card["rolls"], card["saves"]) == (3, 9, 1)
+    assert card["save_rate"] == pytest.approx(1 / 9) and card["events_per_game"] == pytest.approx(1.5)
+    assert card["probability"] == pytest.approx(float(default_deck.morale[0].save.probability))

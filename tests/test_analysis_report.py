@@ -1,0 +1,95 @@
+"""The balance report on real runs (issue: balance reports): a known dice
+probability recovered from play, the HTML page with every section, escaping of card
+text, and ``revachol report`` as a real subprocess."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analysis.morale import morale_cards
+from analysis.report import REPORT_FILE, build_report
+from sim.cards import SaveKind
+from sim.runner import simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = Path(sys.executable).with_name("revachol")
+SECTIONS = ("Game length", "Morale loss", "Card strength", "Seat advantage")
+TABLES = ("game_length", "game_endings", "length_histogram", "length_survival", "first_event_survival",
+          "morale_per_game", "morale_event_distribution", "player_penalties", "morale_cards", "ally_strength",
+          "ally_contributions", "task_outcomes", "task_completers", "seat_win_rates", "seat_balance",
+          "score_summary", "score_histogram", "bot_win_rates")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def run_4p(tmp_path_factory, default_deck):
+    """20,000 four-player games of the default deck: enough rolls to pin a 1/36 save rate."""
+    return simulate(default_deck, 20_000, tmp_path_factory.mktemp("runs") / "four", players=4, seed=3, n_jobs=2,
+                    progress=False, cards_file=ROOT / "cards.yaml")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def script_run(tmp_path_factory, default_deck):
+    """A small run of a deck whose first ally is named like an HTML script."""
+    renamed = default_deck.allies[0].model_copy(update={"name": "<script>alert('ally')</script>"})
+    deck = default_deck.model_copy(update={"allies": [renamed, *default_deck.allies[1:]]})
+    out = tmp_path_factory.mktemp("runs") / "script"
+    return simulate(deck, 1_000, out, players=3, seed=2, n_jobs=1, progress=False)
+
+
+def test_r8_a_double_requirement_saves_one_roll_in_36(run_4p, default_deck):
+    cards = morale_cards(run_4p)
+    double = next(i for i, card in enumerate(default_deck.morale)
+                  if card.save.kind is SaveKind.BOTH_FACES and card.save.faces[0] == card.save.faces[1])  # fmt: skip
+    row = cards.iloc[double]
+    assert row["exact"] == "1/36" and row["rolls"] == 4 * row["events"] > 30_000
+    assert row["save_rate_low"] < 1 / 36 < row["save_rate_high"]
+
+
+def test_the_report_answers_every_question_with_provenance_and_csv_tables(run_4p, tmp_path):
+    path = build_report(run_4p, tmp_path / "report")
+    assert path == tmp_path / "report" / REPORT_FILE
+    page = path.read_text(encoding="utf-8")
+    for section in SECTIONS:
+        assert f">{section}</h2>" in page, section
+    assert page.count("class='answer'") == len(SECTIONS)
+    assert "The first player wins" in page and "n = 20,000 games) against 25.0% for a fair seat" in page
+    for item in ("toolkit version", "rules version", "deck hash", "card file", "root seed", "rule options", "timings"):
+        assert f"<td>{item}</td>" in page, item
+    assert "This deck holds estimated values" in page
+    assert "leave out stalled and truncated games" in page
+    assert "GIH WR" in page and "IWD" in page
+    images = re.findall(r'<img src="data:image/png;base64,', page)
+    assert len(images) == 8 and "src=\"http" not in page  # self-contained
+    for table in TABLES:
+        assert (tmp_path / "report" / "tables" / f"{table}.csv").stat().st_size > 0, table
+    assert len(list((tmp_path / "report" / "figures").glob("*.png"))) == 8
+
+
+def test_text_from_the_card_file_is_escaped(script_run, tmp_path):
+    page = build_report(script_run, tmp_path / "report").read_text(encoding="utf-8")
+    assert "<script>" not in page
+    assert "&lt;script&gt;alert(&#x27;ally&#x27;)&lt;/script&gt;" in page
+
+
+def revachol(*args: str) -> subprocess.CompletedProcess:
+    if not SCRIPT.exists():
+        pytest.skip(f"the console script is not installed next to {sys.executable}")
+    return subprocess.run([str(SCRIPT), *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def test_revachol_report_writes_the_page_and_prints_its_path(script_run, tmp_path):
+    result = revachol("report", str(script_run), "--out", str(tmp_path / "out"), "--include-unfinished")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(tmp_path / "out" / REPORT_FILE)
+    page = (tmp_path / "out" / REPORT_FILE).read_text(encoding="utf-8")
+    assert "count the 0 stalled and truncated games" in page
+    assert (tmp_path / "out" / "tables" / "ally_strength.csv").exists()
+
+
+def test_revachol_report_on_a_directory_that_is_no_run_is_one_line(tmp_path):
+    result = revachol("report", str(tmp_path))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("error: ") and "manifest" in result.stderr and result.stderr.count("\n") == 1
