@@ -55,6 +55,54 @@ def validate(
 
 
 @app.command()
+def run(
+    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    games: int = typer.Option(100_000, "--games", "-n", min=1, help="Number of games to play."),
+    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
+    bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat (see simulate --help)."),
+    seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
+    runs: Path = typer.Option(Path("runs"), help="Folder that holds the run directories."),
+    name: str | None = typer.Option(None, help="Name of the run directory; default: from the card file, its hash, players, bots, games and seed."),
+    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    quiet: bool = typer.Option(False, help="No progress bar."),
+) -> None:
+    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat. The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
+    from analysis.report import build_report
+    from sim.runner import RunError, run_name
+    from sim.runner import simulate as play
+
+    deck = _load(cards)
+    bots = bot[0] if len(bot) == 1 else bot
+    out = runs / (name or run_name(cards, deck, players, bots, games, seed))
+    try:
+        play(deck, games, out, players, bots, seed, jobs, resume=(out / "manifest.json").exists(),
+             progress=None if not quiet else False, cards_file=cards)  # fmt: skip
+        report_path = build_report(out)
+    except (RunError, ValueError) as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        _fail(f"interrupted; finished chunks are kept in {out}: run the same command again to continue")
+    typer.echo(f"{games:,} games in {out}\nreport: {report_path}")
+
+
+@app.command()
+def bench(
+    games: int = typer.Option(100_000, "--games", "-n", min=1, help="Games per line."),
+    bot: str = typer.Option("random", help="Bot in every seat."),
+    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+) -> None:
+    """Measure the engine's speed in games/s on one core: the card file and its ability-free variant, with 2 and 4 players. A measurement, not a test."""
+    from sim.bench import engine_speed, format_lines, pin_to_one_core
+
+    _load(cards)
+    typer.echo(pin_to_one_core())
+    try:
+        typer.echo(format_lines(engine_speed(cards, games, bot)))
+    except ValueError as exc:
+        _fail(str(exc))
+
+
+@app.command()
 def simulate(
     games: int = typer.Option(100_000, "--games", "-n", min=1, help="Number of games to play."),
     out: Path = typer.Option(..., "--out", "-o", help="Run directory to write (new or empty; with --resume, the run to continue)."),

@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,30 @@ def test_help_starts_without_importing_the_engine():
         cwd=ROOT, capture_output=True, text=True,
     )  # fmt: skip
     assert probe.stdout.split() == ["False", "False"], probe.stderr
+
+
+def test_run_plays_the_games_and_writes_the_report(tmp_path):
+    result = revachol("run", "-n", "1500", "--players", "3", "--runs", str(tmp_path), "--quiet")
+    assert result.returncode == 0, result.stderr
+    (run_dir,) = tmp_path.iterdir()
+    assert run_dir.name.startswith("cards-") and "-3p-greedy-1500g-seed0" in run_dir.name
+    assert (run_dir / "report" / "report.html").exists()
+    assert f"report: {run_dir / 'report' / 'report.html'}" in result.stdout
+    again = revachol("run", "-n", "1500", "--players", "3", "--runs", str(tmp_path), "--quiet")
+    assert again.returncode == 0 and len(list(tmp_path.iterdir())) == 1  # the same run, continued
+
+
+def test_bench_prints_games_per_second():
+    result = revachol("bench", "-n", "2000")
+    assert result.returncode == 0, result.stderr
+    assert "games/s" in result.stdout and "no abilities" in result.stdout
+
+
+def test_help_starts_in_under_a_second():
+    if not SCRIPT.exists():
+        pytest.skip(f"the console script is not installed next to {sys.executable}")
+    result = subprocess.run([str(SCRIPT), "--help"], capture_output=True, text=True)
+    start = time.perf_counter()
+    for _ in range(3):
+        subprocess.run([str(SCRIPT), "--help"], capture_output=True, text=True)
+    assert (time.perf_counter() - start) / 3 < 1.0 and result.returncode == 0
