@@ -157,6 +157,33 @@ def report(
 
 
 @app.command()
+def compare(
+    a: Path = typer.Argument(..., help="The reference card file (A)."),
+    b: Path = typer.Argument(..., help="The changed card file (B), with as many allies, tasks and morale cards as A."),
+    games: int = typer.Option(20_000, "--games", "-n", min=2, help="Games played under each card file."),
+    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
+    bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat (see simulate --help)."),
+    seed: int = typer.Option(0, help="Root seed shared by both decks: the same deals and dice (common random numbers)."),
+    out: Path | None = typer.Option(None, help="Where to write; default runs/compare-A-vs-B-..."),
+    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    quiet: bool = typer.Option(False, help="No progress bar."),
+) -> None:
+    """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction. Prints the path of compare.html."""
+    from analysis.compare import run_comparison
+    from sim.runner import RunError
+
+    deck_a, deck_b = _load(a), _load(b)
+    bots = bot[0] if len(bot) == 1 else bot
+    target = out or Path("runs") / (f"compare-{a.stem}-{deck_a.content_hash[:8]}-vs-{b.stem}-{deck_b.content_hash[:8]}"
+                                     f"-{players}p-{games}g-seed{seed}")  # fmt: skip
+    try:
+        path = run_comparison(a, b, games, target, players, bots, seed, jobs, progress=None if not quiet else False)
+    except (RunError, ValueError) as exc:
+        _fail(str(exc))
+    typer.echo(str(path))
+
+
+@app.command()
 def replay(
     seed: int = typer.Option(..., help="The run's root seed: the same seed and game number give the same game."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
