@@ -83,3 +83,20 @@ def test_compare_from_the_command_line(tmp_path, default_deck):
     html = (tmp_path / "out" / "compare.html").read_text()
     assert "What changed from a to b" in html and "paired 95% CIs" in html
     assert (tmp_path / "out" / "tables" / "compare_allies.csv").exists()
+
+
+def test_card_value_forbidding_a_crown_carrying_ally_lowers_its_players_win_rate(tmp_path):
+    from analysis.card_value import card_values
+
+    table = card_values(DEFAULT_CARDS, 4000, tmp_path / "cv", allies=["lena"], n_jobs=1, progress=False)
+    (row,) = table.to_dict("records")
+    assert row["ally"].startswith("Lena") and row["n"] == 4000
+    assert row["win_rate_value_low"] > 0 and row["significant"]  # the baseline wins more than the restricted seat
+    assert row["score_value"] > 0
+
+
+def test_card_value_names_an_unknown_ally(tmp_path):
+    from analysis.card_value import card_values
+
+    with pytest.raises(ValueError, match="'lenna' is not an ally id"):
+        card_values(DEFAULT_CARDS, 10, tmp_path / "cv", allies=["lenna"], n_jobs=1, progress=False)
