@@ -211,6 +211,44 @@ def card_value(
 
 
 @app.command()
+def sweep(
+    card: str = typer.Option(..., help="Id of the card to vary (see cards.yaml)."),
+    field: str = typer.Option(..., help="Its field to vary, e.g. points, requires, symbols, save."),
+    value: list[str] = typer.Option(..., help="A value, written as in cards.yaml (repeat): --value 1 --value 2, --value '[red, blue]'."),
+    metric: list[str] = typer.Option([], help="Metric to plot (repeat); default: the card kind's, plus turns. See analysis/sweep.py."),
+    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per value."),
+    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
+    bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat."),
+    seed: int = typer.Option(0, help="Root seed shared by every value (common random numbers)."),
+    out: Path | None = typer.Option(None, help="Where to write; default runs/sweep-CARD-FIELD-..."),
+    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+) -> None:
+    """Vary one field of one card over a list of values, play the same games for each, and plot how the chosen metrics respond, each point with its 95% CI. Writes sweep.csv and sweep.png."""
+    import yaml
+
+    from analysis.sweep import plot_sweep
+    from analysis.sweep import sweep as run_sweep
+    from sim.cards import DeckError
+    from sim.runner import RunError
+
+    deck = _load(cards)
+    values = [yaml.safe_load(v) for v in value]
+    target = out or Path("runs") / f"sweep-{card}-{field}-{deck.content_hash[:8]}-{players}p-{games}g-seed{seed}"
+    bots = bot[0] if len(bot) == 1 else bot
+    try:
+        table = run_sweep(cards, card, field, values, games, target, metric or None, players, bots, seed, jobs)
+    except DeckError as exc:
+        _fail("; ".join(str(p) for p in exc.problems))
+    except (RunError, ValueError) as exc:
+        _fail(str(exc))
+    table.to_csv(target / "sweep.csv", index=False)
+    plot_sweep(table, card, field).savefig(target / "sweep.png")
+    typer.echo(table.round(4).to_string(index=False))
+    typer.echo(f"\nwritten: {target / 'sweep.csv'}, {target / 'sweep.png'}")
+
+
+@app.command()
 def replay(
     seed: int = typer.Option(..., help="The run's root seed: the same seed and game number give the same game."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
