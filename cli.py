@@ -249,6 +249,44 @@ def sweep(
 
 
 @app.command()
+def tune(
+    field: list[str] = typer.Option(..., help="An integer field to search, CARD.FIELD=LO..HI (repeat), e.g. find_your_badge.points=1..6."),
+    target: list[str] = typer.Option(..., help="A target (repeat): turns=LO..HI, advantage_p1=X, completion:TASK=LO..HI."),
+    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per candidate deck."),
+    evaluations: int = typer.Option(40, min=1, help="Roughly how many candidate decks to play."),
+    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
+    bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat."),
+    seed: int = typer.Option(0, help="Root seed shared by every candidate (common random numbers)."),
+    out: Path | None = typer.Option(None, help="Where to write; default runs/tune-..."),
+    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+) -> None:
+    """Search card fields towards your targets (SciPy's differential evolution over integer fields; each candidate plays the same games). Prints the proposal as a diff of the card file, writes proposal.yaml, and measures its effect against the original with the paired comparison (compare.html)."""
+    from analysis.compare import write_comparison
+    from analysis.tune import FieldRange, Target
+    from analysis.tune import tune as run_tune
+    from sim.cards import DeckError
+    from sim.runner import RunError
+
+    deck = _load(cards)
+    target_dir = out or Path("runs") / f"tune-{cards.stem}-{deck.content_hash[:8]}-{players}p-{games}g-seed{seed}"
+    bots = bot[0] if len(bot) == 1 else bot
+    try:
+        fields, targets = [FieldRange.parse(f) for f in field], [Target.parse(t) for t in target]
+        result = run_tune(cards, fields, targets, games, target_dir, players, bots, seed, evaluations, jobs)
+        page = write_comparison(result["original_run"], result["proposal_run"], target_dir)
+    except DeckError as exc:
+        _fail("; ".join(str(p) for p in exc.problems))
+    except (RunError, ValueError) as exc:
+        _fail(str(exc))
+    typer.echo(result["diff"] or "The original values are already the best found: no change proposed.")
+    values = ", ".join(f"{k} = {v}" for k, v in result["values"].items())
+    typer.echo(f"proposal: {values}; miss {result['miss_original']:.2f} -> {result['miss']:.2f} CI half-widths "
+               f"over {result['evaluations']} candidates")  # fmt: skip
+    typer.echo(f"written: {result['proposal']}; measured effect: {page}")
+
+
+@app.command()
 def replay(
     seed: int = typer.Option(..., help="The run's root seed: the same seed and game number give the same game."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),

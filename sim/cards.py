@@ -387,6 +387,19 @@ def _deck_rule_problems(deck: Deck, file: str, node: yaml.Node | None, data: Any
     return problems
 
 
+def line_of_value(text: str, loc: tuple[Any, ...]) -> int | None:
+    """The 1-based line of the value at ``loc`` (e.g. ``("tasks", 3, "points")``) in a
+    deck file's text, for editing one value in place (comments kept).
+
+    Raises
+    ------
+    DeckError
+        When the text is not valid YAML.
+    """
+    _, node = _parse_yaml(text, "<cards>")
+    return _line_of(node, loc)
+
+
 def parse_deck(text: str, file: str = "<cards>") -> Deck:
     """Validate the text of a deck file.
 
