@@ -50,7 +50,7 @@ from analysis.stats import (
 from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
 CONTRIBUTIONS = {  # column of the cards table: name in the report
-    "ally_points_completed": "points",  # task points completed by squads holding the ally (points)
+    "ally_points_completed": "points_completed",  # task points completed by squads holding the ally (points)
     "ally_taken_by_swap": "taken_by_a6",  # times taken from a squad by an A6 swap
     "ally_lent_to_borrow": "lent_to_a1",  # times an A1 ally borrowed its symbol
 }

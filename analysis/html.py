@@ -33,7 +33,7 @@ LABELS = {  # column names as a reader expects them; the others lose their under
     "balance": "Balance",
     "balance_fair_5": "Balance a fair table stays above (95%)",
     "q_value": "q value (BH)",
-    "points": "points completed",
+    "points_completed": "points completed",
     "taken_by_a6": "taken by A6", "taken_by_a6_per_game": "taken by A6 per game",
     "lent_to_a1": "lent to A1", "lent_to_a1_per_game": "lent to A1 per game",
     "p5": "5th pct", "p25": "25th pct", "p75": "75th pct", "p95": "95th pct",
