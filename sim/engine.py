@@ -19,24 +19,42 @@ from sim.rng import stream_keys
 from sim.rules.scoring import score_game
 from sim.rules.setup import setup_game
 from sim.rules.turn import take_turn
-from sim.state import INITIAL_HAND, MAX_PLAYERS, MIN_PLAYERS, OUTCOME, OUTCOME_RUNNING, State, kernel_state, new_state
+from sim.bots.policy import SEARCH
+from sim.bots.search import plan_turn
+from sim.state import (
+    ACTIVE,
+    BOT_POLICY,
+    FORCED_N,
+    INITIAL_HAND,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OUTCOME,
+    OUTCOME_RUNNING,
+    State,
+    kernel_state,
+    new_state,
+)
 
 
 @kernel
-def play_game(st, deck, n_players, keys, game_index):
-    """Play game ``game_index`` to its end (R9.1, stalled or truncated) and score it."""
+def play_game(st, backup, deck, n_players, keys, game_index):
+    """Play game ``game_index`` to its end (R9.1, stalled or truncated) and score it.
+    A ``search`` bot plans its turn first, using ``backup`` as scratch."""
     setup_game(st, deck, n_players, keys, game_index)
     while st.g[OUTCOME] == OUTCOME_RUNNING:
+        if st.bots[st.seat_bot[st.g[ACTIVE]], BOT_POLICY] == SEARCH:
+            plan_turn(st, backup, deck)
         take_turn(st, deck)
+        st.g[FORCED_N] = 0
     score_game(st, deck)
 
 
 @kernel
-def play_batch(st, deck, n_players, keys, first_game, games, players, held, played, tasks, morale, allies):
+def play_batch(st, backup, deck, n_players, keys, first_game, games, players, held, played, tasks, morale, allies):
     """Play ``games.shape[0]`` consecutive games and fill their record rows."""
     for i in range(games.shape[0]):
         game_index = first_game + i
-        play_game(st, deck, n_players, keys, game_index)
+        play_game(st, backup, deck, n_players, keys, game_index)
         games[i, 0] = game_index
         write_record(st, i, games, players, held, played, tasks, morale, allies)
 
@@ -112,5 +130,6 @@ def run_games(
     st.rules[:] = options.to_array(trace=st.log.shape[0] > 1)
     st.bots[:], st.bot_params[:] = bot_tables(specs)
     record = Record.empty(n_games, MAX_PLAYERS, deck.n_allies, deck.n_tasks, deck.n_morale)
-    play_batch(kernel_state(st), deck.kernel_ref(), n_players, stream_keys(seed), first_game, *record)
+    backup = new_state(deck, st.rules)
+    play_batch(kernel_state(st), kernel_state(backup), deck.kernel_ref(), n_players, stream_keys(seed), first_game, *record)
     return record

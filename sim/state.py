@@ -75,7 +75,9 @@ TIE_DICE = 18  # 1 when R9.3's dice decided the winner
 LOG_N = 19  # rows written to ``log``
 SCRIPT_POS = 20  # next entry of ``script`` for the scripted policy
 SCRIPT_N = 21  # entries in ``script``
-G_LEN = 22
+FORCED_N = 22  # choices queued in ``forced`` for the active seat (the search bot's plan)
+FORCED_POS = 23  # next of them
+G_LEN = 24
 
 OUTCOME_RUNNING = 0
 OUTCOME_FINISHED = 1  # R9.1
@@ -191,6 +193,9 @@ class State(NamedTuple):
     seat_bot: np.ndarray  # int64 (MAX_PLAYERS,): the bot (row of ``bots``) of each seat this game
     own_hand: np.ndarray  # int64 (HAND_LIMIT,): the deciding seat's hand, for a user bot's observation
     bot_stream: np.ndarray  # uint64 (1,): a view of streams[BOT], the one stream a user bot may draw from
+    forced: np.ndarray  # int64 (4,): option indices the active seat takes first this turn (sim.bots.search)
+    pool: np.ndarray  # int64 (A + M,): scratch for the search bot's determinisation
+    wins: np.ndarray  # int64 (MAX_OPTIONS,): scratch for the search bot's rollout wins per candidate
 
 
 def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State:
@@ -247,6 +252,9 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
         seat_bot=np.arange(p, dtype=i8),
         own_hand=np.zeros(HAND_LIMIT, i8),
         bot_stream=streams[BOT : BOT + 1],
+        forced=np.zeros(4, i8),
+        pool=np.zeros(a + m, i8),
+        wins=np.zeros(MAX_OPTIONS, i8),
     )
 
 

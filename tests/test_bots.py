@@ -13,9 +13,11 @@ from statsmodels.stats.proportion import proportion_confint
 from sim.bots.policy import decide
 from sim.bots.spec import bot_tables, parse_bot
 from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_COMPLETE, D_PLAY
+from sim.bots.search import plan_turn
 from sim.engine import run_games
 from sim.options import RuleOptions
 from sim.record import PLAYER_FIELDS
+from sim.state import FORCED_N
 from sim.rules.abilities import play_options
 from sim.rules.completion import completion_options
 from sim.rules.turn import take_turn
@@ -32,7 +34,8 @@ def seat_bots(t: Table, *specs: str) -> Table:
 
 
 @pytest.mark.parametrize(
-    "bot", ["random", "uniform", "greedy", "planner", "greedy:never=kim_kitsuragi", "planner:always=cuno"]
+    "bot",
+    ["random", "uniform", "greedy", "planner", "search:rollouts=4", "greedy:never=kim_kitsuragi", "planner:always=cuno"],
 )
 @pytest.mark.parametrize("n_players", [2, 4])
 def test_every_bot_makes_only_legal_choices(default_arrays, default_deck, bot, n_players):
@@ -103,6 +106,21 @@ def test_planner_avoids_drawing_into_an_event_that_would_fail_its_nearly_complet
         assert t.st.options[decide(t.ref, t.deck, 0, D_ACTION, 2), 0] == expected
 
 
+def test_search_plans_the_move_that_wins_at_once():
+    # The last face-up task is t_blue; seat 0 trails 2-3. Playing blue into a new squad
+    # completes it and ends the game 3-3, won on more completed tasks (R9.3). Every ally
+    # seat 0 cannot see shows blue, so after a draw or playing red, seat 1 completes
+    # t_blue on its turn and wins, however the hidden cards are redealt.
+    t = seat_bots(Table(), "search:rollouts=30").row(None, None, "t_blue").hand(0, "red", "blue")
+    t.hand(1, "blue2").done(0, "t_red").done(1, "t_blue_red").statue("kim", "measurehead", "blue_red", "m_hand")
+    backup = Table()
+    plan_turn(t.ref, backup.ref, t.deck)
+    # candidates: draw, (red, new squad), (blue, new squad) -> play (action 0), play option 1
+    assert list(t.st.wins[:3]) == [0, 0, 10]
+    assert (t.st.g[FORCED_N], t.st.forced[0], t.st.forced[1]) == (2, 0, 1)
+    assert t.hand_of(0) == ["red", "blue"] and t.row_names() == [None, None, "t_blue"]  # the position is restored
+
+
 def test_restricted_play_never_plays_the_ally_while_another_play_is_possible():
     for seed in range(30):
         t = seat_bots(Table(seed=seed), "random:never=kim").hand(0, "kim", "blue", "red")
@@ -166,7 +184,10 @@ def test_seats_get_the_bots_in_order_or_shuffled_per_game(default_arrays):
     assert ((counts > 1000 - 5 * 27) & (counts < 1000 + 5 * 27)).all(), counts  # Binomial(4000, 1/4): sd 27
 
 
-@pytest.mark.parametrize("strong, weak, n_games", [("greedy", "random", 3000), ("planner", "greedy", 8000)])
+@pytest.mark.parametrize(
+    "strong, weak, n_games",
+    [("greedy", "random", 3000), ("planner", "greedy", 8000), ("search:rollouts=32", "planner", 1500)],
+)
 def test_ladder_each_rung_beats_the_one_below(default_arrays, strong, weak, n_games):
     """One seat of the stronger bot against three of the weaker, seats randomised: its
     win rate exceeds 25% with a 95% Wilson interval that excludes 25%."""
