@@ -135,6 +135,20 @@ def _completion_value(st, deck, i, params):
 
 
 @kernel
+def best_completion(st, deck, n_options, params, bonus_subset, bonus):
+    """Index of the offered completion of highest value, plus ``bonus`` for those whose
+    task subset meets ``bonus_subset``; 0 ("none") when no value is positive."""
+    best_i, best_value = 0, 0.0
+    for i in range(1, n_options):
+        value = _completion_value(st, deck, i, params)
+        if st.options[i, C_SUBSET] & bonus_subset:
+            value += bonus
+        if value > best_value:
+            best_i, best_value = i, value
+    return best_i
+
+
+@kernel
 def _symbol_use(st, deck, ally):
     """How many of the ally's symbols the face-up tasks need (a crown always counts)."""
     use = 0
@@ -173,12 +187,7 @@ def greedy_choose(st, deck, seat, kind, n_options, params):
         subset_needs(st, deck)
         return _penalty_choice(st, deck, seat, n_options)
     if kind == D_COMPLETE:
-        best_i, best_value = 0, 0.0
-        for i in range(1, n_options):
-            value = _completion_value(st, deck, i, params)
-            if value > best_value:
-                best_i, best_value = i, value
-        return best_i
+        return best_completion(st, deck, n_options, params, 0, 0.0)
     subset_needs(st, deck)
     if kind == D_ACTION:
         if n_options == 1:

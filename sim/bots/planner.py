@@ -26,13 +26,13 @@ from sim.bots.greedy import (
     W_GIFT,
     W_POINTS,
     _best_points,
-    _completion_value,
     _current_best,
     _penalty_choice,
     _with_ally,
     _would_complete,
+    best_completion,
 )
-from sim.decisions import ACTION_PLAY, C_SUBSET, D_ACTION, D_COMPLETE, D_EXTRA_PLAY, D_PENALTY, D_PLAY, D_SWAP
+from sim.decisions import ACTION_PLAY, D_ACTION, D_COMPLETE, D_EXTRA_PLAY, D_PENALTY, D_PLAY, D_SWAP
 from sim.rules.completion import subset_needs
 from sim.rules.cover import shortfall
 from sim.state import ROW_SIZE, TRACK_N
@@ -103,15 +103,8 @@ def planner_choose(st, deck, seat, kind, n_options, params):
         subset_needs(st, deck)
         return _penalty_choice(st, deck, seat, n_options)
     if kind == D_COMPLETE:
-        urgent = st.g[TRACK_N] == ROW_SIZE - 1
-        best_i, best_value = 0, 0.0
-        for i in range(1, n_options):
-            value = _completion_value(st, deck, i, params)
-            if urgent and st.options[i, C_SUBSET] & LAST:
-                value += params[W_URGENT]
-            if value > best_value:
-                best_i, best_value = i, value
-        return best_i
+        urgent = st.g[TRACK_N] == ROW_SIZE - 1  # the next morale card fails position 3 (R7.2)
+        return best_completion(st, deck, n_options, params, LAST if urgent else 0, params[W_URGENT])
     subset_needs(st, deck)
     if kind == D_ACTION:
         if n_options == 1:
