@@ -77,11 +77,14 @@ def _borrow(ref):
 
 class ViewType(types.Type):
     """Numba type of a :class:`View`: a pointer to the payload of a ``ref_type``
-    StructRef, whose fields it exposes read-only."""
+    StructRef, whose fields it exposes read-only; all of them, or only those named in
+    ``visible`` (a user bot's observation, :mod:`sim.bots.user`)."""
 
-    def __init__(self, ref_type):
+    def __init__(self, ref_type, visible: tuple[str, ...] | None = None):
         self.ref_type = ref_type
-        super().__init__(name=f"View({ref_type})")
+        self.visible = visible
+        kind = "View" if visible is None else "Observation"
+        super().__init__(name=f"{kind}({ref_type}, {visible})")
 
 
 register_model(ViewType)(models.OpaqueModel)
@@ -92,20 +95,17 @@ class _ViewAttributes(AttributeTemplate):
     key = ViewType
 
     def generic_resolve(self, typ, attr):
+        if typ.visible is not None and attr not in typ.visible:
+            return None
         return typ.ref_type.field_dict.get(attr)
-
-
-def load_field(context, builder, ref_type, pointer, attr):
-    """Lowering of a field read through a bare pointer to a ``ref_type`` payload."""
-    data_type = ref_type.get_data_type()
-    payload = context.data_model_manager[data_type].get_value_type()
-    data = cgutils.create_struct_proxy(data_type)(context, builder, ref=builder.bitcast(pointer, payload.as_pointer()))
-    return imputils.impl_ret_borrowed(context, builder, ref_type.field_dict[attr], getattr(data, attr))
 
 
 @lower_getattr_generic(ViewType)
 def _view_getattr(context, builder, typ, value, attr):
-    return load_field(context, builder, typ.ref_type, value, attr)
+    data_type = typ.ref_type.get_data_type()
+    payload = context.data_model_manager[data_type].get_value_type()
+    data = cgutils.create_struct_proxy(data_type)(context, builder, ref=builder.bitcast(value, payload.as_pointer()))
+    return imputils.impl_ret_borrowed(context, builder, typ.ref_type.field_dict[attr], getattr(data, attr))
 
 
 @intrinsic

@@ -16,7 +16,7 @@ and play it by path and name: ``revachol simulate --bot mybots.py:careful`` or
 The function is compiled (numba ``cfunc``) with this fixed signature:
 
 ``obs``
-    What the player may see (an :class:`Observation`): ``options`` (the legal options
+    What the player may see (a view of the state with the :data:`VISIBLE` fields only): ``options`` (the legal options
     of the decision, layouts in :mod:`sim.decisions`), ``own_hand[:hand_n[seat]]``,
     ``hand_n`` (every seat's hand size), the squads of every seat (``squad_n``,
     ``squad_size``, ``squad_cards``, ``squad_symbols``), the task ``row`` and the
@@ -45,10 +45,9 @@ from pathlib import Path
 import numpy as np
 from llvmlite import ir
 from numba import cfunc, njit, typeof, types
-from numba.core.typing.templates import AttributeTemplate
-from numba.extending import infer_getattr, intrinsic, lower_getattr_generic, models, register_model
+from numba.extending import intrinsic
 
-from sim._numba import ViewType, kernel, load_field
+from sim._numba import ViewType, kernel
 from sim.rng import below
 
 VISIBLE = (
@@ -57,40 +56,17 @@ VISIBLE = (
 )  # fmt: skip
 
 
-class ObservationType(types.Type):
-    """Numba type of what a user bot sees: the state's visible fields only."""
-
-    def __init__(self, ref_type):
-        self.ref_type = ref_type
-        super().__init__(name=f"Observation({ref_type.name[:40]}...)")
-
-
-register_model(ObservationType)(models.OpaqueModel)
-
-
-@infer_getattr
-class _ObservationAttributes(AttributeTemplate):
-    key = ObservationType
-
-    def generic_resolve(self, typ, attr):
-        return typ.ref_type.field_dict.get(attr) if attr in VISIBLE else None
-
-
-@lower_getattr_generic(ObservationType)
-def _observation_getattr(context, builder, typ, value, attr):
-    return load_field(context, builder, typ.ref_type, value, attr)
-
-
 @intrinsic
 def observe(typingctx, state):
-    """The observation of a state view (the same pointer, fewer readable fields)."""
+    """The observation of a state view: the same pointer, only the :data:`VISIBLE`
+    fields readable."""
     if not isinstance(state, ViewType):
         return None
 
     def codegen(context, builder, signature, args):
         return args[0]
 
-    return ObservationType(state.ref_type)(state), codegen
+    return ViewType(state.ref_type, VISIBLE)(state), codegen
 
 
 @intrinsic
@@ -127,7 +103,7 @@ def signature():
 
     empty = compile_deck(Deck(format=1, allies=[], tasks=[], morale=[]))
     state_view = kernel_state(new_state(empty, RuleOptions().to_array()))
-    return types.int64(ObservationType(typeof(state_view).ref_type), typeof(empty.kernel_ref()), types.int64,
+    return types.int64(ViewType(typeof(state_view).ref_type, VISIBLE), typeof(empty.kernel_ref()), types.int64,
                        types.int64, types.int64)  # fmt: skip
 
 
