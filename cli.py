@@ -65,6 +65,7 @@ def run(
     name: str | None = typer.Option(None, help="Name of the run directory; default: from the card file, its hash, players, bots, games and seed."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     quiet: bool = typer.Option(False, help="No progress bar."),
+    threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
 ) -> None:
     """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat. The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
     from analysis.report import build_report
@@ -77,7 +78,7 @@ def run(
     try:
         play(deck, games, out, players, bots, seed, jobs, resume=(out / "manifest.json").exists(),
              progress=None if not quiet else False, cards_file=cards)  # fmt: skip
-        report_path = build_report(out)
+        report_path = build_report(out, threshold_pp=threshold)
     except (RunError, ValueError) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
@@ -143,6 +144,7 @@ def report(
     run_dir: Path = typer.Argument(..., help="A run directory written by `revachol simulate`."),
     out: Path | None = typer.Option(None, help="where to write; default RUN_DIR/report"),
     include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates"),
+    threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
 ) -> None:
     """Write the balance report of a run: one self-contained HTML page (game length, morale loss, card strength, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded) headed by the run's provenance, and every table as CSV under tables/. Prints the path of the HTML file."""
     from analysis.report import build_report
@@ -150,7 +152,7 @@ def report(
     from sim.runner import RunError
 
     try:
-        path = build_report(run_dir, out, include_unfinished)
+        path = build_report(run_dir, out, include_unfinished, threshold)
     except (RunError, DeckError, ValueError, OSError) as exc:
         _fail(str(exc).replace("\n", "; "))
     typer.echo(str(path))

@@ -1,33 +1,49 @@
-"""Card strength: allies by win rate (17lands' GIH WR, GNS WR and IWD, adapted),
-their contributions, and tasks by how often and when they are completed.
+"""Card strength: allies against the average ally, their 17lands-style win rates, their
+contributions, and tasks by how often and when they are completed.
 
-17lands' card ratings, adapted to this game
--------------------------------------------
-17lands (a Magic: The Gathering draft tracker) rates a card by the win rate of the
-decks that drew it: *GIH WR* (games-in-hand win rate: the card was in the opening
-hand or drawn), *GNS WR* (game-not-seen win rate: it never was) and *IWD*
-(improvement when drawn = GIH WR − GNS WR). Here the unit is a *player-game* (one
-player in one game) instead of a deck-game, and:
+How an ally's strength is measured, and why not against 1/n
+-----------------------------------------------------------
+With ``n`` players exactly one wins each game (R9.3), so the pooled win rate is
+``1/n``. Testing each ally's held win rate against ``1/n`` looks natural and is wrong:
+players who hold more allies win less (they drew because they could not complete
+tasks), so the *average* ally's held win rate sits below ``1/n``, and such a test flags
+almost every ally, even allies identical by construction (it flagged 32 of 40 on the
+default deck, and 36–39 of 40 with ally labels shuffled at random). The verdict here
+tests each ally against **the average ally** instead:
 
-* **held** — the ally was in that player's hand at some point of the game (dealt,
-  drawn): ``players.held``. *Held WR* ≈ GIH WR: the win rate of the players who held
-  it. It does not require that the player played it.
-* **never held** — the ally never was in that player's hand: *never-held WR* ≈ GNS
-  WR. An ally that reached the player's squads only through another player's A6 swap
-  counts as never held.
-* **IWD** = held WR − never-held WR, in percentage points, with Newcomb's interval
-  for a difference of two rates.
-* **played** — the player put the ally on the table from hand (``players.played``);
-  *played WR* is the win rate of those players, and *play rate* the share of
-  player-games in which the player played it.
+* **effect_pp** — a conditional logit of "this player won" on the allies the player
+  held and its turn order, with one stratum per game, centred on the mean ally and
+  read as percentage points of win rate for an average player
+  (:mod:`analysis.ally_model`). Comparing players of the same game with the same
+  number of allies held removes the held-count confound; the game is the unit.
+* **verdict** — ``stronger`` or ``weaker`` when the Wald test of the effect against
+  the average ally is rejected after a Benjamini–Hochberg correction across the
+  deck's allies (q ≤ 0.05) *and* the effect is at least the practical threshold
+  (``threshold_pp``, default ±2 pp); otherwise empty. Significance alone is not
+  enough: with a million games a 0.3 pp difference is significant and of no
+  consequence to a designer.
 
-With ``n`` players exactly one wins each game (R9.3), so the pooled win rate of a
-player — the *baseline* — is ``1/n``, not 50% as in 17lands. An ally is flagged as an
-*outlier* when its held WR differs from the baseline: a two-sided exact binomial test
-per ally, then a Benjamini–Hochberg correction across the deck's allies at a false
-discovery rate of 0.05. Caveats: rows of one game are not independent (one winner
-among them), and holding an ally also goes with drawing more cards, so a high held
-WR is an association, not proof that the ally causes wins.
+The 17lands card ratings (17lands.com/card_data), adapted, stand beside it. The unit
+is a *player-game* instead of a deck-game:
+
+* **OH WR** (opening-hand win rate): the win rate of the players dealt the ally at
+  R3.2. Deals are random, so it is free of the held-count confound; every player is
+  dealt exactly three allies, so the average ally's OH WR is exactly ``1/n``. An
+  ally is in at most one opening hand per game, so its rows come from distinct games
+  and a Wilson interval is right.
+* **held WR** ≈ GIH WR (games-in-hand): the ally was ever in that player's hand.
+  **never-held WR** ≈ GNS WR. **IWD** = held WR − never-held WR (improvement when
+  drawn), in percentage points. An ally that reached the player's squads only
+  through another player's A6 swap counts as never held.
+* **played WR** and **play rate**: the player put the ally on the table from hand.
+
+Held, never-held and played rates, the play rate and IWD pool the players of one
+game, who share it, so their intervals are game-clustered (:mod:`analysis.clustered`).
+These rates are associations: holding an ally also goes with drawing more, which is
+why IWD of a neutral ally sits below 0 and no verdict rests on them. The causal
+measure by restricted play — the same deals with one seat forbidden to play the ally
+(Jaffe et al. 2012, "Evaluating competitive game balance with restricted play") — is
+``revachol card-value`` (:mod:`analysis.card_value`).
 
 Win-rate figures leave out stalled and truncated games unless ``include_unfinished``
 (RULES R4 Reading); contributions and task figures count every game.
@@ -39,14 +55,11 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
+from analysis.ally_model import ally_effects
+from analysis.clustered import GameMoments, ratio_columns, ratio_difference_columns
+from analysis.player_games import chunks, player_arrays
 from analysis.runs import Run, RunsLike, per_run
-from analysis.stats import (
-    bh_flags,
-    binomial_pvalues,
-    difference_columns,
-    mean_columns_from_sums,
-    rate_columns,
-)
+from analysis.stats import bh_flags, mean_columns_from_sums, rate_columns
 from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
 CONTRIBUTIONS = {  # column of the cards table: name in the report
@@ -67,58 +80,119 @@ def _ally_columns(run: Run) -> dict[str, list]:
     }
 
 
-def _strength_sums(batch: pl.DataFrame) -> dict[str, np.ndarray]:
-    held, played = batch["held"].to_numpy(), batch["played"].to_numpy()
-    won = batch["won"].to_numpy().astype(bool)
-    return {"player_games": np.int64(len(batch)), "wins": np.int64(won.sum()),
-            "held": held.sum(0, dtype=np.int64), "held_wins": held[won].sum(0, dtype=np.int64),
-            "played": played.sum(0, dtype=np.int64), "played_wins": played[won].sum(0, dtype=np.int64)}  # fmt: skip
+DEFAULT_THRESHOLD_PP = 2.0  # smallest effect on win rate (pp) that earns a verdict
 
 
-def ally_strength(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
-    """Allies' play rate and win rates: played WR, held WR (≈ GIH WR), never-held WR
-    (≈ GNS WR) and IWD, with the BH-corrected outlier flag (module docstring).
+def verdicts(effect_pp, p_value, threshold_pp: float = DEFAULT_THRESHOLD_PP) -> tuple[np.ndarray, np.ndarray]:
+    """One verdict per ally: ``stronger`` or ``weaker`` where the test against the
+    average ally is rejected after Benjamini–Hochberg across the allies (q ≤ 0.05)
+    and ``|effect_pp| ≥ threshold_pp``; empty otherwise.
+
+    Parameters
+    ----------
+    effect_pp, p_value : array_like of float, shape (A,)
+        Effects (percentage points of win rate) and their p-values; NaN p-values
+        are left out of the family and get no verdict.
+    threshold_pp : float
+        Practical threshold, percentage points.
+
+    Returns
+    -------
+    verdict : ndarray of str, shape (A,)
+    q_value : ndarray of float64, shape (A,)
+        BH-adjusted p-values.
+    """
+    effect_pp = np.asarray(effect_pp, np.float64)
+    flagged, q_value = bh_flags(p_value)
+    big = np.abs(np.nan_to_num(effect_pp)) >= threshold_pp
+    return np.where(flagged & big, np.where(effect_pp > 0, "stronger", "weaker"), ""), q_value
+
+
+def _ally_moments(held: np.ndarray, played: np.ndarray, won: np.ndarray) -> dict[str, GameMoments]:
+    """Per-game, per-ally totals for the game-clustered rates, summed chunk by chunk.
+
+    ``held``, ``played`` are ``bool (G, n, A)``, ``won`` ``bool (G, n)``."""
+    n = held.shape[1]
+    moments: dict[str, GameMoments] = {}
+    for part in chunks(held.shape[0]):
+        h, pl_, w = held[part], played[part], won[part][:, :, None]
+        holders, holder_wins = h.sum(1), (h & w).sum(1)
+        plays, play_wins = pl_.sum(1), (pl_ & w).sum(1)
+        totals = {
+            "held": np.stack([holder_wins, holders, 1 - holder_wins, n - holders], axis=-1),
+            "played": np.stack([play_wins, plays], axis=-1),
+            "play_rate": np.stack([plays, np.full_like(plays, n)], axis=-1),
+        }
+        for key, z in totals.items():
+            part_moments = GameMoments.of(z)
+            moments[key] = moments[key] + part_moments if key in moments else part_moments
+    return moments
+
+
+def ally_strength(runs: RunsLike, include_unfinished: bool = False,
+                  threshold_pp: float = DEFAULT_THRESHOLD_PP) -> pd.DataFrame:  # fmt: skip
+    """Each ally's effect on winning against the average ally with its verdict, and
+    the 17lands-style rates beside it (module docstring).
 
     Parameters
     ----------
     include_unfinished : bool
         Count stalled and truncated games (left out by default, RULES R4 Reading).
+    threshold_pp : float
+        Smallest effect, in percentage points of win rate, that earns a verdict.
 
     Returns
     -------
     pandas.DataFrame
         One row per run and ally: ``ally`` (id), ``name``, ``ability``, ``symbols``,
-        ``estimated``; ``player_games`` with ``play_rate``; ``played_n`` with
-        ``played_wr``; ``held_n`` with ``held_wr``; ``never_held_n`` with
-        ``never_held_wr``; ``iwd`` (fraction; ×100 for percentage points); each
-        with ``_low``/``_high`` 95% bounds (Wilson; Newcomb for IWD);
-        ``baseline`` (1/players), ``p_value`` (held WR against the baseline),
-        ``q_value`` (BH-adjusted), ``outlier`` (``stronger``, ``weaker`` or empty).
+        ``estimated``; ``effect_pp`` with ``effect_low_pp``/``effect_high_pp``
+        (95%), ``p_value`` and ``q_value`` (BH-adjusted across the deck's allies),
+        ``verdict`` (``stronger``, ``weaker`` or empty), ``informative_games``;
+        ``games``, ``player_games``; ``opening_n`` with ``opening_wr`` (Wilson);
+        ``held_n`` with ``held_wr``, ``never_held_n`` with ``never_held_wr``,
+        ``iwd`` (held − never held), ``played_n`` with ``played_wr``, and
+        ``play_rate``, each with game-clustered ``_low``/``_high`` bounds; rates
+        are fractions, IWD a difference of fractions (×100 for pp);
+        ``baseline`` (1/players), ``threshold_pp``.
     """
 
     def one(run: Run) -> pd.DataFrame:
-        frame = run.scan_for_win_rates("players", "held", "played", "won", include_unfinished=include_unfinished)
-        s = run.accumulate(frame, _strength_sums)
-        never_n, never_wins = s["player_games"] - s["held"], s["wins"] - s["held_wins"]
-        p_value = binomial_pvalues(s["held_wins"], s["held"], run.baseline)
-        flagged, q_value = bh_flags(p_value)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            above = s["held_wins"] / s["held"] > run.baseline
+        names = run.scan("players").collect_schema().names()
+        extra = ("opening",) if "opening" in names else ()  # runs before the opening hand was recorded
+        data = player_arrays(run, "held", "played", "won", *extra, include_unfinished=include_unfinished)
+        held, won = data["held"], data["won"].astype(bool)
+        games, n, allies = held.shape
+        effects = ally_effects(held, won.argmax(1))
+        verdict, q_value = verdicts(effects["effect_pp"], effects["p_value"], threshold_pp)
+        moments = _ally_moments(held, data["played"], won)
+        if extra:
+            opening = data["opening"]
+            opening_n, opening_wins = opening.sum((0, 1)), (opening & won[:, :, None]).sum((0, 1))
+        else:
+            opening_n = opening_wins = np.zeros(allies, np.int64)
         return pd.DataFrame({
             **_ally_columns(run),
-            "player_games": s["player_games"],
-            **rate_columns("play_rate", s["played"], s["player_games"]),
-            "played_n": s["played"],
-            **rate_columns("played_wr", s["played_wins"], s["played"]),
-            "held_n": s["held"],
-            **rate_columns("held_wr", s["held_wins"], s["held"]),
-            "never_held_n": never_n,
-            **rate_columns("never_held_wr", never_wins, never_n),
-            **difference_columns("iwd", s["held_wins"], s["held"], never_wins, never_n),
-            "baseline": run.baseline,
-            "p_value": p_value,
+            "effect_pp": effects["effect_pp"],
+            "effect_low_pp": effects["effect_low_pp"],
+            "effect_high_pp": effects["effect_high_pp"],
+            "p_value": effects["p_value"],
             "q_value": q_value,
-            "outlier": np.where(flagged, np.where(above, "stronger", "weaker"), ""),
+            "verdict": verdict,
+            "informative_games": effects["informative_games"].astype(np.int64),
+            "games": games,
+            "player_games": games * n,
+            "opening_n": opening_n,
+            **rate_columns("opening_wr", opening_wins, opening_n),
+            "held_n": moments["held"].total[:, 1].astype(np.int64),
+            **ratio_columns("held_wr", moments["held"].select(0, 1)),
+            "never_held_n": moments["held"].total[:, 3].astype(np.int64),
+            **ratio_columns("never_held_wr", moments["held"].select(2, 3)),
+            **ratio_difference_columns("iwd", moments["held"]),
+            "played_n": moments["played"].total[:, 1].astype(np.int64),
+            **ratio_columns("played_wr", moments["played"]),
+            **ratio_columns("play_rate", moments["play_rate"]),
+            "baseline": run.baseline,
+            "threshold_pp": threshold_pp,
         })  # fmt: skip
 
     return per_run(runs, one)

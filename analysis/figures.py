@@ -135,12 +135,17 @@ def plot_morale_saves(cards: pd.DataFrame) -> Figure:
 
 
 def plot_ally_strength(allies: pd.DataFrame) -> Figure:
-    """IWD (held WR − never-held WR) per ally with Newcomb intervals
-    (:func:`analysis.cards.ally_strength`); BH-flagged outliers in red."""
-    figure, ax, _ = _card_intervals(allies, "iwd", flag="outlier", order_by="iwd")
+    """Each ally's effect on win rate against the average ally (percentage points,
+    95% interval; :func:`analysis.cards.ally_strength`), the practical threshold as
+    dashed lines; allies with a verdict in red."""
+    effect = allies.assign(effect=allies["effect_pp"] / 100, effect_low=allies["effect_low_pp"] / 100,
+                           effect_high=allies["effect_high_pp"] / 100, flagged=allies["verdict"] != "")  # fmt: skip
+    figure, ax, _ = _card_intervals(effect, "effect", flag="flagged", order_by="effect")
     ax.axvline(0, color="black", lw=0.8)
-    ax.set(xlabel="IWD: held win rate − never-held win rate (percentage points)",
-           title="Allies: improvement when held (red: outlier after BH correction)")  # fmt: skip
+    for side in (-1, 1):
+        ax.axvline(side * allies["threshold_pp"].iloc[0], color="grey", lw=0.8, ls="dashed")
+    ax.set(xlabel="effect on win rate against the average ally (percentage points)",
+           title="Allies against the average ally (red: verdict; dashed: practical threshold)")  # fmt: skip
     if allies["run"].nunique() > 1:
         ax.legend(fontsize="small")
     return figure

@@ -19,13 +19,21 @@ from matplotlib.figure import Figure
 from analysis.runs import KEYS
 
 PERCENT_SUFFIXES = ("rate", "share", "_wr", "probability", "baseline", "advantage_p1", "survival", "hazard")
-POINTS_COLUMNS = ("iwd",)  # differences of rates, shown in percentage points
+POINTS_COLUMNS = ("iwd", "difference")  # differences of rates (fractions), shown in percentage points
+P_VALUE_COLUMNS = ("p_value", "q_value", "chi2_p_value")
 LEAST_DECIMALS = {"balance": 3}  # Balance sits close to 1: show the third decimal
 LABELS = {  # column names as a reader expects them; the others lose their underscores
     "played_wr": "played WR",
     "held_wr": "held WR (≈ GIH WR)",
     "never_held_wr": "never-held WR (≈ GNS WR)",
     "iwd": "IWD",
+    "effect_pp": "effect vs average ally",
+    "opening_wr": "OH WR",
+    "opening_n": "n opening hand",
+    "informative_games": "informative games",
+    "advantage_p1_ratio": "AdvantageP1 ÷ fair",
+    "chi2": "χ²",
+    "chi2_p_value": "χ² p value",
     "played_n": "n played",
     "held_n": "n held",
     "never_held_n": "n never held",
@@ -93,7 +101,7 @@ def _cell(value, column: str, unit: str) -> str:
     if isinstance(value, (float, np.floating)):
         if not np.isfinite(value):
             return "–"
-        if column in ("p_value", "q_value"):
+        if column in P_VALUE_COLUMNS:
             return f"{value:.2g}"
         if unit in ("%", "pp"):
             return estimate(value, np.nan, np.nan, unit)
@@ -113,6 +121,8 @@ def present(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> pd.DataFrame:
     if "run" in table and table["run"].nunique() == 1:
         hide |= set(KEYS)
     bounds = {c for c in table.columns if c.endswith(("_low", "_high")) and c.rsplit("_", 1)[0] in table.columns}
+    # Columns already in percentage points name their bounds NAME_low_pp, NAME_high_pp (effect_pp).
+    bounds |= {c for c in table.columns if c.endswith(("_low_pp", "_high_pp"))}
     rows = []
     for _, row in table.iterrows():
         share_row = row.get("unit") == "share"
@@ -122,7 +132,11 @@ def present(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> pd.DataFrame:
                 continue
             unit = "%" if share_row and column not in ("games", "player_games") else _unit(column)
             label = LABELS.get(column, column.replace("_", " "))
-            if f"{column}_low" in bounds:
+            if column.endswith("_pp") and f"{column[:-3]}_low_pp" in bounds:
+                base = column[:-3]
+                out[f"{label} (95% CI)"] = estimate(row[column] / 100, row[f"{base}_low_pp"] / 100,
+                                                    row[f"{base}_high_pp"] / 100, "pp")  # fmt: skip
+            elif f"{column}_low" in bounds:
                 out[f"{label} (95% CI)"] = estimate(row[column], row[f"{column}_low"], row[f"{column}_high"], unit,
                                                     least=LEAST_DECIMALS.get(column, 1))  # fmt: skip
             else:

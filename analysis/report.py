@@ -156,33 +156,38 @@ def _morale_section(runs: list[Run]) -> Section:
 
 
 ADAPTATION = (
-    "How to read the ally table (17lands' ratings, adapted). A row is a player-game. Held WR (≈ 17lands' GIH WR) "
-    "is the win rate of the players who had the ally in hand at any point of the game; never-held WR (≈ GNS WR) "
-    "that of the players who never did; IWD = held WR − never-held WR, in percentage points, with Newcomb's "
-    "interval. Played WR is the win rate of the players who played it from hand, and play rate the share of "
-    "player-games in which the player played it. With one winner among n players the fair win rate is 1/n, "
-    "not 50%. An ally is an outlier when its held WR differs from 1/n in a two-sided exact binomial test after "
-    "a Benjamini–Hochberg correction across the allies (q = 0.05). Holding an ally goes with drawing more "
-    "cards, and in a run that mixes bots with which bots hold it, so these are associations, not proof of cause."
+    "How the verdicts are made. Holding more allies goes with losing (a player draws when it cannot complete "
+    "tasks), so the average ally's held win rate is below 1/n and a test against 1/n would flag almost every "
+    "ally. Each ally is measured instead against the average ally of the deck: a conditional logit of the game's "
+    "winner on the allies each player held and its turn order, with one stratum per game (McFadden 1974), "
+    "centred on the mean ally and read as percentage points of win rate for an average player. An ally is "
+    "stronger or weaker when a Benjamini–Hochberg correction across the allies keeps its test (q ≤ 0.05) and "
+    "its effect is at least the practical threshold. Beside it, 17lands' ratings adapted (a row is a "
+    "player-game): OH WR, the win rate of the players dealt the ally at R3.2 (random deals, so free of the "
+    "held-count confound; its average over allies is exactly 1/n); held WR (≈ GIH WR), never-held WR (≈ GNS WR), "
+    "IWD = their difference, played WR and play rate, with intervals clustered by game. Held rates are "
+    "associations; revachol card-value measures cause by restricted play (Jaffe et al. 2012)."
 )
+
+
+def _effect(row: pd.Series) -> str:
+    return estimate(row["effect_pp"] / 100, row["effect_low_pp"] / 100, row["effect_high_pp"] / 100, "pp")
 
 
 def _strength_answer(rows: pd.DataFrame) -> str:
     if not rows["player_games"].iloc[0]:
         return "No game is left for win rates (all were stalled or truncated; see --include-unfinished)"
-    flagged = rows[rows["outlier"] != ""]
-    baseline = estimate(rows["baseline"].iloc[0], np.nan, np.nan)
+    threshold = f"{rows['threshold_pp'].iloc[0]:g} pp"
+    flagged = rows[rows["verdict"] != ""].sort_values("effect_pp", ascending=False)
+    games = f"n = {count(rows['games'].iloc[0])} games"
     if flagged.empty:
-        return (f"No ally's held win rate differs from the {baseline} baseline after Benjamini–Hochberg "
-                f"correction ({len(rows)} allies)")  # fmt: skip
-    parts = []
-    for kind, pick in (("strongest", flagged["iwd"].idxmax()), ("weakest", flagged["iwd"].idxmin())):
-        row = rows.loc[pick]
-        if (kind == "strongest") == (row["outlier"] == "stronger"):
-            held = _value(row, "held_wr", n=row["held_n"], n_of="player-games")
-            parts.append(f"the {kind} is {row['name']}, whose holders win {held}, IWD {_value(row, 'iwd', 'pp')}")
-    return (f"Against the {baseline} baseline, {len(flagged)} of {len(rows)} allies stand out after "
-            f"Benjamini–Hochberg correction; {'; '.join(parts)}")  # fmt: skip
+        return (f"No ally differs from the average ally by {threshold} or more after Benjamini–Hochberg "
+                f"correction ({len(rows)} allies, {games})")  # fmt: skip
+    parts = [f"{kind}: " + ", ".join(f"{r['name']} {_effect(r)}" for _, r in group.iterrows())
+             for kind, group in (("stronger", flagged[flagged["verdict"] == "stronger"]),
+                                 ("weaker", flagged[flagged["verdict"] == "weaker"].iloc[::-1])) if len(group)]  # fmt: skip
+    return (f"{len(flagged)} of {len(rows)} allies differ from the average ally by at least {threshold} of win "
+            f"rate ({games}); {'; '.join(parts)}")  # fmt: skip
 
 
 def _completers_display(completers: pd.DataFrame) -> str:
@@ -199,8 +204,9 @@ def _completers_display(completers: pd.DataFrame) -> str:
     return "\n".join(parts)
 
 
-def _cards_section(runs: list[Run], include_unfinished: bool) -> Section:
-    strength = cards.ally_strength(runs, include_unfinished)
+def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: float) -> Section:
+    strength = cards.ally_strength(runs, include_unfinished, threshold_pp).sort_values(
+        ["run", "effect_pp"], ascending=[True, False], kind="stable")
     contributions, outcomes = cards.ally_contributions(runs), cards.task_outcomes(runs)
     completers = cards.task_completers(runs)
     answers = []
@@ -216,10 +222,12 @@ def _cards_section(runs: list[Run], include_unfinished: bool) -> Section:
         "Card strength",
         answers,
         [ADAPTATION, "Ally contributions and task figures count every game of the run."],
-        [("ally_strength", figures.plot_ally_strength(strength), "IWD of each ally with its confidence interval"),
+        [("ally_strength", figures.plot_ally_strength(strength),
+          "Each ally's effect on win rate against the average ally, with its confidence interval"),
          ("task_outcomes", figures.plot_task_outcomes(outcomes), "Completion rate of each task")],
-        [Table("ally_strength", strength, "Allies: play rate and win rates (RULES R9.3 winner), outlier flag.",
-               hide=("ally", "symbols", "estimated", "baseline", "p_value")),
+        [Table("ally_strength", strength, "Allies by effect on win rate against the average ally, verdict, "
+               "and 17lands-style win rates (RULES R9.3 winner).",
+               hide=("ally", "symbols", "estimated", "baseline", "p_value", "threshold_pp", "games")),
          Table("ally_contributions", contributions, "Allies: task points completed by their squads, times taken by "
                "A6, times lent to A1 (totals and per game).", hide=("ally", "symbols", "estimated")),
          Table("task_outcomes", outcomes, "Tasks: completion and failure rates, completions lost to penalties, "
@@ -233,39 +241,47 @@ def _cards_section(runs: list[Run], include_unfinished: bool) -> Section:
 def _seats_section(runs: list[Run], include_unfinished: bool) -> Section:
     win_rates, summary = seats.seat_win_rates(runs, include_unfinished), seats.seat_balance(runs, include_unfinished)
     scores, histogram = seats.score_summary(runs, include_unfinished), seats.score_histogram(runs, include_unfinished)
-    bots = seats.bot_win_rates(runs, include_unfinished)
+    bots, gaps = seats.bot_win_rates(runs, include_unfinished), seats.seat_differences(runs, include_unfinished)
     answers = []
     for run in runs:
         row = _rows(summary, run).iloc[0]
         fair = estimate(run.baseline, np.nan, np.nan)
         by_bot = _rows(bots, run)
         bot_rates = [f"{r['bot']} wins {_value(r, 'win_rate', n=r['player_games'], n_of='player-games')}"
-                     for _, r in by_bot.iterrows()]  # fmt: skip
+                     for _, r in by_bot.iterrows() if not r["by_construction"]]  # fmt: skip
         bot_text = f" By bot: {'; '.join(bot_rates)}." if len(bot_rates) > 1 else ""
         if not row["games"]:
             answers.append((f"{_prefix(runs, run)}No game is left for win rates: all were stalled or truncated "
                             f"(see --include-unfinished).", ""))  # fmt: skip
             continue
+        ratio = estimate(row["advantage_p1_ratio"], row["advantage_p1_ratio_low"], row["advantage_p1_ratio_high"], "",
+                         least=2)  # fmt: skip
+        fair_test = (f"a χ² test rejects equal positions (p = {row['chi2_p_value']:.2g})" if row["chi2_p_value"] < 0.05
+                     else f"a χ² test finds no difference between positions (p = {row['chi2_p_value']:.2g})")  # fmt: skip
         answers.append((
             f"{_prefix(runs, run)}The first player wins {_value(row, 'advantage_p1', n=row['games'])} "
-            f"against {fair} for a fair seat.",
-            f"Balance is {_value(row, 'balance', '', least=3)}, "
-            f"{'within' if row['balance'] >= row['balance_fair_5'] else 'below'} what chance leaves a fair table of "
-            f"this size (above {row['balance_fair_5']:.3f} in 95% of runs); {_value(row, 'tied_on_points_rate')} of "
-            f"games are tied on points and {_value(row, 'decided_by_dice_rate')} are decided by dice (R9.3).{bot_text}",
+            f"against {fair} for a fair seat, {ratio} times the fair rate; {fair_test}.",
+            f"Balance is {row['balance']:.3f} (a fair table of this size stays above {row['balance_fair_5']:.3f} in "
+            f"95% of runs); {_value(row, 'tied_on_points_rate')} of games are tied on points and "
+            f"{_value(row, 'decided_by_dice_rate')} are decided by dice (R9.3).{bot_text}",
         ))  # fmt: skip
     return Section(
         "Seat advantage",
         answers,
         ["Seats are numbered at random (R2.2), so the advantage is measured by turn order (R9.4): position 1 is the "
-         "first player. Balance (Ludii) = 1 − the largest gap between two positions' win rates, with a bootstrap "
-         "interval; noise alone keeps it below 1, hence the value a fair table stays above. AdvantageP1 (Ludii) is "
-         "the first player's win rate. Tied on points: the top score was shared and R9.3's tie rules chose the "
-         "winner; decided by dice: completed tasks tied too."],
+         "first player. The χ² goodness-of-fit test asks whether every position wins equally often; the gaps "
+         "between positions carry simultaneous 95% intervals (Bonferroni over the pairs). AdvantageP1 (Ludii) is "
+         "the first player's win rate, also as a ratio to the fair 1/n. Balance (Ludii) = 1 − the largest gap "
+         "between two positions' win rates; noise alone keeps it below 1, so it has no interval, only the value "
+         "a fair table stays above. Tied on points: the top score was shared and R9.3's tie rules chose the "
+         "winner; decided by dice: completed tasks tied too. A bot that plays every seat wins 1/n by "
+         "construction and is shown without an interval."],
         [("seat_win_rates", figures.plot_seat_win_rates(win_rates), "Win rate by turn-order position"),
          ("scores", figures.plot_scores(histogram), "Final score distribution by turn-order position")],
         [Table("seat_win_rates", win_rates, "Win rate by turn-order position."),
-         Table("seat_balance", summary, "Balance, AdvantageP1 and ties."),
+         Table("seat_balance", summary, "χ² test of equal positions, Balance, AdvantageP1 and ties."),
+         Table("seat_differences", gaps, "Gaps between the win rates of two positions, with simultaneous 95% "
+               "intervals."),
          Table("score_summary", scores, "Final scores (points, R9.2) by turn-order position."),
          Table("bot_win_rates", bots, "Win rate by bot."),
          Table("score_histogram", histogram, "Final scores by turn-order position.", shown=False)],
@@ -342,7 +358,8 @@ def _section_html(section: Section, pngs: dict[str, bytes]) -> str:
     return "\n".join(parts)
 
 
-def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinished: bool = False) -> Path:
+def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinished: bool = False,
+                 threshold_pp: float = cards.DEFAULT_THRESHOLD_PP) -> Path:  # fmt: skip
     """Write the balance report of one or several runs.
 
     Parameters
@@ -354,6 +371,9 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     include_unfinished : bool
         Count stalled and truncated games in win rates and scores (RULES R4
         Reading leaves them out by default).
+    threshold_pp : float
+        Smallest effect on win rate (percentage points) that earns an ally a
+        verdict (:func:`analysis.cards.verdicts`).
 
     Returns
     -------
@@ -371,7 +391,7 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     out = Path(out) if out is not None else runs[0].path / "report"
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(parents=True, exist_ok=True)
-    sections = [_length_section(runs), _morale_section(runs), _cards_section(runs, include_unfinished),
+    sections = [_length_section(runs), _morale_section(runs), _cards_section(runs, include_unfinished, threshold_pp),
                 _seats_section(runs, include_unfinished)]  # fmt: skip
     pngs = {}
     for section in sections:

@@ -6,14 +6,25 @@ player, 2 = the second … In the ``games`` table ``winner`` is the winner's tur
 index (0-based); in the ``players`` table ``turn_order`` is, and ``won`` marks the
 winning row.
 
+Is the table fair? A χ² goodness-of-fit test of "every turn-order position wins
+equally often" (Pearson 1900; ``scipy.stats.chisquare`` on the wins per position)
+answers it, and the gaps between positions come with simultaneous 95% intervals
+(Bonferroni over the position pairs, Wald intervals for a difference of two
+multinomial shares: Goodman 1965), so that "position 1 wins more than position 4"
+can be read off without a multiple-comparison trap.
+
 Metrics from Ludii's game metrics (Browne, Piette et al., ludii.games): *Balance* =
 1 − the largest gap between the win rates of any two positions (1 = all positions
-win equally often); *AdvantageP1* = the first player's win rate. The Balance
-interval is a percentile bootstrap over games: resampling games is a multinomial
-draw on the positions' win counts (:func:`analysis.stats.multinomial_bootstrap`).
-Because noise alone opens gaps between positions, Balance is below 1 even at a fair
-table; ``balance_fair_5`` gives the value that a fair table of the same number of
-games stays above in 95% of runs.
+win equally often); *AdvantageP1* = the first player's win rate, shown also as a
+ratio to the fair rate 1/n so that 2, 3 and 4 players compare. Balance gets no
+interval: the largest gap is biased upwards by noise, so a percentile interval never
+contains 1 even at a fair table; ``balance_fair_5`` gives the value that a fair
+table of the same number of games stays above in 95% of runs, and the χ² test is the
+test of fairness.
+
+A win rate that equals 1/n by construction — a bot that plays every seat — is shown
+without an interval. Rows of the players table pooled over seats share their games,
+so a bot's win rate has a game-clustered interval (:mod:`analysis.clustered`).
 
 Win-rate figures (and the scores here) leave out stalled and truncated games unless
 ``include_unfinished`` (RULES R4 Reading).
@@ -25,8 +36,14 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
+from itertools import combinations
+
+from scipy import stats as sps
+
+from analysis.clustered import GameMoments, ratio_columns
+from analysis.player_games import player_arrays
 from analysis.runs import Run, RunsLike, per_run
-from analysis.stats import distribution, multinomial_bootstrap, rate_columns, summarise
+from analysis.stats import ALPHA, distribution, multinomial_bootstrap, rate_columns, summarise
 
 BOOTSTRAP_SEED = 20150101  # fixed: a report is reproducible
 
@@ -86,17 +103,20 @@ def _tied_on_points(run: Run, include_unfinished: bool) -> int:
 
 
 def seat_balance(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
-    """Balance, AdvantageP1 and tie rates (R9.3, R9.4).
+    """Is the table fair by turn order? χ² test, Balance, AdvantageP1 and tie rates
+    (R9.3, R9.4; module docstring).
 
     Returns
     -------
     pandas.DataFrame
-        One row per run: ``games``; ``balance`` with its bootstrap interval and
+        One row per run: ``games``; ``chi2`` and ``chi2_p_value`` (every position
+        wins equally, ``n − 1`` degrees of freedom); ``balance`` and
         ``balance_fair_5``; ``advantage_p1`` (the first player's win rate) with its
-        Wilson interval; ``tied_on_points_rate`` (games whose top score was shared,
-        so that R9.3's tie rules chose the winner) and ``decided_by_dice_rate``
-        (those where even completed tasks tied and a die roll decided), each with
-        its Wilson interval.
+        Wilson interval and ``advantage_p1_ratio`` (``advantage_p1 × n``, 1 = fair)
+        with the same interval scaled; ``tied_on_points_rate`` (games whose top
+        score was shared, so that R9.3's tie rules chose the winner) and
+        ``decided_by_dice_rate`` (those where even completed tasks tied and a die
+        roll decided), each with its Wilson interval.
     """
 
     def one(run: Run) -> pd.DataFrame:
@@ -104,21 +124,52 @@ def seat_balance(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFra
         tied_games = _tied_on_points(run, include_unfinished)
         dice = run.scan_for_win_rates("games", "tie_broken_by_dice", include_unfinished=include_unfinished)
         dice_games = int(dice.select(pl.col("tie_broken_by_dice").sum()).collect().item())
-        if games:
-            replicates = multinomial_bootstrap(wins, games, balance, seed=BOOTSTRAP_SEED)
-            fair = multinomial_bootstrap(np.ones(run.players), games, balance, seed=BOOTSTRAP_SEED)
-        else:  # every game was left out
-            replicates = fair = np.full(1, np.nan)
+        chi2, chi2_p = sps.chisquare(wins) if games else (np.nan, np.nan)
+        fair = multinomial_bootstrap(np.ones(run.players), games, balance, seed=BOOTSTRAP_SEED) if games else [np.nan]
+        p1 = rate_columns("advantage_p1", wins[:1], [games])
         return pd.DataFrame({
             "games": [games],
+            "chi2": chi2,
+            "chi2_p_value": chi2_p,
             "balance": balance(wins / games) if games else np.nan,
-            "balance_low": np.percentile(replicates, 2.5),
-            "balance_high": np.percentile(replicates, 97.5),
             "balance_fair_5": np.percentile(fair, 5),
-            **rate_columns("advantage_p1", wins[:1], [games]),
+            **p1,
+            **{key.replace("advantage_p1", "advantage_p1_ratio"): value * run.players for key, value in p1.items()},
             **rate_columns("tied_on_points_rate", [tied_games], [games]),
             **rate_columns("decided_by_dice_rate", [dice_games], [games]),
         })  # fmt: skip
+
+    return per_run(runs, one)
+
+
+def seat_differences(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
+    """Gaps between the win rates of every two turn-order positions, with
+    simultaneous 95% intervals (module docstring).
+
+    ``Var(p̂_i − p̂_j) = (p_i + p_j − (p_i − p_j)²) / N`` for shares of one multinomial
+    sample of ``N`` games (Goodman 1965); the interval uses ``z`` at
+    ``1 − α / (2m)`` for the ``m = n(n−1)/2`` pairs (Bonferroni), so all of them hold
+    together with 95% confidence.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run and pair: ``position``, ``other`` (1 = first player),
+        ``games``, ``difference`` (win rate of ``position`` − of ``other``, a
+        fraction; ×100 for pp) with ``difference_low``/``difference_high``.
+    """
+
+    def one(run: Run) -> pd.DataFrame:
+        games, wins = _win_counts(run, include_unfinished)
+        pairs = list(combinations(range(run.players), 2))
+        z = sps.norm.ppf(1 - ALPHA / (2 * len(pairs)))
+        rows = []
+        for i, j in pairs:
+            p_i, p_j = (wins[i] / games, wins[j] / games) if games else (np.nan, np.nan)
+            half = z * np.sqrt((p_i + p_j - (p_i - p_j) ** 2) / games) if games else np.nan
+            rows.append({"position": i + 1, "other": j + 1, "games": games, "difference": p_i - p_j,
+                         "difference_low": p_i - p_j - half, "difference_high": p_i - p_j + half})  # fmt: skip
+        return pd.DataFrame(rows)
 
     return per_run(runs, one)
 
@@ -158,22 +209,32 @@ def bot_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFr
     """Win rate per bot of the run (seats playing the same bot pooled).
 
     A player row's bot is the run's bot of that row's ``bot`` index when the table
-    records it (runs with shuffled seats), otherwise the bot of its seat.
+    records it (runs with shuffled seats), otherwise the bot of its seat. The rows
+    of one game share it, so the interval is game-clustered; a bot that plays every
+    seat wins exactly 1/n by construction (R9.3) and gets no interval.
 
     Returns
     -------
     pandas.DataFrame
         One row per run and bot: ``bot``, ``player_games``, ``wins``, ``win_rate``
-        with its Wilson interval, ``baseline`` (1/players).
+        with its interval (NaN where fixed by construction), ``baseline``
+        (1/players), ``by_construction`` (True where the bot plays every seat).
     """
 
     def one(run: Run) -> pd.DataFrame:
         index = "bot" if "bot" in run.scan("players").collect_schema().names() else "seat"
-        frame = run.scan_for_win_rates("players", index, "won", include_unfinished=include_unfinished)
-        counts = frame.group_by(index).agg(player_games=pl.len(), wins=pl.col("won").sum()).collect().to_pandas()
-        counts["bot"] = [run.bot_names[i] for i in counts[index]]
-        out = counts.groupby("bot", as_index=False)[["player_games", "wins"]].sum()
-        return out.assign(**rate_columns("win_rate", out["wins"], out["player_games"]), baseline=run.baseline)
+        data = player_arrays(run, index, "won", include_unfinished=include_unfinished)
+        names = sorted(set(run.bot_names))
+        which = np.array([names.index(run.bot_names[i]) for i in range(len(run.bot_names))])[data[index]]
+        mine = which[..., None] == np.arange(len(names))  # (G, n, bots)
+        won = data["won"].astype(bool)[..., None]
+        moments = GameMoments.of(np.stack([(mine & won).sum(1), mine.sum(1)], axis=-1))
+        everywhere = np.array([run.bot_names.count(name) == run.players for name in names])
+        rates = ratio_columns("win_rate", moments)
+        for key in ("win_rate_low", "win_rate_high"):
+            rates[key] = np.where(everywhere, np.nan, rates[key])
+        return pd.DataFrame({"bot": names, "player_games": moments.total[:, 1].astype(np.int64),
+                             "wins": moments.total[:, 0].astype(np.int64), **rates, "baseline": run.baseline,
+                             "by_construction": everywhere})  # fmt: skip
 
     return per_run(runs, one)
-

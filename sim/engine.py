@@ -50,13 +50,13 @@ def play_game(st, backup, deck, n_players, keys, game_index):
 
 
 @kernel
-def play_batch(st, backup, deck, n_players, keys, first_game, games, players, held, played, tasks, morale, allies):
+def play_batch(st, backup, deck, n_players, keys, first_game, games, players, held, played, opening, tasks, morale, allies):
     """Play ``games.shape[0]`` consecutive games and fill their record rows."""
     for i in range(games.shape[0]):
         game_index = first_game + i
         play_game(st, backup, deck, n_players, keys, game_index)
         games[i, 0] = game_index
-        write_record(st, i, games, players, held, played, tasks, morale, allies)
+        write_record(st, i, games, players, held, played, opening, tasks, morale, allies)
 
 
 def bot_specs(bots: Sequence[str | BotSpec], n_players: int) -> list[BotSpec]:

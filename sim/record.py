@@ -40,8 +40,9 @@ players, int32 (n, P, len(PLAYER_FIELDS)), by turn order; rows past n_players ar
     bot                       which of the run's bots played (its index)
     ========================  ===============================================
 
-held, played : bool (n, P, A), by turn order
-    Allies the player ever held in hand, and allies it played from hand.
+held, played, opening : bool (n, P, A), by turn order
+    Allies the player ever held in hand, allies it played from hand, and its
+    opening hand (the allies dealt to it at R3.2).
 tasks : int16 (n, T, 3)
     Per task: status (``TASK_*`` of :mod:`sim.state`: 0 never revealed, 1 face up
     at the end, 2 completed, 3 failed, 4 completed then lost), the completing
@@ -108,6 +109,7 @@ class Record(NamedTuple):
     players: np.ndarray
     held: np.ndarray
     played: np.ndarray
+    opening: np.ndarray
     tasks: np.ndarray
     morale: np.ndarray
     allies: np.ndarray
@@ -119,6 +121,7 @@ class Record(NamedTuple):
             players=np.zeros((n_games, n_seats, len(PLAYER_FIELDS)), np.int32),
             held=np.zeros((n_games, n_seats, n_allies), np.bool_),
             played=np.zeros((n_games, n_seats, n_allies), np.bool_),
+            opening=np.zeros((n_games, n_seats, n_allies), np.bool_),
             tasks=np.zeros((n_games, n_tasks, len(TASK_FIELDS)), np.int16),
             morale=np.zeros((n_games, max(n_morale, 1), len(MORALE_FIELDS)), np.int16),
             allies=np.zeros((n_games, n_allies, len(ALLY_FIELDS)), np.int32),
@@ -129,8 +132,8 @@ class Record(NamedTuple):
 
         * ``games``: one row per game, the :data:`GAME_FIELDS`.
         * ``players``: one row per (game, turn order) for the seats in play: the
-          :data:`PLAYER_FIELDS`, plus ``held`` and ``played`` as Boolean arrays over
-          ally indices.
+          :data:`PLAYER_FIELDS`, plus ``held``, ``played`` and ``opening`` as Boolean
+          arrays over ally indices.
         * ``cards``: one row per game: per-task ``task_status``, ``task_completed_by``,
           ``task_turn``; per-morale-card ``morale_events``, ``morale_saves``; per-ally
           ``ally_points_completed``, ``ally_taken_by_swap``, ``ally_lent_to_borrow``;
@@ -146,6 +149,7 @@ class Record(NamedTuple):
             turn_order=pl.Series(order[in_play].astype(np.int8)),
             held=pl.Series(self.held.reshape(n_games * n_seats, -1)[in_play]),
             played=pl.Series(self.played.reshape(n_games * n_seats, -1)[in_play]),
+            opening=pl.Series(self.opening.reshape(n_games * n_seats, -1)[in_play]),
         )
         cards = pl.DataFrame(
             {
@@ -159,7 +163,7 @@ class Record(NamedTuple):
 
 
 @kernel
-def write_record(st, i, games, players, held, played, tasks, morale, allies):
+def write_record(st, i, games, players, held, played, opening, tasks, morale, allies):
     """Copy the finished game in ``st`` into row ``i`` of the record arrays."""
     n = st.g[N_PLAYERS]
     first = st.g[FIRST]
@@ -196,6 +200,7 @@ def write_record(st, i, games, players, held, played, tasks, morale, allies):
         out[12] = st.seat_bot[seat]
         held[i, order, :] = st.held[seat]
         played[i, order, :] = st.played[seat]
+        opening[i, order, :] = st.opening[seat]
     for t in range(tasks.shape[1]):
         tasks[i, t, 0] = st.task_fate[t, 0]
         seat = st.task_fate[t, TF_SEAT]

@@ -171,6 +171,7 @@ class State(NamedTuple):
     seat_stats: np.ndarray  # int64 (P, SEAT_STATS)
     held: np.ndarray  # bool (P, A): allies ever in the seat's hand
     played: np.ndarray  # bool (P, A): allies the seat played from hand
+    opening: np.ndarray  # bool (P, A): the seat's opening hand, the allies dealt at R3.2
     task_fate: np.ndarray  # int64 (T, 3)
     morale_stats: np.ndarray  # int64 (M, 2)
     ally_stats: np.ndarray  # int64 (A, 3)
@@ -231,6 +232,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
         seat_stats=np.zeros((p, SEAT_STATS), i8),
         held=np.zeros((p, a), np.bool_),
         played=np.zeros((p, a), np.bool_),
+        opening=np.zeros((p, a), np.bool_),
         task_fate=np.zeros((t, 3), i8),
         morale_stats=np.zeros((max(m, 1), 2), i8),
         ally_stats=np.zeros((a, 3), i8),

@@ -12,7 +12,7 @@ import pytest
 from analysis.cards import ally_strength, task_completers, task_outcomes
 from analysis.length import first_event_survival, game_endings, game_length, length_survival
 from analysis.morale import morale_cards
-from analysis.seats import balance, bot_win_rates, seat_balance, seat_win_rates
+from analysis.seats import balance, bot_win_rates, seat_balance, seat_differences, seat_win_rates
 from analysis.stats import bh_flags, difference_columns, kaplan_meier, mean_interval, wilson
 from sim.record import GAME_FIELDS, PLAYER_FIELDS, Record
 from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
@@ -155,19 +155,27 @@ def test_iwd_and_win_rates_of_an_ally_leave_out_unfinished_games_unless_asked(tm
     assert counted["player_games"] == 10 and counted["held_n"] == 4 and counted["held_wr"] == pytest.approx(3 / 4)
 
 
-def test_outlier_flags_mark_allies_whose_held_win_rate_is_far_from_one_in_n(tmp_path, default_deck):
+def test_verdict_against_the_average_ally_recovers_a_known_conditional_logit_effect(tmp_path, default_deck):
+    """Two players; the holder of ally 0 wins 150 of 200 games and the holder of ally
+    1 the other 50, each ally held at each turn-order position equally often. The
+    conditional logit's MLE is then β0 − β1 = log 3 exactly, centred ±log(3)/2, i.e.
+    ±(√3/(√3+1) − 1/2) = ±13.4 pp for an average player of two."""
     n = 200
     record = empty_record(default_deck, n, 2)
     winners = np.arange(n) % 2
     set_winners(record, winners)
-    record.held[np.arange(n), winners, 0] = True  # ally 0: always held by the winner
-    record.held[np.arange(n), 1 - winners, 1] = True  # ally 1: always by the loser
-    record.held[np.arange(n), :, 2] = True  # ally 2: by both: exactly the baseline
+    holder = np.where(np.arange(n) < 150, winners, 1 - winners)
+    record.held[np.arange(n), holder, 0] = True
+    record.held[np.arange(n), 1 - holder, 1] = True
+    record.held[np.arange(n), :, 2] = True  # ally 2: held by both players, so it tells no one apart
     run = hand_made_run(tmp_path / "run", record, default_deck, ["random", "random"])
     allies = ally_strength(run)
-    assert allies["outlier"].tolist()[:3] == ["stronger", "weaker", ""]
-    assert (allies["outlier"].iloc[3:] == "").all()  # never held: no test, no flag
-    assert allies["held_wr"].iloc[2] == 0.5 and allies["iwd"].iloc[0] == pytest.approx(1.0)
+    expected = 100 * (math.sqrt(3) / (math.sqrt(3) + 1) - 0.5)
+    assert allies["effect_pp"].iloc[:2].tolist() == pytest.approx([expected, -expected], rel=1e-4)
+    assert allies["verdict"].tolist()[:3] == ["stronger", "weaker", ""]
+    assert allies["informative_games"].iloc[2] == 0 and math.isnan(allies["effect_pp"].iloc[2])
+    assert (allies["verdict"].iloc[2:] == "").all()  # never or always held: no test, no verdict
+    assert allies["held_wr"].iloc[2] == 0.5
 
 
 def test_ludii_balance_advantage_p1_and_ties(tmp_path, default_deck):
@@ -184,12 +192,26 @@ def test_ludii_balance_advantage_p1_and_ties(tmp_path, default_deck):
     assert rates["position"].tolist() == [1, 2] and rates["win_rate"].tolist() == pytest.approx([0.7, 0.3])
     summary = seat_balance(run).iloc[0]
     assert summary["games"] == 10 and summary["balance"] == pytest.approx(0.6)
-    assert summary["balance_low"] <= 0.6 <= summary["balance_high"]
-    assert summary["advantage_p1"] == pytest.approx(0.7)
+    assert "balance_low" not in summary  # a percentile interval of Balance never holds 1 at a fair table
+    assert summary["chi2"] == pytest.approx(1.6) and summary["chi2_p_value"] == pytest.approx(0.2059, abs=1e-4)
+    assert summary["advantage_p1"] == pytest.approx(0.7) and summary["advantage_p1_ratio"] == pytest.approx(1.4)
     assert summary["tied_on_points_rate"] == pytest.approx(0.3)
     assert summary["decided_by_dice_rate"] == pytest.approx(0.2)
     by_bot = bot_win_rates(run).set_index("bot")  # seat 0 plays random, seat 1 greedy
     assert by_bot.loc["random", "win_rate"] == pytest.approx(0.7) and by_bot.loc["greedy", "player_games"] == 10
+    assert by_bot.loc["random", "win_rate_low"] < 0.7 < by_bot.loc["random", "win_rate_high"]
+    gaps = seat_differences(run).iloc[0]
+    assert (gaps["position"], gaps["other"], gaps["difference"]) == (1, 2, pytest.approx(0.4))
+    half = Z * math.sqrt((0.7 + 0.3 - 0.4**2) / 10)  # one pair: Bonferroni leaves z at 1.96
+    assert gaps["difference_high"] - gaps["difference"] == pytest.approx(half)
+
+
+def test_a_bot_in_every_seat_wins_one_in_n_by_construction_and_gets_no_interval(tmp_path, default_deck):
+    record = empty_record(default_deck, 10, 2)
+    set_winners(record, [0] * 7 + [1] * 3)
+    row = bot_win_rates(hand_made_run(tmp_path / "run", record, default_deck, ["greedy", "greedy"])).iloc[0]
+    assert row["win_rate"] == 0.5 and row["by_construction"]
+    assert math.isnan(row["win_rate_low"]) and math.isnan(row["win_rate_high"])
 
 
 def test_task_rates_turns_and_completers(tmp_path, default_deck):

@@ -45,7 +45,7 @@ def setup_game(st, deck, n_players, keys, game_index):
 
     R2.2: a uniformly random first seat (DICE stream). R3.1: the task deck is shuffled
     and three tasks revealed, right to left. R3.2: three allies are dealt to each
-    seat, one at a time from seat 0. R3.3: the other allies and every morale card are
+    seat, one at a time from seat 0, and recorded as its opening hand. R3.3: the other allies and every morale card are
     shuffled into the statue deck. R3.4: both discards start empty. Seat ``s`` gets
     bot ``s`` of the run, or a random bot order with ``R_SHUFFLE_SEATS``.
     """
@@ -77,6 +77,7 @@ def setup_game(st, deck, n_players, keys, game_index):
             top -= 1
             add_to_hand(st, seat, st.statue[top])
             log_event(st, EV_DEAL, seat, st.statue[top], 0, 0, 0)
+    st.opening[:] = st.held  # R3.2: the opening hands, recorded for the opening-hand win rate
     for m in range(n_morale):
         st.statue[top + m] = n_allies + m
     st.g[STATUE_N] = top + n_morale
