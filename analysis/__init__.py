@@ -6,7 +6,7 @@ For notebooks, one function per table, each taking one or several run directorie
 :class:`sim.cards.DeckError` for a directory that is not a readable run:
 
 * :mod:`analysis.length` — ``game_length``, ``game_endings``, ``length_histogram``,
-  ``length_survival``, ``first_event_survival``;
+  ``length_survival``, ``first_event_incidence``;
 * :mod:`analysis.morale` — ``morale_per_game``, ``morale_event_distribution``,
   ``player_penalties``, ``morale_cards``;
 * :mod:`analysis.cards` — ``ally_strength``, ``ally_contributions``,

@@ -14,9 +14,13 @@ the cluster-robust ("sandwich") variance with clusters = games (Liang & Zeger 19
 Cameron & Miller 2015, §II), and ``Var f(T) ≈ ∇f(T)ᵀ Var(T) ∇f(T)`` by the delta
 method. For a rate over player rows (``f = T_y / T_n``) this is exactly the
 cluster-robust standard error of an intercept-only regression with
-``cov_type="cluster"`` in statsmodels, up to its (N−1)/(N−K) factor (tests check the
-agreement). The interval is ``f ± t(G−1, 0.975)·se``, the reference distribution
-Cameron & Miller recommend for few clusters; rates are clipped to [0, 1].
+``cov_type="cluster"`` in statsmodels (a test checks the agreement). A mean's or a
+difference's interval is ``f ± t(G−1, 0.975)·se``, the reference distribution
+Cameron & Miller recommend for few clusters. A rate's interval is Wilson's at the
+*effective sample size* ``n / deff``, where the design effect ``deff`` is the
+clustered variance over the binomial one (Kish 1965; Korn & Graubard 1998): it
+stays inside [0, 1] and behaves at rates near 0 or 1 and at small n, where a
+normal interval does not.
 
 Totals are accumulated as moments (``Σ z``, ``Σ z zᵀ``, ``G``) so that millions of
 games are summed in bounded memory, one chunk of games at a time.
@@ -29,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
-from analysis.stats import ALPHA
+from analysis.stats import ALPHA, wilson
 
 
 @dataclass
@@ -84,13 +88,23 @@ def sum_moments(chunks) -> GameMoments:
     return out
 
 
-def _interval(value, gradient, moments: GameMoments, clip: bool) -> tuple[np.ndarray, np.ndarray]:
-    variance = np.einsum("...i,...ij,...j->...", gradient, moments.covariance(), gradient)
-    half = sps.t.ppf(1 - ALPHA / 2, max(moments.games - 1, 1)) * np.sqrt(np.clip(variance, 0, None))
-    low, high = value - half, value + half
-    if clip:
-        low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
-    return low, high
+def _variance(gradient, moments: GameMoments) -> np.ndarray:
+    """Delta-method variance ``∇fᵀ Var(T) ∇f``."""
+    return np.clip(np.einsum("...i,...ij,...j->...", gradient, moments.covariance(), gradient), 0, None)
+
+
+def _t_interval(value, variance, games: int) -> tuple[np.ndarray, np.ndarray]:
+    half = sps.t.ppf(1 - ALPHA / 2, max(games - 1, 1)) * np.sqrt(variance)
+    return value - half, value + half
+
+
+def _effective_wilson(rate, variance, n) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson's interval at ``n_eff = n / deff`` with ``deff = variance / (p(1−p)/n)``;
+    at a rate of 0 or 1 (no spread to measure) ``n_eff = n``."""
+    binomial = rate * (1 - rate) / n
+    spread = (binomial > 0) & (variance > 0)
+    n_eff = np.where(spread, binomial * n / np.where(spread, variance, 1.0), n)
+    return wilson(rate * n_eff, n_eff)
 
 
 def ratio_columns(name: str, moments: GameMoments, rate: bool = True) -> dict[str, np.ndarray]:
@@ -104,7 +118,8 @@ def ratio_columns(name: str, moments: GameMoments, rate: bool = True) -> dict[st
         Per-game totals with ``k = 2``: ``z = (y_g, n_g)``, e.g. wins and player rows,
         or penalties and player rows.
     rate : bool
-        Clip the interval to [0, 1] (for a rate of 0/1 outcomes).
+        A rate of 0/1 outcomes (Wilson at the effective sample size); otherwise a
+        mean (t interval).
 
     Returns
     -------
@@ -114,8 +129,11 @@ def ratio_columns(name: str, moments: GameMoments, rate: bool = True) -> dict[st
     y, n = moments.total[..., 0], moments.total[..., 1]
     with np.errstate(divide="ignore", invalid="ignore"):
         value = np.where(n > 0, y / n, np.nan)
-        gradient = np.stack([1 / n, -y / n**2], axis=-1)
-        low, high = _interval(value, gradient, moments, rate)
+        variance = _variance(np.stack([1 / n, -y / n**2], axis=-1), moments)
+        if rate:
+            low, high = _effective_wilson(value, variance, n)
+        else:
+            low, high = _t_interval(value, variance, moments.games)
     return {name: value, f"{name}_low": np.where(n > 0, low, np.nan), f"{name}_high": np.where(n > 0, high, np.nan)}
 
 
@@ -135,8 +153,8 @@ def ratio_difference_columns(name: str, moments: GameMoments) -> dict[str, np.nd
     valid = (n1 > 0) & (n2 > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         value = y1 / n1 - y2 / n2
-        gradient = np.stack([1 / n1, -y1 / n1**2, -1 / n2, y2 / n2**2], axis=-1)
-        low, high = _interval(value, gradient, moments, clip=False)
+        variance = _variance(np.stack([1 / n1, -y1 / n1**2, -1 / n2, y2 / n2**2], axis=-1), moments)
+        low, high = _t_interval(value, variance, moments.games)
     nan = np.nan
     return {name: np.where(valid, value, nan), f"{name}_low": np.where(valid, low, nan),
             f"{name}_high": np.where(valid, high, nan)}  # fmt: skip

@@ -62,17 +62,18 @@ def plot_length_histogram(histogram: pd.DataFrame, measure: str = "turns") -> Fi
 
 
 def plot_survival(length: pd.DataFrame, first_event: pd.DataFrame) -> Figure:
-    """Kaplan–Meier curves with their 95% simultaneous bands: games still running
-    after each turn (:func:`analysis.length.length_survival`) and games without a
-    morale-loss event yet (:func:`analysis.length.first_event_survival`)."""
+    """Game length as a Kaplan–Meier curve, the share of games still running after
+    each turn (:func:`analysis.length.length_survival`), and the cumulative
+    incidence of the first morale-loss event with the end of the game as a competing
+    risk (:func:`analysis.length.first_event_incidence`); pointwise 95% bands."""
     figure, axes = _figure(11, 4.2, ncols=2)
-    panels = ((length, "games still running (%)", "Game length"),
-              (first_event, "games without a morale-loss event yet (%)", "First morale-loss event"))  # fmt: skip
-    for ax, (table, ylabel, title) in zip(axes, panels):
+    panels = ((length, "survival", 100.0, "games still running (%)", "Game length (Kaplan–Meier)"),
+              (first_event, "incidence", 0.0, "games that have had a morale-loss event (%)",
+               "First morale-loss event (Aalen–Johansen)"))  # fmt: skip
+    for ax, (table, column, start, ylabel, title) in zip(axes, panels):
         for label, rows in _series(table):
             turn = np.concatenate([[0], rows["turn"]])
-            curve = [np.concatenate([[100.0], 100 * rows[column]])
-                     for column in ("survival", "survival_low", "survival_high")]  # fmt: skip
+            curve = [np.concatenate([[start], 100 * rows[c]]) for c in (column, f"{column}_low", f"{column}_high")]
             (line,) = ax.step(turn, curve[0], where="post", label=label)
             ax.fill_between(turn, curve[1], curve[2], step="post", alpha=BAND_ALPHA, color=line.get_color())
         ax.set(xlabel="turn (turns)", ylabel=ylabel, title=title, ylim=(-2, 102))

@@ -8,7 +8,17 @@ Every game counts here, however it ended; stalled and truncated games (RULES R4
 Reading) are counted apart in :func:`game_endings`. In the survival curves a
 truncated game is *censored* at the turn cap: it would have gone on, so its length is
 only known to exceed the cap. Survival and hazard follow Isaksen, Gopstein & Nealen
-(2015), "Exploring game space using survival analysis".
+(2015), "Exploring game space using survival analysis". Their intervals are
+pointwise: each turn's interval holds with 95% confidence, not the whole curve at
+once.
+
+The first morale-loss event is not a survival time to censor: a game that ends (R9.1)
+without an event will never have one, so the end of the game is a *competing risk*.
+Censoring such games, as Kaplan–Meier would, treats them as if an event were still to
+come and overstates how soon and how often events happen. Its curve is the
+cumulative incidence by the Aalen–Johansen estimator (Aalen & Johansen 1978;
+``lifelines.AalenJohansenFitter``); only stalled and truncated games, which stopped
+before their end, are censored.
 """
 
 from __future__ import annotations
@@ -16,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import polars as pl
+
+from lifelines import AalenJohansenFitter
 
 from analysis.runs import Run, RunsLike, per_run
 from analysis.stats import distribution, kaplan_meier, rate_columns, summarise
@@ -101,7 +113,7 @@ def _survival(runs: RunsLike, durations_observed) -> pd.DataFrame:
 
 def length_survival(runs: RunsLike) -> pd.DataFrame:
     """Kaplan–Meier curve of game length: the share of games still running after
-    each turn, with a 95% Hall–Wellner band; truncated games are censored.
+    each turn, with pointwise 95% intervals; truncated games are censored.
 
     Returns
     -------
@@ -114,19 +126,41 @@ def length_survival(runs: RunsLike) -> pd.DataFrame:
     return _survival(runs, [pl.col("turns").alias("duration"), (pl.col("truncated") == 0).alias("observed")])
 
 
-def first_event_survival(runs: RunsLike) -> pd.DataFrame:
-    """Kaplan–Meier curve of the turn of the first morale-loss event (R8): the share
-    of games that have had none after each turn. A game that ended without one is
-    censored at its last turn.
+JITTER_SEED = 19780101  # lifelines breaks ties between competing events by a seeded jitter: reproducible
+
+
+def first_event_incidence(runs: RunsLike) -> pd.DataFrame:
+    """Cumulative incidence of the first morale-loss event (R8) by turn, with the end
+    of a game without one (R9.1) as a competing risk (module docstring).
 
     Returns
     -------
     pandas.DataFrame
-        As :func:`length_survival`, with ``events`` = games whose first morale-loss
-        event came at that turn.
+        One row per run and turn at which a first event or a competing end
+        happened: ``turn``, ``incidence`` (share of games whose first morale-loss
+        event came at or before that turn) with pointwise 95%
+        ``incidence_low``/``incidence_high``, ``games``.
     """
-    had_event = pl.col("first_event_turn") > 0
-    return _survival(runs, [
-        pl.when(had_event).then(pl.col("first_event_turn")).otherwise(pl.col("turns")).alias("duration"),
-        had_event.alias("observed"),
-    ])  # fmt: skip
+
+    def one(run: Run) -> pd.DataFrame:
+        games = run.scan("games", "turns", "stalled", "truncated", "first_event_turn").collect()
+        had_event = games["first_event_turn"].to_numpy() > 0
+        unfinished = (games["stalled"].to_numpy() + games["truncated"].to_numpy()) > 0
+        duration = np.where(had_event, games["first_event_turn"].to_numpy(), games["turns"].to_numpy())
+        kind = np.where(had_event, 1, np.where(unfinished, 0, 2))  # 1 event, 2 competing end, 0 censored
+        global_rng = np.random.get_state()  # the fitter seeds numpy's global generator: leave the user's alone
+        try:
+            fitter = AalenJohansenFitter(seed=JITTER_SEED).fit(duration, kind, event_of_interest=1)
+        finally:
+            np.random.set_state(global_rng)
+        incidence = fitter.cumulative_density_.iloc[:, 0]
+        bounds = fitter.confidence_interval_cumulative_density_.to_numpy()
+        out = pd.DataFrame({"turn": incidence.index.to_numpy(), "incidence": incidence.to_numpy(),
+                            "incidence_low": bounds.min(axis=1), "incidence_high": bounds.max(axis=1)})  # fmt: skip
+        out = out[out["turn"] > 0]  # the fitter's origin row
+        # Tied times are jittered by at most ±0.0001 turns: keep one row per whole turn, its last value.
+        out = out.assign(turn=np.round(out["turn"]).astype(np.int64)).groupby("turn", as_index=False).last()
+        return out.fillna({"incidence_low": out["incidence"], "incidence_high": out["incidence"]}).assign(
+            games=len(games))
+
+    return per_run(runs, one)

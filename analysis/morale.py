@@ -15,7 +15,10 @@ import pandas as pd
 import polars as pl
 import yaml
 
+from analysis.clustered import GameMoments, ratio_columns
+from analysis.player_games import player_arrays, summarise_per_player
 from analysis.runs import Run, RunsLike, per_run
+from analysis.seats import tie_counts
 from analysis.stats import (
     bh_flags,
     binomial_pvalues,
@@ -24,6 +27,7 @@ from analysis.stats import (
     rate_columns,
     summarise,
 )
+from sim.state import TASK_COMPLETED, TASK_LOST
 
 PER_GAME = {  # column: (what, unit)
     "morale_events": ("morale-loss events", "events"),
@@ -83,22 +87,91 @@ def morale_event_distribution(runs: RunsLike) -> pd.DataFrame:
 
 def player_penalties(runs: RunsLike) -> pd.DataFrame:
     """Per player-game: penalties suffered by type (R8.3), saves (R8.2) and completed
-    tasks lost to penalties.
+    tasks lost to penalties, over every game.
+
+    The players of a game face the same morale cards, so the mean's interval is
+    game-clustered (:func:`analysis.player_games.summarise_per_player`).
 
     Returns
     -------
     pandas.DataFrame
         One row per run and measure: ``measure``, ``what``, ``player_games``,
-        ``mean`` (per player-game) with its t interval, ``sd``, ``median``, ``p5``
-        … ``p95``, ``min``, ``max``.
+        ``games``, ``mean`` (per player-game) with its interval, ``sd``,
+        ``median``, ``p5`` … ``p95``, ``min``, ``max``.
+    """
+    return per_run(runs, lambda run: summarise_per_player(run, PER_PLAYER_GAME))
+
+
+def _tasks_lost(batch: pl.DataFrame, points: np.ndarray) -> dict[str, np.ndarray]:
+    status = batch["task_status"].to_numpy()
+    completed, lost = (status == TASK_COMPLETED) | (status == TASK_LOST), status == TASK_LOST
+    z = np.stack([lost.sum(1), completed.sum(1), (lost * points).sum(1), (completed * points).sum(1)], axis=1)
+    return {"moments": GameMoments.of(z)}
+
+
+def morale_impact(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
+    """How much morale loss decides: what penalties take back, and how games are won.
+
+    * ``tasks_lost_share``: completed tasks later lost to a penalty (R8.3), of all
+      completed tasks; ``points_lost_share``: their points, of all completed task
+      points. Ratios over games, with game-clustered intervals
+      (:mod:`analysis.clustered`); every game counts.
+    * ``tied_on_points``, ``decided_by_dice`` (R9.3's die roll chose the winner)
+      and ``won_with_zero_points``: shares of games, with Wilson intervals; stalled
+      and truncated games are left out unless ``include_unfinished`` (R4 Reading).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run and measure: ``measure``, ``what``, ``n`` and ``n_of`` (what
+        was counted: completed tasks, task points, games), ``value`` (a fraction)
+        with ``value_low``/``value_high``.
     """
 
     def one(run: Run) -> pd.DataFrame:
-        players = run.scan("players", *PER_PLAYER_GAME)
-        rows = [summarise(players, column, n_name="player_games").assign(measure=column, what=what)
-                for column, what in PER_PLAYER_GAME.items()]  # fmt: skip
-        out = pd.concat(rows, ignore_index=True)
-        return out[["measure", "what", *out.columns.drop(["measure", "what"])]]
+        points = np.array([task.points for task in run.deck.tasks], np.float64)
+        moments = run.accumulate(run.scan("cards", "task_status"), lambda batch: _tasks_lost(batch, points))["moments"]
+        games, tied, dice = tie_counts(run, include_unfinished)
+        winners = run.scan_for_win_rates("players", "won", "score", include_unfinished=include_unfinished)
+        zero = int(winners.filter((pl.col("won") == 1) & (pl.col("score") == 0)).select(pl.len()).collect().item())
+        rows = [("tasks_lost_share", "completed tasks later lost to penalties (R8.3)", moments.select(0, 1), "completed tasks"),
+                ("points_lost_share", "completed task points later lost to penalties", moments.select(2, 3), "task points")]  # fmt: skip
+        out = [{"measure": m, "what": w, "n": float(mo.total[1]), "n_of": of,
+                **{k.replace("share", "value"): float(v) for k, v in ratio_columns("share", mo).items()}}
+               for m, w, mo, of in rows]  # fmt: skip
+        for measure, what, count in (("tied_on_points", "games whose top score was shared (R9.3)", tied),
+                                     ("decided_by_dice", "games whose winner R9.3's die roll chose", dice),
+                                     ("won_with_zero_points", "games won with 0 points", zero)):  # fmt: skip
+            rates = rate_columns("value", [count], [games])
+            out.append({"measure": measure, "what": what, "n": float(games), "n_of": "games",
+                        **{k: float(v[0]) for k, v in rates.items()}})  # fmt: skip
+        return pd.DataFrame(out)
+
+    return per_run(runs, one)
+
+
+def win_rate_by_saves(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
+    """Win rate of the players who were saved 0, 1, 2 … times by the dice (R8.2).
+
+    A save is pure dice luck, so this shows how much the morale dice decide. The
+    players of a game share it, so intervals are game-clustered.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run and number of saves: ``saves``, ``player_games``, ``wins``,
+        ``win_rate`` with ``win_rate_low``/``win_rate_high``, ``baseline`` (1/n).
+    """
+
+    def one(run: Run) -> pd.DataFrame:
+        data = player_arrays(run, "saves", "won", include_unfinished=include_unfinished)
+        saves, won = data["saves"], data["won"].astype(bool)
+        values = np.arange(int(saves.max()) + 1 if saves.size else 0)
+        with_saves = saves[..., None] == values  # (G, n, values)
+        moments = GameMoments.of(np.stack([(with_saves & won[..., None]).sum(1), with_saves.sum(1)], axis=-1))
+        return pd.DataFrame({"saves": values, "player_games": moments.total[:, 1].astype(np.int64),
+                             "wins": moments.total[:, 0].astype(np.int64), **ratio_columns("win_rate", moments),
+                             "baseline": run.baseline})  # fmt: skip
 
     return per_run(runs, one)
 

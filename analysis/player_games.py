@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
+import pandas as pd
 
+from analysis.clustered import GameMoments, ratio_columns
 from analysis.runs import Run
+from analysis.stats import PERCENTILES
 from sim.runner import RunError
 
 CHUNK_GAMES = 100_000  # games per chunk when a statistic is summed chunk by chunk
@@ -62,3 +65,37 @@ def chunks(length: int, size: int = CHUNK_GAMES) -> Iterator[slice]:
     """Slices that cover ``range(length)`` in pieces of at most ``size`` games."""
     for start in range(0, length, size):
         yield slice(start, min(start + size, length))
+
+
+def summarise_per_player(run: Run, columns: dict[str, str], include_unfinished: bool = True) -> pd.DataFrame:
+    """Mean per player-game of players-table columns, with game-clustered intervals.
+
+    Parameters
+    ----------
+    run : Run
+    columns : dict of str to str
+        Column of the players table → what it counts (the table's ``what``).
+    include_unfinished : bool
+        Count stalled and truncated games (yes by default: these are not win rates).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per column: ``measure``, ``what``, ``player_games``, ``games``,
+        ``mean`` with its game-clustered ``mean_low``/``mean_high``
+        (:mod:`analysis.clustered`), and over the player-game rows ``sd``,
+        ``median``, ``p5`` … ``p95``, ``min``, ``max``.
+    """
+    data = player_arrays(run, *columns, include_unfinished=include_unfinished)
+    rows = []
+    for column, what in columns.items():
+        y = data[column].astype(np.float64)
+        games, n = y.shape
+        mean = ratio_columns("mean", GameMoments.of(np.stack([y.sum(1), np.full(games, n)], axis=1)), rate=False)
+        flat = y.ravel()
+        spread = ({"sd": flat.std(ddof=1) if flat.size > 1 else np.nan, "median": np.median(flat),
+                   **{f"p{p}": np.percentile(flat, p) for p in PERCENTILES}, "min": flat.min(), "max": flat.max()}
+                  if flat.size else {})  # fmt: skip
+        rows.append({"measure": column, "what": what, "player_games": flat.size, "games": games,
+                     **{key: float(value) for key, value in mean.items()}, **spread})  # fmt: skip
+    return pd.DataFrame(rows)

@@ -79,12 +79,13 @@ def _median_turn(curve: pd.DataFrame) -> str | None:
 def _length_section(runs: list[Run]) -> Section:
     summary, endings = length.game_length(runs), length.game_endings(runs)
     histogram = length.length_histogram(runs)
-    survival, first_event = length.length_survival(runs), length.first_event_survival(runs)
+    survival, first_event = length.length_survival(runs), length.first_event_incidence(runs)
     answers = []
     for run in runs:
         turns, rounds = (_rows(summary, run).set_index("measure").loc[m] for m in ("turns", "rounds"))
         ended = _rows(endings, run).set_index("ending")
-        median_end, median_event = _median_turn(_rows(survival, run)), _median_turn(_rows(first_event, run))
+        median_end = _median_turn(_rows(survival, run))
+        median_event = _median_turn(_rows(first_event, run).assign(survival=lambda f: 1 - f["incidence"]))
         end = (f"half the games are over by turn {median_end}" if median_end
                else "fewer than half the games end before the turn cap")  # fmt: skip
         event = (f"half have had their first morale-loss event by turn {median_event}" if median_event
@@ -95,29 +96,50 @@ def _length_section(runs: list[Run]) -> Section:
             f"average; {_value(ended.loc['stalled'], 'share')} of games stalled and "
             f"{_value(ended.loc['truncated'], 'share')} were truncated at the turn cap.",
             f"That is {_value(rounds, 'mean', '', noun='rounds')} on average, and 90% of games last "
-            f"{turns['p5']:.0f}–{turns['p95']:.0f} turns{capped}. By the Kaplan–Meier curves {end}, and {event}.",
+            f"{turns['p5']:.0f}–{turns['p95']:.0f} turns{capped}. By the Kaplan–Meier curve {end}, and by the "
+            f"cumulative incidence curve {event}.",
         ))  # fmt: skip
     return Section(
         "Game length",
         answers,
-        ["Every game counts here, however it ended. In the survival curves a truncated game is censored at the "
+        ["Every game counts here, however it ended. In the game-length curve a truncated game is censored at the "
          "turn cap (it would have gone on); the hazard (in the CSV) is the share of the games still running that "
-         "end at each turn (Isaksen, Gopstein & Nealen 2015). Curves carry pointwise 95% log-log intervals."],
+         "end at each turn (Isaksen, Gopstein & Nealen 2015). A game that ends without a morale-loss event will "
+         "never have one, so the first-event curve is a cumulative incidence (Aalen–Johansen) with the end of the "
+         "game as a competing risk, not a Kaplan–Meier curve that would censor it. Intervals are pointwise 95%: "
+         "each turn's holds on its own, not the whole curve at once."],
         [("length_histogram", figures.plot_length_histogram(histogram), "Share of games by length in turns"),
          ("survival", figures.plot_survival(survival, first_event),
-          "Kaplan–Meier curves of game length and of the first morale-loss event")],
+          "Kaplan–Meier curve of game length and cumulative incidence of the first morale-loss event")],
         [Table("game_length", summary, "Turns and rounds per game."),
          Table("game_endings", endings, "How games ended (RULES R9.1; stalled and truncated: R4 Reading)."),
          Table("length_histogram", histogram, "Games per length.", shown=False),
          Table("length_survival", survival, "Kaplan–Meier curve of game length.", shown=False),
-         Table("first_event_survival", first_event, "Kaplan–Meier curve of the first morale-loss event.",
-               shown=False)],
+         Table("first_event_incidence", first_event, "Cumulative incidence of the first morale-loss event "
+               "(Aalen–Johansen; the end of a game without one competes).", shown=False)],
     )  # fmt: skip
 
 
-def _morale_section(runs: list[Run]) -> Section:
+def _impact_text(impact: pd.DataFrame, by_saves: pd.DataFrame) -> str:
+    """Plain sentences on what morale loss decides (:func:`analysis.morale.morale_impact`)."""
+    m = impact.set_index("measure")
+    saves = by_saves.set_index("saves")
+    luck = ""
+    if {0, 1} <= set(saves.index):
+        luck = (f" Players the dice never saved win {_value(saves.loc[0], 'win_rate', n=saves.loc[0, 'player_games'], n_of='player-games')}"
+                f", those saved once {_value(saves.loc[1], 'win_rate', n=saves.loc[1, 'player_games'], n_of='player-games')}.")  # fmt: skip
+    return (f"Penalties take back {_value(m.loc['tasks_lost_share'], 'value', n=m.loc['tasks_lost_share', 'n'], n_of='completed tasks')}"
+            f" of completed tasks and {_value(m.loc['points_lost_share'], 'value')} of their points.{luck} "
+            f"{_value(m.loc['tied_on_points'], 'value')} of games are tied on points, "
+            f"{_value(m.loc['decided_by_dice'], 'value')} are decided by R9.3's die roll and "
+            f"{_value(m.loc['won_with_zero_points'], 'value')} are won with 0 points.")  # fmt: skip
+
+
+def _morale_section(runs: list[Run], include_unfinished: bool) -> Section:
     per_game, events = morale.morale_per_game(runs), morale.morale_event_distribution(runs)
     penalties, saves = morale.player_penalties(runs), morale.morale_cards(runs)
+    impact = morale.morale_impact(runs, include_unfinished)
+    by_saves = morale.win_rate_by_saves(runs, include_unfinished)
     answers = []
     for run in runs:
         measures = _rows(per_game, run).set_index("measure")
@@ -135,6 +157,7 @@ def _morale_section(runs: list[Run]) -> Section:
             f"{_prefix(runs, run)}A game has "
             f"{_value(events_, 'mean', '', noun='morale-loss events', n=events_['games'])} on average, and "
             f"{_value(measures.loc['failed_share'], 'mean')} of its resolved tasks fail.",
+            f"{_impact_text(_rows(impact, run), _rows(by_saves, run))} "
             f"Dice: {verdict} (exact binomial tests, Benjamini–Hochberg q = 0.05).",
         ))  # fmt: skip
     return Section(
@@ -148,7 +171,12 @@ def _morale_section(runs: list[Run]) -> Section:
           "Observed save rate of each morale card against its exact probability")],
         [Table("morale_per_game", per_game,
                "Per game: morale-loss events, tasks completed and failed, and the failed share."),
-         Table("player_penalties", penalties, "Per player-game: penalties by type (R8.3), saves, tasks lost."),
+         Table("morale_impact", impact, "What morale loss decides: completed tasks and points lost to penalties, "
+               "ties, dice-decided games and games won with 0 points."),
+         Table("win_rate_by_saves", by_saves, "Win rate by number of morale-loss rolls that saved the player "
+               "(dice luck alone)."),
+         Table("player_penalties", penalties, "Per player-game: penalties by type (R8.3), saves, tasks lost "
+               "(intervals clustered by game)."),
          Table("morale_cards", saves, "Per morale card: events caused and save rate against the exact probability.",
                hide=("card", "probability", "p_value", "games")),
          Table("morale_event_distribution", events, "Games by number of morale-loss events.", shown=False)],
@@ -391,8 +419,8 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     out = Path(out) if out is not None else runs[0].path / "report"
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(parents=True, exist_ok=True)
-    sections = [_length_section(runs), _morale_section(runs), _cards_section(runs, include_unfinished, threshold_pp),
-                _seats_section(runs, include_unfinished)]  # fmt: skip
+    sections = [_length_section(runs), _morale_section(runs, include_unfinished),
+                _cards_section(runs, include_unfinished, threshold_pp), _seats_section(runs, include_unfinished)]
     pngs = {}
     for section in sections:
         for table in section.tables:

@@ -102,6 +102,15 @@ def _tied_on_points(run: Run, include_unfinished: bool) -> int:
     return int(((scores == scores.max(axis=1, keepdims=True)).sum(axis=1) > 1).sum())
 
 
+def tie_counts(run: Run, include_unfinished: bool = False) -> tuple[int, int, int]:
+    """``(games, tied on points, decided by dice)``: games counted, games whose top
+    score (R9.2) was shared, and games whose winner R9.3's die roll chose."""
+    games, _ = _win_counts(run, include_unfinished)
+    dice = run.scan_for_win_rates("games", "tie_broken_by_dice", include_unfinished=include_unfinished)
+    dice_games = int(dice.select(pl.col("tie_broken_by_dice").sum()).collect().item())
+    return games, _tied_on_points(run, include_unfinished), dice_games
+
+
 def seat_balance(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
     """Is the table fair by turn order? χ² test, Balance, AdvantageP1 and tie rates
     (R9.3, R9.4; module docstring).
@@ -121,9 +130,7 @@ def seat_balance(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFra
 
     def one(run: Run) -> pd.DataFrame:
         games, wins = _win_counts(run, include_unfinished)
-        tied_games = _tied_on_points(run, include_unfinished)
-        dice = run.scan_for_win_rates("games", "tie_broken_by_dice", include_unfinished=include_unfinished)
-        dice_games = int(dice.select(pl.col("tie_broken_by_dice").sum()).collect().item())
+        _, tied_games, dice_games = tie_counts(run, include_unfinished)
         chi2, chi2_p = sps.chisquare(wins) if games else (np.nan, np.nan)
         fair = multinomial_bootstrap(np.ones(run.players), games, balance, seed=BOOTSTRAP_SEED) if games else [np.nan]
         p1 = rate_columns("advantage_p1", wins[:1], [games])

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from analysis.cards import ally_strength, task_completers, task_outcomes
-from analysis.length import first_event_survival, game_endings, game_length, length_survival
-from analysis.morale import morale_cards
+from analysis.length import first_event_incidence, game_endings, game_length, length_survival
+from analysis.morale import morale_cards, morale_impact, win_rate_by_saves
 from analysis.seats import balance, bot_win_rates, seat_balance, seat_differences, seat_win_rates
 from analysis.stats import bh_flags, difference_columns, kaplan_meier, mean_interval, wilson
 from sim.record import GAME_FIELDS, PLAYER_FIELDS, Record
@@ -112,7 +112,7 @@ def test_kaplan_meier_with_censoring_shrinks_the_risk_set():
 # --- hand-made run directories -------------------------------------------------------------
 
 
-def test_survival_censors_truncated_games_and_games_without_a_morale_loss_event(tmp_path, default_deck):
+def test_survival_censors_truncated_games(tmp_path, default_deck):
     record = empty_record(default_deck, 4, 2)
     turns = [1, 2, 2, 3]
     record.games[:, GAME_FIELDS.index("turns")] = turns
@@ -122,16 +122,26 @@ def test_survival_censors_truncated_games_and_games_without_a_morale_loss_event(
     run = hand_made_run(tmp_path / "run", record, default_deck, ["random", "random"])
     curve = length_survival(run)
     assert curve["turn"].tolist() == [1, 2] and curve["survival"].tolist() == pytest.approx([0.75, 0.25])
-    # events at turns 1 and 2; games 1 and 3 censored at turns 2 and 3 (a game censored
-    # at t is still at risk at t): S(1) = 3/4, S(2) = 3/4 · 2/3
-    first = first_event_survival(run)
-    assert first["survival"].tolist() == pytest.approx([0.75, 0.5])
-    assert first["at_risk"].tolist() == [4, 3]
     endings = game_endings(run).set_index("ending")
     assert endings.loc["truncated", "count"] == 1 and endings.loc["truncated", "share"] == 0.25
     length = game_length(run).set_index("measure")
     assert length.loc["turns", "mean"] == 2.0 and length.loc["turns", "median"] == 2.0
     assert length.loc["turns", "games"] == 4 and length.loc["rounds", "mean"] == 1.25
+
+
+def test_first_morale_loss_event_treats_a_game_over_without_one_as_a_competing_risk(tmp_path, default_deck):
+    """Game 0 ends at turn 1 with no event (competing), games 1 and 2 have their first
+    event at turns 2 and 3, game 3 is truncated at turn 4 (censored). Aalen–Johansen:
+    CIF(2) = 3/4 · 1/3 = 1/4, CIF(3) = 1/4 + 1/2 · 1/2 = 1/2; Kaplan–Meier censoring
+    game 0 would say 1/3 and 2/3."""
+    record = empty_record(default_deck, 4, 2)
+    record.games[:, GAME_FIELDS.index("turns")] = [1, 2, 3, 4]
+    record.games[3, GAME_FIELDS.index("truncated")] = 1
+    record.games[:, GAME_FIELDS.index("first_event_turn")] = [0, 2, 3, 0]
+    curve = first_event_incidence(hand_made_run(tmp_path / "run", record, default_deck, ["random", "random"]))
+    assert curve["turn"].tolist() == [1, 2, 3, 4]  # turn 4: game 3 censored, no change
+    assert curve["incidence"].tolist() == pytest.approx([0.0, 0.25, 0.5, 0.5])
+    assert (curve["incidence_low"] <= curve["incidence"]).all() and (curve["incidence"] <= curve["incidence_high"]).all()
 
 
 def test_iwd_and_win_rates_of_an_ally_leave_out_unfinished_games_unless_asked(tmp_path, default_deck):
@@ -225,6 +235,28 @@ def test_task_rates_turns_and_completers(tmp_path, default_deck):
     assert task["lost_rate"] == pytest.approx(1 / 3) and task["completion_turn"] == pytest.approx(20.0)
     by = task_completers(run)
     assert by["share"].iloc[:2].tolist() == pytest.approx([2 / 3, 1 / 3])
+
+
+def test_morale_impact_counts_what_penalties_take_back_and_how_games_are_won(tmp_path, default_deck):
+    record = empty_record(default_deck, 4, 2)
+    set_winners(record, [0, 1, 1, 0])
+    record.tasks[:, 0, 0] = [TASK_COMPLETED, TASK_LOST, TASK_COMPLETED, TASK_FAILED]
+    record.tasks[:, 1, 0] = [TASK_LOST, 0, 0, 0]
+    score, saves = PLAYER_FIELDS.index("score"), PLAYER_FIELDS.index("saves")
+    record.players[:, :, score] = [[3, 1], [0, 2], [1, 4], [0, 0]]  # game 3 is won with 0 points
+    record.players[:, :, saves] = [[1, 0], [1, 0], [0, 0], [0, 2]]
+    record.games[3, GAME_FIELDS.index("tie_broken_by_dice")] = 1
+    run = hand_made_run(tmp_path / "run", record, default_deck, ["random", "random"])
+    impact = morale_impact(run).set_index("measure")
+    p0, p1 = default_deck.tasks[0].points, default_deck.tasks[1].points
+    assert impact.loc["tasks_lost_share", "value"] == pytest.approx(2 / 4) and impact.loc["tasks_lost_share", "n"] == 4
+    assert impact.loc["points_lost_share", "value"] == pytest.approx((p0 + p1) / (3 * p0 + p1))
+    assert impact.loc["tied_on_points", "value"] == pytest.approx(1 / 4)  # game 3: 0 against 0
+    assert impact.loc["decided_by_dice", "value"] == pytest.approx(1 / 4)
+    assert impact.loc["won_with_zero_points", "value"] == pytest.approx(1 / 4)
+    by_saves = win_rate_by_saves(run).set_index("saves")
+    assert by_saves["player_games"].tolist() == [5, 2, 1]
+    assert by_saves["win_rate"].tolist() == pytest.approx([3 / 5, 1 / 2, 0.0])
 
 
 def test_morale_save_rate_counts_every_players_roll(tmp_path, default_deck):

@@ -17,7 +17,7 @@ from sim.runner import simulate
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("revachol")
 SECTIONS = ("Game length", "Morale loss", "Card strength", "Seat advantage")
-TABLES = ("game_length", "game_endings", "length_histogram", "length_survival", "first_event_survival",
+TABLES = ("game_length", "game_endings", "length_histogram", "length_survival", "first_event_incidence",
           "morale_per_game", "morale_event_distribution", "player_penalties", "morale_cards", "ally_strength",
           "ally_contributions", "task_outcomes", "task_completers", "seat_win_rates", "seat_balance",
           "score_summary", "score_histogram", "bot_win_rates")  # fmt: skip

@@ -11,7 +11,7 @@ import statsmodels.api as sm
 from scipy import stats as sps
 
 from analysis.clustered import GameMoments, ratio_columns, ratio_difference_columns, sum_moments
-from analysis.stats import mean_interval
+from analysis.stats import mean_interval, wilson
 
 PLAYERS = 4
 
@@ -34,6 +34,19 @@ def test_a_per_player_mean_has_statsmodels_cluster_robust_standard_error():
     fit = sm.OLS(y.ravel().astype(float), np.ones(y.size)).fit(cov_type="cluster", cov_kwds={"groups": groups})
     assert columns["mean"] == pytest.approx(fit.params[0])
     assert _half_width(columns, "mean") / sps.t.ppf(0.975, 299) == pytest.approx(fit.bse[0], rel=1e-9)
+
+
+def test_a_clustered_rate_is_wilson_at_the_effective_sample_size_and_stays_in_bounds():
+    # Games with independent players (deff = 1 up to noise) give about Wilson's interval;
+    # a rate of 1 over one row gives Wilson's exact [0.207, 1], not a zero-width interval.
+    columns = ratio_columns("r", GameMoments.of(np.array([[1.0, 1.0], [0.0, 0.0]])))
+    low, high = wilson(1, 1)
+    assert (columns["r"], columns["r_low"], columns["r_high"]) == (1.0, pytest.approx(low), 1.0)
+    rng = np.random.default_rng(5)
+    wins = rng.random((5_000, PLAYERS)) < 0.3
+    columns = ratio_columns("r", GameMoments.of(np.stack([wins.sum(1), np.full(5_000, PLAYERS)], axis=1)))
+    low, high = wilson(wins.sum(), wins.size)
+    assert columns["r_low"] == pytest.approx(low, abs=1e-3) and columns["r_high"] == pytest.approx(high, abs=1e-3)
 
 
 def test_chunked_moments_equal_moments_of_the_whole():
