@@ -1,9 +1,10 @@
 """Interval estimates and tests shared by every report table.
 
-Every rate in the reports is ``successes / n`` with a Wilson score interval, every
-mean a Student-t interval, every difference of two rates a Newcomb interval, and
-survival curves are Kaplan–Meier estimates with log-log pointwise intervals. The
-level is 95% throughout (:data:`LEVEL`). The computations are the libraries' (statsmodels,
+Every rate over independent units (games, rolls) is ``successes / n`` with a Wilson
+score interval, every mean a Student-t interval, and survival curves are Kaplan–Meier
+estimates with log-log pointwise intervals. Rates and means over player-game rows,
+which share their games, are game-clustered (:mod:`analysis.clustered`). The level is
+95% throughout (:data:`LEVEL`). The computations are the libraries' (statsmodels,
 scipy); this module only adapts their inputs and outputs to table columns.
 
 Column convention. An estimate named ``x`` comes with ``x_low`` and ``x_high``, the
@@ -20,11 +21,11 @@ import polars as pl
 from scipy import stats as sps
 from statsmodels.duration.survfunc import SurvfuncRight
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
+from statsmodels.stats.proportion import proportion_confint
 
 ALPHA = 0.05  # every interval is a 95% confidence interval
 LEVEL = 1 - ALPHA
-FDR_Q = 0.05  # Benjamini–Hochberg false-discovery rate for outlier flags
+FDR_Q = 0.05  # Benjamini–Hochberg false-discovery rate of every flag
 PERCENTILES = (5, 25, 75, 95)
 
 
@@ -150,20 +151,6 @@ def distribution(frame: pl.LazyFrame, column: str, by: list[str] | None = None, 
     out = counts.sort([*by, column]).collect().to_pandas()
     out = out[[*by, column, n_name, "count"]]
     return out.assign(**rate_columns("share", out["count"], out[n_name]))
-
-
-def difference_columns(name: str, successes_a, n_a, successes_b, n_b) -> dict[str, np.ndarray]:
-    """Columns ``name``, ``name_low``, ``name_high``: ``a/n_a − b/n_b`` with
-    Newcomb's hybrid score interval (Newcomb 1998, method 10), which is built from
-    the two groups' Wilson intervals."""
-    args = [np.asarray(v, np.float64) for v in (successes_a, n_a, successes_b, n_b)]
-    valid = (args[1] > 0) & (args[3] > 0)
-    safe = [np.where(valid, v, 1.0) for v in args]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        low, high = confint_proportions_2indep(*safe, method="newcomb", compare="diff", alpha=ALPHA)
-        value = safe[0] / safe[1] - safe[2] / safe[3]
-    return {name: np.where(valid, value, np.nan), f"{name}_low": np.where(valid, low, np.nan),
-            f"{name}_high": np.where(valid, high, np.nan)}  # fmt: skip
 
 
 def binomial_pvalues(successes, n, p) -> np.ndarray:

@@ -13,7 +13,7 @@ from analysis.cards import ally_strength, task_completers, task_outcomes
 from analysis.length import first_event_incidence, game_endings, game_length, length_survival
 from analysis.morale import morale_cards, morale_impact, win_rate_by_saves
 from analysis.seats import balance, bot_win_rates, seat_balance, seat_differences, seat_win_rates
-from analysis.stats import bh_flags, difference_columns, kaplan_meier, mean_interval, wilson
+from analysis.stats import bh_flags, kaplan_meier, mean_interval, wilson
 from sim.record import GAME_FIELDS, PLAYER_FIELDS, Record
 from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
@@ -71,16 +71,6 @@ def test_t_interval_of_a_mean_matches_the_formula():
     half = 3.182446305284263 * values.std(ddof=1) / 2  # t(0.975, 3) · s / √4
     assert (low, high) == pytest.approx((2.5 - half, 2.5 + half))
     assert mean_interval(7.0, 0.0, 5) == (7.0, 7.0)  # a constant sample: the mean is exact
-
-
-def test_difference_of_two_rates_is_newcombs_interval_from_the_two_wilson_intervals():
-    columns = difference_columns("d", [30], [100], [25], [100])
-    l1, u1 = wilson(30, 100)
-    l2, u2 = wilson(25, 100)
-    low = 0.05 - math.sqrt((0.30 - l1) ** 2 + (u2 - 0.25) ** 2)  # Newcomb (1998), method 10
-    high = 0.05 + math.sqrt((u1 - 0.30) ** 2 + (0.25 - l2) ** 2)
-    assert columns["d"][0] == pytest.approx(0.05)
-    assert (columns["d_low"][0], columns["d_high"][0]) == pytest.approx((low, high))
 
 
 def test_benjamini_hochberg_flags_the_step_up_set():
