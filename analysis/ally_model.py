@@ -48,6 +48,7 @@ import numpy as np
 from scipy import optimize
 from scipy import stats as sps
 from scipy.special import logsumexp
+from threadpoolctl import threadpool_limits
 
 from analysis.player_games import chunks
 from analysis.stats import ALPHA
@@ -139,8 +140,11 @@ def fit_softmax(design, winner: np.ndarray) -> SoftmaxFit:
             cache[key] = (-ll / games, -grad / games, hess / games, meat)
         return cache[key]
 
-    result = optimize.minimize(lambda b: evaluate(b)[:2], np.zeros(k), jac=True, hess=lambda b: evaluate(b)[2],
-                               method="trust-exact", options={"gtol": 1e-6, "maxiter": 100})  # fmt: skip
+    # One BLAS thread: the products are small, and a BLAS spinning on threads that other
+    # processes hold slowed the fit fivefold on a busy machine.
+    with threadpool_limits(limits=1, user_api="blas"):
+        result = optimize.minimize(lambda b: evaluate(b)[:2], np.zeros(k), jac=True, hess=lambda b: evaluate(b)[2],
+                                   method="trust-exact", options={"gtol": 1e-6, "maxiter": 100})  # fmt: skip
     beta = result.x
     _, _, hessian, meat = evaluate(beta)
     cov_model = np.linalg.pinv(hessian * games)

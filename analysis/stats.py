@@ -193,9 +193,9 @@ def kaplan_meier(durations, observed) -> pd.DataFrame:
     ``statsmodels.duration.survfunc.SurvfuncRight`` (Kaplan & Meier 1958). The
     interval is the log-log ("exponential Greenwood") one, ``S ** exp(±z·σ)`` with
     ``σ = se / (S·|log S|)`` (Kalbfleisch & Prentice 2002, §1.3): it stays inside
-    [0, 1]. statsmodels' own ``simultaneous_cb`` (a Hall–Wellner band) is not used:
-    at the first turns where a game ends it opens to most of [0, 1] although nearly
-    every game is still running. Where S is 0 or 1 the interval is the estimate. The
+    [0, 1]. The intervals are pointwise: each holds at its own time with 95%
+    confidence, not the whole curve at once. Where S is 0 or 1 the interval is the
+    estimate. The
     discrete hazard at ``t`` is the share of the units still at risk that end at
     ``t`` (Isaksen, Gopstein & Nealen 2015 read game length through it), with its
     Wilson interval.
