@@ -58,6 +58,9 @@ ALLIES = {  # id: (symbols, ability, points)
     "evrart": (["orange"], "forced_draw", 0),
     "filler1": (["purple"], None, 0),
     "filler2": (["purple"], None, 0),
+    "jean": (["crown"], "borrow", 1),
+    "klaasje": (["crown"], "borrow", 2),
+    "yellow2": (["yellow"], None, 0),
 }
 TASKS = {  # id: (requires, points, special)
     "t_blue": (["blue"], 1, False),

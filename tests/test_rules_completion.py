@@ -4,32 +4,40 @@ completion (A1, A2, A5, A8), each checked against RULES.md."""
 import numpy as np
 import pytest
 
-from sim.decisions import C_BORROWER, C_FREE, C_SQUAD, C_SUBSET
+from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
 from sim.options import RuleOptions
-from sim.rules.completion import complete_tasks, completion_options
+from sim.rules.completion import borrow_options, complete_tasks, completion_options
 from sim.state import EMPTY, OUTCOME, OUTCOME_FINISHED, OUTCOME_RUNNING
-from tests.table import ALLY, Table
+from tests.table import ALLY, Table, ally_name
 
 pytestmark = pytest.mark.nojit
 
 
 def options(t: Table, seat: int = 0) -> list[tuple]:
-    """The offered completions as (squad, subset, free, borrower, lender) tuples."""
+    """The offered completions as (squad, subset, free, borrows) tuples."""
     n = completion_options(t.ref, t.deck, seat)
     rows = t.st.options[:n]
     assert (rows[0, :4] == EMPTY).all(), "row 0 is 'no completion'"
-    return [(r[C_SQUAD], r[C_SUBSET], r[C_FREE], r[C_BORROWER], r[C_BORROWER + 1]) for r in rows[1:]]
+    return [(r[C_SQUAD], r[C_SUBSET], r[C_FREE], r[C_BORROWS]) for r in rows[1:]]
 
 
 def plain(t: Table, seat: int = 0) -> set[tuple[int, int]]:
-    return {(s, sub) for s, sub, free, b, _ in options(t, seat) if not free and b == EMPTY}
+    return {(s, sub) for s, sub, free, borrows in options(t, seat) if not free and borrows == 0}
 
 
-def complete(t: Table, seat: int, squad: int, subset: int, borrower: str | None = None, lender: str | None = None):
+def borrow_rows(t: Table, squad: int, subset: int, chosen: list[tuple[str, str]], left: int, seat: int = 0) -> list:
+    """The offered (borrower, lender) pairs after the borrows ``chosen``, ``left`` to come (A1)."""
+    for b, (borrower, lender) in enumerate(chosen):
+        t.st.borrows[b] = ALLY[borrower], ALLY[lender]
+    n = borrow_options(t.ref, t.deck, seat, squad, subset, len(chosen), left)
+    return [(ally_name(r[C_BORROWER]), ally_name(r[C_LENDER])) for r in t.st.options[:n]]
+
+
+def complete(t: Table, seat: int, squad: int, subset: int, borrows: list[tuple[str, str]] = ()):
     choice = np.full(8, EMPTY, np.int64)
-    choice[C_SQUAD], choice[C_SUBSET], choice[C_FREE] = squad, subset, 0
-    if borrower:
-        choice[C_BORROWER], choice[C_BORROWER + 1] = ALLY[borrower], ALLY[lender]
+    choice[C_SQUAD], choice[C_SUBSET], choice[C_FREE], choice[C_BORROWS] = squad, subset, 0, len(borrows)
+    for b, (borrower, lender) in enumerate(borrows):
+        t.st.borrows[b] = ALLY[borrower], ALLY[lender]
     complete_tasks(t.ref, t.deck, seat, choice)
 
 
@@ -106,8 +114,9 @@ def test_a1_borrowed_symbol_sends_the_borrower_to_the_lenders_owner():
     # t_big needs blue, red, green, yellow; the squad has red, green and Lena's crown:
     # one colour short even with the crown, so Lena must borrow blue or yellow.
     t = Table().row(None, None, "t_big").squad(0, "red", "green", "lena").squad(1, "blue2", "dolores")
-    assert options(t) == [(0, 0b100, 0, ALLY["lena"], ALLY["blue2"])]
-    complete(t, 0, squad=0, subset=0b100, borrower="lena", lender="blue2")
+    assert options(t) == [(0, 0b100, 0, 1)]
+    assert borrow_rows(t, 0, 0b100, [], 1) == [("lena", "blue2")]  # Dolores' purple is no use
+    complete(t, 0, squad=0, subset=0b100, borrows=[("lena", "blue2")])
     assert t.received_of(1) == ["lena"]  # she scores her 1 point for seat 1
     assert t.squads_of(1) == [["blue2", "dolores"]]  # the lender stays where it is
     assert sorted(t.statue_discard_names()) == ["green", "red"]
@@ -116,10 +125,11 @@ def test_a1_borrowed_symbol_sends_the_borrower_to_the_lenders_owner():
 def test_a1_borrow_is_offered_only_when_needed_and_may_use_dolores_dei():
     t = Table().row(None, None, "t_special").squad(0, "orange", "lena").squad(1, "dolores")
     # Lena's crown covers purple alone: no borrow needed, none offered.
-    assert options(t) == [(0, 0b100, 0, EMPTY, EMPTY)]
+    assert options(t) == [(0, 0b100, 0, 0)]
     t = Table().row(None, "t_special", "t_red").squad(0, "orange", "lena").squad(1, "dolores")
     # Together they need purple, orange and red: the crown covers one, Dolores lends purple (A3).
-    assert (0, 0b110, 0, ALLY["lena"], ALLY["dolores"]) in options(t)
+    assert (0, 0b110, 0, 1) in options(t)
+    assert borrow_rows(t, 0, 0b110, [], 1) == [("lena", "dolores")]
 
 
 def test_a1_unused_borrower_is_discarded_with_the_squad_and_scores_nothing():
@@ -131,7 +141,7 @@ def test_a1_unused_borrower_is_discarded_with_the_squad_and_scores_nothing():
 
 def test_a2_double_counts_a_symbol_another_card_has_twice():
     t = Table().row(None, None, "t_green2").squad(0, "green", "measurehead")
-    assert options(t) == [(0, 0b100, 1, EMPTY, EMPTY)]  # Measurehead doubles the green
+    assert options(t) == [(0, 0b100, 1, 0)]  # Measurehead doubles the green
     t = Table().row(None, None, "t_green2").squad(0, "blue", "measurehead")
     assert options(t) == []  # no green to double
 
@@ -141,7 +151,7 @@ def test_a2_reading_may_not_double_its_own_symbol_unless_opt_double_any_symbol()
     assert options(t) == []  # Spanish text: only a symbol another card of the squad has
     t = Table(options=RuleOptions(debug=True, double_any_symbol=True)).row(None, None, "t_blue2")
     t.squad(0, "measurehead", "red")
-    assert options(t) == [(0, 0b100, 1, EMPTY, EMPTY)]  # opt_double_any_symbol (Russian text)
+    assert options(t) == [(0, 0b100, 1, 0)]  # opt_double_any_symbol (Russian text)
 
 
 def test_a5_kim_stays_as_the_first_card_of_a_new_squad():
@@ -157,7 +167,7 @@ def test_a5_kim_stays_as_the_first_card_of_a_new_squad():
 
 def test_a8_extra_crown_only_for_a_special_tasks_symbol():
     t = Table().row(None, None, "t_special").squad(0, "orange", "ruby")
-    assert options(t) == [(0, 0b100, 1, EMPTY, EMPTY)]  # the extra crown stands in for purple
+    assert options(t) == [(0, 0b100, 1, 0)]  # the extra crown stands in for purple
     t = Table().row(None, None, "t_green2").squad(0, "green", "ruby")
     assert options(t) == []  # not a Special Task: no extra crown
 
@@ -165,4 +175,4 @@ def test_a8_extra_crown_only_for_a_special_tasks_symbol():
 def test_a8_extra_crown_once_per_completion_however_many_special_tasks():
     t = Table().row(None, "t_special", "t_special2").squad(0, "orange", "ruby")
     # Both Special Tasks need two purples; the one extra crown covers one of them.
-    assert options(t) == [(0, 0b010, 1, EMPTY, EMPTY), (0, 0b100, 1, EMPTY, EMPTY)]
+    assert options(t) == [(0, 0b010, 1, 0), (0, 0b100, 1, 0)]
