@@ -75,6 +75,7 @@ TASKS = {  # id: (requires, points, special)
     "find_your_badge": (["yellow", "orange"], 3, False),
     "go_to_the_island": (["blue", "purple"], 3, False),
     "t_big": (["blue", "red", "green", "yellow"], 6, False),
+    "t_special3": (["purple", "purple"], 3, True),
 }
 MORALE = {  # id: (save, penalty)
     "m_squad": ([1, 2], "squad_ally"),

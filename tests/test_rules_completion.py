@@ -6,6 +6,7 @@ import pytest
 
 from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
 from sim.options import RuleOptions
+from sim.rules.turn import take_turn
 from sim.rules.completion import borrow_options, complete_tasks, completion_options
 from sim.state import EMPTY, OUTCOME, OUTCOME_FINISHED, OUTCOME_RUNNING
 from tests.table import ALLY, Table, ally_name
@@ -176,3 +177,74 @@ def test_a8_extra_crown_once_per_completion_however_many_special_tasks():
     t = Table().row(None, "t_special", "t_special2").squad(0, "orange", "ruby")
     # Both Special Tasks need two purples; the one extra crown covers one of them.
     assert options(t) == [(0, 0b010, 1, 0), (0, 0b100, 1, 0)]
+
+
+def test_a1_reading_three_borrowers_complete_two_tasks_issue_13_example():
+    """Lena, Cuno and Jean (three crowns) against tasks needing B, R, G, Y and B, B:
+    three short even with the crowns, so all three borrow (A1 Reading: no cap)."""
+    t = Table().row(None, "t_big", "t_blue2").squad(0, "lena", "cuno", "jean").squad(1, "blue", "red", "green")
+    assert (0, 0b110, 0, 3) in options(t)
+    first = borrow_rows(t, 0, 0b110, [], 3)
+    assert {b for b, _ in first} == {"lena", "cuno", "jean"} and {l for _, l in first} == {"blue", "red", "green"}
+    assert borrow_rows(t, 0, 0b110, [("lena", "blue"), ("jean", "red")], 1) == [("cuno", "green")]
+    complete(t, 0, squad=0, subset=0b110, borrows=[("lena", "blue"), ("jean", "red"), ("cuno", "green")])
+    assert t.done_of(0) == ["t_big", "t_blue2"]
+    assert sorted(t.received_of(1)) == ["cuno", "jean", "lena"]
+    assert t.squads_of(1) == [["blue", "red", "green"]]
+
+
+def test_a1_reading_four_borrowers_each_goes_to_its_own_lenders_owner():
+    t = Table(n_players=3).row("t_big", "t_blue2", "t_green2").squad(0, "lena", "cuno", "jean", "klaasje")
+    t.squad(1, "blue", "green").squad(2, "red", "yellow")
+    # 8 symbols needed, 4 crowns: four borrows; B, R, G, Y lent, the crowns cover B, B, G, G.
+    assert (0, 0b111, 0, 4) in options(t)
+    assert (0, 0b111) not in {(s, sub) for s, sub, _, borrows in options(t) if borrows < 4}
+    borrows = [("lena", "blue"), ("cuno", "red"), ("jean", "green"), ("klaasje", "yellow")]
+    assert borrow_rows(t, 0, 0b111, borrows[:3], 1) == [("klaasje", "yellow")]
+    complete(t, 0, squad=0, subset=0b111, borrows=borrows)
+    assert sorted(t.received_of(1)) == ["jean", "lena"] and sorted(t.received_of(2)) == ["cuno", "klaasje"]
+
+
+def test_a1_reading_two_borrowers_may_not_use_the_same_symbol_of_one_ally():
+    # t_big + t_blue2 need B x3, R, G, Y; the squad has R, G and two crowns: two borrows.
+    t = Table().row(None, "t_big", "t_blue2").squad(0, "lena", "cuno", "red", "green").squad(1, "blue")
+    assert (0, 0b110) not in {(s, sub) for s, sub, _, _ in options(t)}  # one blue cannot be lent twice
+    t.squad(1, "green_yellow")
+    assert (0, 0b110, 0, 2) in options(t)
+    assert borrow_rows(t, 0, 0b110, [], 2) == [
+        ("lena", "blue"), ("lena", "green_yellow"), ("cuno", "blue"), ("cuno", "green_yellow"),
+    ]  # fmt: skip
+    assert borrow_rows(t, 0, 0b110, [("lena", "blue")], 1) == [("cuno", "green_yellow")]
+
+
+def test_a1_reading_an_ally_with_two_symbols_lends_one_to_each_of_two_borrowers():
+    # t_big + t_green2 need B, R, G x3, Y; the squad has B, R and two crowns: G and Y
+    # come from green_yellow, one symbol to each borrower.
+    t = Table().row(None, "t_big", "t_green2").squad(0, "lena", "cuno", "blue", "red").squad(1, "green_yellow")
+    assert (0, 0b110, 0, 2) in options(t)
+    assert borrow_rows(t, 0, 0b110, [("lena", "green_yellow")], 1) == [("cuno", "green_yellow")]
+    complete(t, 0, squad=0, subset=0b110, borrows=[("lena", "green_yellow"), ("cuno", "green_yellow")])
+    assert sorted(t.received_of(1)) == ["cuno", "lena"]
+
+
+def test_a1_a_completion_turn_chooses_its_borrows_one_by_one():
+    """R4.1 then R6 with A1 through the turn: the completion row, then each borrow."""
+    probe = Table().row(None, "t_big", "t_blue2").squad(0, "lena", "cuno", "jean").squad(1, "blue", "red", "green")
+    complete_row = 1 + options(probe).index((0, 0b110, 0, 3))
+    t = Table().row(None, "t_big", "t_blue2").squad(0, "lena", "cuno").squad(1, "blue", "red", "green")
+    t.hand(0, "jean")
+    # play; (jean, squad 0); the completion; then three borrows, the first row each time.
+    t.script(0, 0, complete_row, 0, 0, 0)
+    take_turn(t.ref, t.deck)
+    assert t.done_of(0) == ["t_big", "t_blue2"] and len(t.received_of(1)) == 3
+
+
+def test_a8_reading_two_special_crowns_one_per_card_unless_opt_one_special_crown_per_squad():
+    # t_special + t_special3 need purple x3 and orange; the squad has orange.
+    t = Table().row(None, "t_special", "t_special3").squad(0, "orange", "ruby", "titus")
+    # Titus's own crown covers one purple; each A8 card's extra crown covers one more.
+    assert (0, 0b110, 1, 0) in options(t)
+    t = Table(options=RuleOptions(debug=True, one_special_crown_per_squad=True))
+    t.row(None, "t_special", "t_special3").squad(0, "orange", "ruby", "titus")
+    assert (0, 0b110) not in {(s, sub) for s, sub, _, _ in options(t)}
+    assert (0, 0b100, 1, 0) in options(t)  # t_special3 alone: the crown and one extra crown

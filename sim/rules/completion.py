@@ -5,7 +5,7 @@ from sim._numba import inline_kernel, kernel
 from sim.cards import Ability
 from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
 from sim.events import EV_BORROW, EV_COMPLETE, EV_SQUAD_CARD, log_event
-from sim.rules.cover import fewest_borrows, shortfall
+from sim.rules.cover import fewest_borrows, shortfall, symbol_count
 from sim.rules.squads import add_to_squad, delete_squad, find_in_squads, receive, squad_mask, to_statue_discard
 from sim.rules.task_row import refill_row
 from sim.state import (
@@ -159,7 +159,7 @@ def borrow_options(st, deck, seat, squad, subset, n_named, left):
             continue
         for i in range(n_lenders):
             lender = st.lenders[i]
-            if _named(st.borrows, n_named, 1, lender) >= _n_symbols(deck, lender):
+            if _named(st.borrows, n_named, 1, lender) >= symbol_count(deck, lender):
                 continue
             st.borrows[n_named, 0] = borrower
             st.borrows[n_named, 1] = lender
@@ -178,11 +178,6 @@ def _named(borrows, n_named, column, ally):
         if borrows[b, column] == ally:
             count += 1
     return count
-
-
-@inline_kernel
-def _n_symbols(deck, ally):
-    return (deck.ally_symbols[ally, 0] >= 0) + (deck.ally_symbols[ally, 1] >= 0)
 
 
 @kernel

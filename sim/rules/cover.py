@@ -73,6 +73,16 @@ def _link(cap, node, mask):
             cap[node, SPECIAL + c] = BIG
 
 
+@inline_kernel
+def symbol_count(deck, ally):
+    """Symbols the ally shows, 1 or 2 (R1.2)."""
+    n = 0
+    for slot in range(2):
+        if deck.ally_symbols[ally, slot] >= 0:
+            n += 1
+    return n
+
+
 @kernel
 def _augment(cap, n_nodes, parent, queue):
     """Push one unit along a shortest path with room from SRC to SINK (Edmonds-Karp);
@@ -157,10 +167,7 @@ def fewest_borrows(st, deck, seat, squad, subset, n_double, n_special, n_lenders
         for b in range(n_named):
             if st.borrows[b, 1] == ally:
                 named += 1
-        n_symbols = 0
-        for slot in range(2):
-            if deck.ally_symbols[ally, slot] >= 0:
-                n_symbols += 1
+        n_symbols = symbol_count(deck, ally)
         if named == 0:
             for slot in range(n_symbols):
                 cap[LEND, POOL + deck.ally_symbols[ally, slot]] += 1
