@@ -138,6 +138,13 @@ class Table:
             self.st.held[seat, ALLY[a]] = True
         return self
 
+    def clear_squads(self) -> Table:
+        """Remove every squad of every seat (to lay out another position)."""
+        self.st.squad_n[:] = 0
+        self.st.squad_size[:] = 0
+        self.st.squad_symbols[:] = 0
+        return self
+
     def squad(self, seat: int, *allies: str) -> Table:
         """Add a new squad, last in order, holding ``allies``."""
         from sim.rules.squads import add_to_squad
