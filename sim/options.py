@@ -19,6 +19,7 @@ from sim.state import (
 
 
 MAX_TURN_CAP = 30_000
+READINGS = ("double_any_symbol", "one_special_crown_per_squad", "extra_play_existing_squad")
 
 
 @dataclass(frozen=True)
@@ -74,3 +75,7 @@ class RuleOptions:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    def readings(self) -> dict[str, bool]:
+        """The rule options proper (RULES.md readings), by their ``opt_...`` names."""
+        return {f"opt_{name}": getattr(self, name) for name in READINGS}
