@@ -3,12 +3,18 @@ completion (A1, A2, A5, A8), each checked against RULES.md."""
 
 import numpy as np
 import pytest
+import yaml
 
+from sim.cards import parse_deck
+from sim.deck_arrays import compile_deck
 from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
 from sim.options import RuleOptions
+from sim.rng import stream_keys
+from sim.rules.setup import setup_game
+from sim.rules.squads import add_to_squad
 from sim.rules.turn import take_turn
 from sim.rules.completion import borrow_options, complete_tasks, completion_options
-from sim.state import EMPTY, OUTCOME, OUTCOME_FINISHED, OUTCOME_RUNNING
+from sim.state import EMPTY, OUTCOME, OUTCOME_FINISHED, OUTCOME_RUNNING, kernel_state, new_state
 from tests.table import ALLY, Table, ally_name
 
 pytestmark = pytest.mark.nojit
@@ -248,3 +254,32 @@ def test_a8_reading_two_special_crowns_one_per_card_unless_opt_one_special_crown
     t.row(None, "t_special", "t_special3").squad(0, "orange", "ruby", "titus")
     assert (0, 0b110) not in {(s, sub) for s, sub, _, _ in options(t)}
     assert (0, 0b100, 1, 0) in options(t)  # t_special3 alone: the crown and one extra crown
+
+
+def test_a1_two_squads_of_two_borrowers_against_38_lenders_fit_the_option_buffer():
+    """Issue 13, item 5: listing every (borrower, lender) combination at once overflowed
+    the option buffer ("too many completion options"); now a completion row names the
+    number of borrows and each borrow is a row of at most A1 cards x allies."""
+    names = [f"lender_{i}" for i in range(38)]
+    allies = [{"id": f"a1_{i}", "name": f"A1 {i}", "symbols": ["crown"], "points": 1, "ability": "borrow"} for i in range(4)]
+    allies += [{"id": n, "name": n, "symbols": ["blue", "red"], "points": 0} for n in names]
+    tasks = [{"id": f"t_{i}", "name": f"T {i}", "points": 1, "requires": ["blue", "red", "blue", "red"]} for i in range(3)]
+    deck = compile_deck(parse_deck(yaml.safe_dump({"format": 1, "allies": allies, "tasks": tasks, "morale": []})))
+    st = new_state(deck, RuleOptions(debug=True).to_array())
+    ref, deck_ref = kernel_state(st), deck.kernel_ref()
+    setup_game(ref, deck_ref, 4, stream_keys(0), 0)
+    st.hand_n[:] = st.squad_n[:] = st.squad_size[:] = st.squad_symbols[:] = 0
+    st.row[:] = [0, 1, 2]
+    for squad, (a, b) in enumerate([(0, 1), (2, 3)]):
+        add_to_squad(ref, deck_ref, 0, squad, a)
+        add_to_squad(ref, deck_ref, 0, squad, b)
+    for i in range(38):
+        add_to_squad(ref, deck_ref, 1 + i % 3, 0, 4 + i)
+    n = completion_options(ref, deck_ref, 0)
+    rows = {(int(r[C_SQUAD]), int(r[C_SUBSET]), int(r[C_BORROWS])) for r in st.options[1:n]}
+    assert rows == {(s, subset, 2) for s in (0, 1) for subset in (0b001, 0b010, 0b100)}  # 2 crowns + 2 borrows each
+    n = borrow_options(ref, deck_ref, 0, 1, 0b001, 0, 2)
+    assert n == 2 * 38  # either borrower of squad 1, any lender
+    st.borrows[0] = 2, 4 + 7
+    n = borrow_options(ref, deck_ref, 0, 1, 0b001, 1, 1)
+    assert n == 38 and set(st.options[:n, C_BORROWER]) == {3}  # lender_7 may lend its other symbol too
