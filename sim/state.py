@@ -187,6 +187,7 @@ class State(NamedTuple):
     subset_ok: np.ndarray  # bool (8,): the subset's positions all hold a task
     doubles: np.ndarray  # int64 (A,): A2 tokens of one squad
     lenders: np.ndarray  # int64 (A,): A1 lender candidates
+    lender_ok: np.ndarray  # bool (A,): whether each may lend next (sim.rules.completion.borrow_options)
     borrows: np.ndarray  # int64 (A, 2): the (borrower, lender) pairs chosen for a completion (A1)
     flow: np.ndarray  # int64 (N, N), N = flow_nodes(deck): residual capacities (sim.rules.cover)
     flow_parent: np.ndarray  # int64 (N,): its search tree
@@ -269,6 +270,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
         subset_ok=np.zeros(8, np.bool_),
         doubles=np.zeros(a, i8),
         lenders=np.zeros(a, i8),
+        lender_ok=np.zeros(a, np.bool_),
         borrows=np.zeros((a, 2), i8),
         flow=np.zeros((nodes, nodes), i8),
         flow_parent=np.zeros(nodes, i8),

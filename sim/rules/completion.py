@@ -152,20 +152,22 @@ def borrow_options(st, deck, seat, squad, subset, n_named, left):
     n_double, n_special, _ = _free_tokens(st, deck, seat, squad)
     special = n_special if has_special(st.special_needs, subset) else 0
     n_lenders = _lender_candidates(st, seat)
+    for i in range(n_lenders):  # whether lending goes on with it; the borrower changes no symbol
+        lender = st.lenders[i]
+        st.lender_ok[i] = False
+        if _named(st.borrows, n_named, 1, lender) < symbol_count(deck, lender):
+            st.borrows[n_named, 1] = lender
+            left_after = fewest_borrows(st, deck, seat, squad, subset, n_double, special, n_lenders, n_named + 1, left - 1)
+            st.lender_ok[i] = left_after >= 0
     n = 0
     for k in range(st.squad_size[seat, squad]):
         borrower = st.squad_cards[seat, squad, k]
         if deck.ally_ability[borrower] != BORROW or _named(st.borrows, n_named, 0, borrower) > 0:
             continue
         for i in range(n_lenders):
-            lender = st.lenders[i]
-            if _named(st.borrows, n_named, 1, lender) >= symbol_count(deck, lender):
-                continue
-            st.borrows[n_named, 0] = borrower
-            st.borrows[n_named, 1] = lender
-            if fewest_borrows(st, deck, seat, squad, subset, n_double, special, n_lenders, n_named + 1, left - 1) >= 0:
+            if st.lender_ok[i]:
                 st.options[n, C_BORROWER] = borrower
-                st.options[n, C_LENDER] = lender
+                st.options[n, C_LENDER] = st.lenders[i]
                 n += 1
     return n
 
