@@ -15,6 +15,10 @@ app = typer.Typer(
 )
 
 DEFAULT_CARDS = Path("cards.yaml")
+# Rule options (RULES.md readings, sim/options.py), shared by the commands that play games.
+DOUBLE_ANY_SYMBOL = typer.Option(False, help="Rule option opt_double_any_symbol (A2 may double any symbol in its squad).")
+ONE_SPECIAL_CROWN = typer.Option(False, "--one-special-crown-per-squad", help="Rule option opt_one_special_crown_per_squad (A8: one extra crown per squad, not one per A8 card).")
+EXTRA_PLAY_EXISTING = typer.Option(False, "--extra-play-existing-squad", help="Rule option opt_extra_play_existing_squad (A4: the extra card goes into an existing squad only).")
 
 
 @app.callback()
@@ -118,7 +122,9 @@ def simulate(
     quiet: bool = typer.Option(False, help="No progress bar."),
     scheduler: str | None = typer.Option(None, help="Run on an existing Dask cluster, e.g. tcp://HOST:8786."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and run on it."),
-    double_any_symbol: bool = typer.Option(False, help="Rule option opt_double_any_symbol (A2 may double any symbol in its squad)."),
+    double_any_symbol: bool = DOUBLE_ANY_SYMBOL,
+    one_special_crown_per_squad: bool = ONE_SPECIAL_CROWN,
+    extra_play_existing_squad: bool = EXTRA_PLAY_EXISTING,
     turn_cap: int = typer.Option(1000, min=1, help="Turns after which a game stops as truncated (R4 Reading)."),
 ) -> None:
     """Play many games and write them to a run directory: Parquet tables of games, players and cards, a copy of the card file, and manifest.json. Interrupted runs continue with --resume; results do not depend on --jobs or --chunk-size."""
@@ -129,7 +135,10 @@ def simulate(
     deck = _load(cards)
     bots = bot[0] if len(bot) == 1 else bot
     try:
-        options = RuleOptions(double_any_symbol=double_any_symbol, turn_cap=turn_cap, shuffle_seats=shuffle_seats)
+        options = RuleOptions(
+            double_any_symbol=double_any_symbol, one_special_crown_per_squad=one_special_crown_per_squad,
+            extra_play_existing_squad=extra_play_existing_squad, turn_cap=turn_cap, shuffle_seats=shuffle_seats,
+        )  # fmt: skip
         run(deck, games, out, players, bots, seed, jobs, options, chunk_size, resume, None if not quiet else False,
             scheduler, dask_local, cards_file=cards)  # fmt: skip
     except (RunError, ValueError) as exc:
@@ -295,13 +304,21 @@ def replay(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     game: int = typer.Option(0, min=0, help="Which game of the run to show (games are numbered from 0)."),
     bot: str = typer.Option("random", help="The bot in every seat."),
+    double_any_symbol: bool = DOUBLE_ANY_SYMBOL,
+    one_special_crown_per_squad: bool = ONE_SPECIAL_CROWN,
+    extra_play_existing_squad: bool = EXTRA_PLAY_EXISTING,
 ) -> None:
-    """Print one game turn by turn: the deal, who played what where, completions with the symbols used and the crowns standing in, the morale track, morale-loss events with their dice and penalties, and the final scores."""
+    """Print one game turn by turn: the rule options, the deal, who played what where, completions with the symbols used and the crowns standing in, the morale track, morale-loss events with their dice and penalties, and the final scores."""
+    from sim.options import RuleOptions
     from sim.trace import replay as trace_replay
 
     deck = _load(cards)
+    options = RuleOptions(
+        double_any_symbol=double_any_symbol, one_special_crown_per_squad=one_special_crown_per_squad,
+        extra_play_existing_squad=extra_play_existing_squad,
+    )  # fmt: skip
     try:
-        typer.echo(trace_replay(deck, players, seed, game, [bot] * players))
+        typer.echo(trace_replay(deck, players, seed, game, [bot] * players, options))
     except ValueError as exc:
         _fail(str(exc))
 

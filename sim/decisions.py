@@ -17,22 +17,32 @@ kind             option row                                                 rule
 ``D_SWAP``       row 0 none; ``[victim seat, victim squad, position in      A6
                  squad, ally, own target squad, Harry]``
 ``D_RELOCATE``   row 0 none; ``[from squad, position, to squad, ally]``     A7
-``D_COMPLETE``   row 0 none; ``[squad, task subset, free, borrower 1,       R6, A1,
-                 lender 1, borrower 2, lender 2]``                          A2, A8
+``D_COMPLETE``   row 0 none; ``[squad, task subset, free, borrows]``        R6, A1,
+                                                                            A2, A8
+``D_BORROW``     ``[borrower, lender]``, asked ``borrows`` times after a    A1
+                 completion row that needs borrows
 ``D_PENALTY``    ``[penalty type, index]``: squad allies as                 R8.3, R8.7
                  ``squad * 64 + position``, completed tasks as their index
                  in ``done``, hand allies as their hand position
 ===============  =========================================================  ===========
 
 Completion rows: bit ``i`` of the task subset is the task at position ``i + 1``.
-``free`` is 1 when the completion needs A2's doubled symbol or A8's extra crown;
-these abilities cost nothing and change nothing but coverage (the squad is discarded
-whatever symbols it used, R6.4), so a row uses them exactly when the completion needs
-them. A borrower (A1) is an ally of the squad and its lender an ally in another
-seat's squad whose symbol it uses; rows list the fewest borrowers that make the
-completion possible, with every choice of lender, since a needless borrow only hands
-an opponent the borrower's points. At most ``MAX_BORROWERS`` borrowers of one squad
-are considered.
+``free`` is 1 when the squad has A2's doubled symbol or A8's extra crown and the
+completion needs abilities; these abilities cost nothing and change nothing but
+coverage (the squad is discarded whatever symbols it used, R6.4), so a row uses them
+whenever they help. ``borrows`` is the fewest A1 borrows that make the completion
+possible (0 for none): a needless borrow only hands an opponent the borrower's points
+(RULES A1 Reading). Every A1 card of the squad may borrow (no cap).
+
+Borrows are then chosen one at a time (``D_BORROW``, no "none" row): a borrower is an
+A1 ally of the squad that has not borrowed yet, its lender an ally in another seat's
+squad with a symbol not yet lent in this completion (an ally with two symbols may
+lend one to each of two borrowers); only pairs after which the completion stays
+possible with the borrows left are offered, so every sequence of choices ends in a
+legal completion, and every legal choice of borrowers and lenders is reachable. This
+keeps both decisions' row counts within the deck's size (at most ``7 * A + 1`` and
+``A * A`` rows for ``A`` allies), whatever the number of borrowers, where listing
+every combination at once grows as a power of the number of lenders.
 
 Decision kinds are ``numpy.int64`` constants, not Python ints: numba compiles a
 separate copy of a kernel for each Python-int constant passed to it (a literal
@@ -48,6 +58,7 @@ D_SWAP = np.int64(3)
 D_RELOCATE = np.int64(4)
 D_COMPLETE = np.int64(5)
 D_PENALTY = np.int64(6)
+D_BORROW = np.int64(7)
 
 ACTION_PLAY = 0
 ACTION_DRAW = 1
@@ -55,6 +66,7 @@ ACTION_DRAW = 1
 C_SQUAD = 0
 C_SUBSET = 1
 C_FREE = 2
-C_BORROWER = 3  # borrower k at C_BORROWER + 2k, its lender at C_BORROWER + 2k + 1
-MAX_BORROWERS = 2
+C_BORROWS = 3  # D_COMPLETE: the number of borrows (A1) the completion needs
+C_BORROWER = 0  # D_BORROW: the borrowing ally
+C_LENDER = 1  # D_BORROW: the ally whose symbol it uses
 SQUAD_POS_BASE = 64  # D_PENALTY squad allies: squad * SQUAD_POS_BASE + position

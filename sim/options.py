@@ -6,10 +6,20 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from sim.state import R_DEBUG, R_DOUBLE_ANY_SYMBOL, R_SHUFFLE_SEATS, R_TRACE, R_TURN_CAP, RULES_LEN
+from sim.state import (
+    R_DEBUG,
+    R_DOUBLE_ANY_SYMBOL,
+    R_EXTRA_PLAY_EXISTING,
+    R_ONE_SPECIAL_CROWN,
+    R_SHUFFLE_SEATS,
+    R_TRACE,
+    R_TURN_CAP,
+    RULES_LEN,
+)
 
 
 MAX_TURN_CAP = 30_000
+READINGS = ("double_any_symbol", "one_special_crown_per_squad", "extra_play_existing_squad")
 
 
 @dataclass(frozen=True)
@@ -22,6 +32,13 @@ class RuleOptions:
         ``opt_double_any_symbol`` (A2 Reading). False (default, Spanish text): A2
         doubles a symbol that *another* card of the squad has. True (Russian text):
         any symbol already in the squad, A2's own included.
+    one_special_crown_per_squad : bool
+        ``opt_one_special_crown_per_squad`` (A8 Reading). False (default): each A8
+        card of the squad gives its own extra crown. True: the squad has one extra
+        crown however many A8 cards it holds.
+    extra_play_existing_squad : bool
+        ``opt_extra_play_existing_squad`` (A4 Reading). False (default): A4's extra
+        card may go into any squad or a new one. True: into an existing squad only.
     turn_cap : int
         Turns (stuck turns included) after which a game stops as truncated (R4
         Reading); default 1,000, at most ``MAX_TURN_CAP`` (turns are stored as int16).
@@ -34,6 +51,8 @@ class RuleOptions:
     """
 
     double_any_symbol: bool = False
+    one_special_crown_per_squad: bool = False
+    extra_play_existing_squad: bool = False
     turn_cap: int = 1000
     debug: bool = False
     shuffle_seats: bool = False
@@ -46,6 +65,8 @@ class RuleOptions:
         """The ``int64 (RULES_LEN,)`` array the kernels read (layout: :mod:`sim.state`)."""
         rules = np.zeros(RULES_LEN, np.int64)
         rules[R_DOUBLE_ANY_SYMBOL] = self.double_any_symbol
+        rules[R_ONE_SPECIAL_CROWN] = self.one_special_crown_per_squad
+        rules[R_EXTRA_PLAY_EXISTING] = self.extra_play_existing_squad
         rules[R_TURN_CAP] = self.turn_cap
         rules[R_DEBUG] = self.debug
         rules[R_TRACE] = trace
@@ -54,3 +75,7 @@ class RuleOptions:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    def readings(self) -> dict[str, bool]:
+        """The rule options proper (RULES.md readings), by their ``opt_...`` names."""
+        return {f"opt_{name}": getattr(self, name) for name in READINGS}

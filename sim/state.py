@@ -42,6 +42,7 @@ import numpy as np
 from numba.experimental import structref
 
 from sim._numba import StructRefType, View
+from sim.cards import Ability
 from sim.deck_arrays import DeckArrays
 from sim.rng import BOT, N_STREAMS
 
@@ -51,6 +52,7 @@ MIN_PLAYERS = 2  # R2.1
 HAND_LIMIT = 5  # R4.3
 ROW_SIZE = 3  # R3.1: three task positions, and three morale positions under them (R7)
 INITIAL_HAND = 3  # R3.2
+N_SUBSETS = 1 << ROW_SIZE  # task subsets of the row, bit i = position i + 1 (R6.1)
 
 # --- g: scalar state, int64 -------------------------------------------------------
 N_PLAYERS = 0  # seats in this game
@@ -120,7 +122,9 @@ R_TURN_CAP = 1  # turns before a game is truncated (R4 Reading)
 R_DEBUG = 2  # 1: assert every choice is a legal option
 R_TRACE = 3  # 1: write the event log
 R_SHUFFLE_SEATS = 4  # 1: each game deals the run's bots to the seats in a random order
-RULES_LEN = 5
+R_ONE_SPECIAL_CROWN = 5  # opt_one_special_crown_per_squad (A8 Reading), 0 or 1
+R_EXTRA_PLAY_EXISTING = 6  # opt_extra_play_existing_squad (A4 Reading), 0 or 1
+RULES_LEN = 7
 
 # --- bots: the run's bots, int64 (MAX_PLAYERS, BOT_COLUMNS); row b is bot b ------------
 BOT_POLICY = 0  # policy id (sim.bots.policy.POLICY_IDS)
@@ -133,9 +137,10 @@ RESTRICT_NEVER = 1  # never play the ally while another play is possible
 RESTRICT_ALWAYS = 2  # play the ally whenever it is in hand
 MAX_BOT_PARAMS = 8  # numeric parameters per bot, bot_params (MAX_PLAYERS, MAX_BOT_PARAMS)
 
-# --- options: the legal choices of the pending decision, int64 (MAX_OPTIONS, OPTION_WIDTH)
-MAX_OPTIONS = 4096
+# --- options: the legal choices of the pending decision, int64 (option_rows(deck), OPTION_WIDTH)
+MAX_OPTIONS = 4096  # rows at least; more when the deck needs them (option_rows)
 OPTION_WIDTH = 8
+FLOW_BASE = 23  # fixed nodes of sim.rules.cover's flow network (flow_nodes)
 MAX_LOG = 20000
 LOG_WIDTH = 6
 MAX_SCRIPT = 256
@@ -175,19 +180,22 @@ class State(NamedTuple):
     task_fate: np.ndarray  # int64 (T, 3)
     morale_stats: np.ndarray  # int64 (M, 2)
     ally_stats: np.ndarray  # int64 (A, 3)
-    options: np.ndarray  # int64 (MAX_OPTIONS, OPTION_WIDTH)
+    options: np.ndarray  # int64 (option_rows(deck), OPTION_WIDTH)
     log: np.ndarray  # int64 (MAX_LOG or 1, LOG_WIDTH)
     # Scratch space reused by the kernels so that a turn allocates nothing:
     needs: np.ndarray  # int64 (8, 6): colours required by each subset of the row
     special_needs: np.ndarray  # int64 (8, 6): the same, Special Tasks only
     subset_ok: np.ndarray  # bool (8,): the subset's positions all hold a task
-    tokens: np.ndarray  # int64 (A + 2,): ability tokens of one squad (sim.rules.cover)
     doubles: np.ndarray  # int64 (A,): A2 tokens of one squad
     lenders: np.ndarray  # int64 (A,): A1 lender candidates
-    lender_masks: np.ndarray  # int64 (A,): their symbol masks
+    lender_ok: np.ndarray  # bool (A,): whether each may lend next (sim.rules.completion.borrow_options)
+    borrows: np.ndarray  # int64 (A, 2): the (borrower, lender) pairs chosen for a completion (A1)
+    flow: np.ndarray  # int64 (N, N), N = flow_nodes(deck): residual capacities (sim.rules.cover)
+    flow_parent: np.ndarray  # int64 (N,): its search tree
+    flow_queue: np.ndarray  # int64 (N,): its search queue
     members: np.ndarray  # int64 (A,): allies of a completing squad
+    completed: np.ndarray  # int64 (ROW_SIZE,): the tasks a completion takes, by position
     choice: np.ndarray  # int64 (OPTION_WIDTH,): the option row being carried out
-    cover: np.ndarray  # int64 (4, A + 8): work rows of covers_with_tokens
     script: np.ndarray  # int64 (MAX_SCRIPT,): option indices for the scripted policy
     bots: np.ndarray  # int64 (MAX_PLAYERS, BOT_COLUMNS): the run's bots
     bot_params: np.ndarray  # float64 (MAX_PLAYERS, MAX_BOT_PARAMS): their parameters
@@ -196,7 +204,27 @@ class State(NamedTuple):
     bot_stream: np.ndarray  # uint64 (1,): a view of streams[BOT], the one stream a user bot may draw from
     forced: np.ndarray  # int64 (4,): option indices the active seat takes first this turn (sim.bots.search)
     pool: np.ndarray  # int64 (A + M,): scratch for the search bot's determinisation
-    wins: np.ndarray  # int64 (MAX_OPTIONS,): scratch for the search bot's rollout wins per candidate
+    wins: np.ndarray  # int64 (option_rows(deck),): scratch for the search bot's rollout wins per candidate
+
+
+def option_rows(deck: DeckArrays) -> int:
+    """Rows of ``State.options`` for ``deck``: ``MAX_OPTIONS``, or more when the deck's
+    decisions can list more. A completion lists at most 7 task subsets per squad and
+    squads hold one ally at least (R6.1: ``7 A + 1`` rows with "none"); a borrow lists
+    at most one row per (A1 borrower, lender ally) pair (:mod:`sim.decisions`)."""
+    a = deck.n_allies
+    return max(MAX_OPTIONS, (N_SUBSETS - 1) * a + 1, _count_ability(deck, Ability.BORROW) * a)
+
+
+def _count_ability(deck: DeckArrays, ability: Ability) -> int:
+    return int(np.count_nonzero(deck.ally_ability == int(ability)))
+
+
+def flow_nodes(deck: DeckArrays) -> int:
+    """Nodes of :mod:`sim.rules.cover`'s flow network for ``deck``: the fixed ones, one
+    per A2 card (its doubled symbol) and three per A1 card (a lender named by it and
+    the lender's two symbols)."""
+    return FLOW_BASE + _count_ability(deck, Ability.DOUBLE) + 3 * _count_ability(deck, Ability.BORROW)
 
 
 def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State:
@@ -207,6 +235,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
     """
     a, m, t, p = deck.n_allies, deck.n_morale, deck.n_tasks, MAX_PLAYERS
     i8 = np.int64
+    rows, nodes = option_rows(deck), flow_nodes(deck)
     streams = np.zeros(N_STREAMS, np.uint64)
     return State(
         g=np.zeros(G_LEN, i8),
@@ -236,18 +265,21 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
         task_fate=np.zeros((t, 3), i8),
         morale_stats=np.zeros((max(m, 1), 2), i8),
         ally_stats=np.zeros((a, 3), i8),
-        options=np.zeros((MAX_OPTIONS, OPTION_WIDTH), i8),
+        options=np.zeros((rows, OPTION_WIDTH), i8),
         log=np.zeros((MAX_LOG if trace else 1, LOG_WIDTH), i8),
         needs=np.zeros((8, 6), i8),
         special_needs=np.zeros((8, 6), i8),
         subset_ok=np.zeros(8, np.bool_),
-        tokens=np.zeros(a + 2, i8),
         doubles=np.zeros(a, i8),
         lenders=np.zeros(a, i8),
-        lender_masks=np.zeros(a, i8),
+        lender_ok=np.zeros(a, np.bool_),
+        borrows=np.zeros((a, 2), i8),
+        flow=np.zeros((nodes, nodes), i8),
+        flow_parent=np.zeros(nodes, i8),
+        flow_queue=np.zeros(nodes, i8),
         members=np.zeros(a, i8),
+        completed=np.zeros(ROW_SIZE, i8),
         choice=np.zeros(OPTION_WIDTH, i8),
-        cover=np.zeros((4, a + 8), i8),
         script=np.zeros(MAX_SCRIPT, i8),
         bots=np.zeros((p, BOT_COLUMNS), i8),
         bot_params=np.zeros((p, MAX_BOT_PARAMS), np.float64),
@@ -256,7 +288,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
         bot_stream=streams[BOT : BOT + 1],
         forced=np.zeros(4, i8),
         pool=np.zeros(a + m, i8),
-        wins=np.zeros(MAX_OPTIONS, i8),
+        wins=np.zeros(rows, i8),
     )
 
 

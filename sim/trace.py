@@ -60,7 +60,8 @@ def replay(
     state = new_state(arrays, options.to_array(trace=True), trace=True)
     specs = [parse_bot(text, [a.id for a in deck.allies]) for text in (bots or ["random"] * n_players)]
     run_games(arrays, n_players, 1, seed, specs, options, first_game=game, state=state)
-    return "\n".join(_Formatter(deck, state).lines())
+    header = "Rule options: " + ", ".join(f"{name} {'on' if on else 'off'}" for name, on in options.readings().items())
+    return "\n".join([header, *_Formatter(deck, state).lines()])
 
 
 class _Formatter:
@@ -165,7 +166,7 @@ class _Formatter:
         """Which symbols covered the requirements: colours first, then crowns (R6.1)."""
         need = Counter(s for t in tasks for s in self.deck.tasks[t].requires)
         have = Counter(s for a in members for s in self.deck.allies[a].symbols)
-        have.update(s for a in lenders for s in self.deck.allies[a].symbols)
+        have.update(s for a in set(lenders) for s in self.deck.allies[a].symbols)
         used = {colour: min(n, have[colour]) for colour, n in need.items()}
         missing = [colour for colour, n in need.items() for _ in range(n - used[colour])]
         crowns = have["crown"]

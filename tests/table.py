@@ -58,6 +58,9 @@ ALLIES = {  # id: (symbols, ability, points)
     "evrart": (["orange"], "forced_draw", 0),
     "filler1": (["purple"], None, 0),
     "filler2": (["purple"], None, 0),
+    "jean": (["crown"], "borrow", 1),
+    "klaasje": (["crown"], "borrow", 2),
+    "yellow2": (["yellow"], None, 0),
 }
 TASKS = {  # id: (requires, points, special)
     "t_blue": (["blue"], 1, False),
@@ -72,6 +75,7 @@ TASKS = {  # id: (requires, points, special)
     "find_your_badge": (["yellow", "orange"], 3, False),
     "go_to_the_island": (["blue", "purple"], 3, False),
     "t_big": (["blue", "red", "green", "yellow"], 6, False),
+    "t_special3": (["purple", "purple"], 3, True),
 }
 MORALE = {  # id: (save, penalty)
     "m_squad": ([1, 2], "squad_ally"),
@@ -132,6 +136,13 @@ class Table:
             self.st.hand[seat, self.st.hand_n[seat]] = ALLY[a]
             self.st.hand_n[seat] += 1
             self.st.held[seat, ALLY[a]] = True
+        return self
+
+    def clear_squads(self) -> Table:
+        """Remove every squad of every seat (to lay out another position)."""
+        self.st.squad_n[:] = 0
+        self.st.squad_size[:] = 0
+        self.st.squad_symbols[:] = 0
         return self
 
     def squad(self, seat: int, *allies: str) -> Table:

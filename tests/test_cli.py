@@ -1,5 +1,6 @@
 """The installed ``revachol`` command, run as a real subprocess (pyhf's style)."""
 
+import json
 import subprocess
 import sys
 import time
@@ -48,10 +49,22 @@ def test_replay_prints_a_full_game_with_events_and_scores():
     result = revachol("replay", "--seed", "3", "--players", "3")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert out.startswith("Seat ") and "plays first (R2.2)" in out
+    assert out.startswith("Rule options: opt_double_any_symbol off, opt_one_special_crown_per_squad off, ")
+    assert "plays first (R2.2)" in out
     for phrase in ("is dealt", "Turn 1: seat", "plays", "draws", "completes", "Symbols:", "MORALE-LOSS EVENT", "rolls",
                    "Game over after", "Final scores", "<- winner"):  # fmt: skip
         assert phrase in out, phrase
+
+
+def test_replay_and_simulate_take_the_a4_and_a8_rule_options(tmp_path):
+    result = revachol("replay", "--seed", "3", "--one-special-crown-per-squad", "--extra-play-existing-squad")
+    assert result.returncode == 0, result.stderr
+    assert "opt_one_special_crown_per_squad on, opt_extra_play_existing_squad on" in result.stdout.splitlines()[0]
+    out = tmp_path / "run"
+    result = revachol("simulate", "-n", "20", "--out", str(out), "--jobs", "1", "--quiet", "--one-special-crown-per-squad")
+    assert result.returncode == 0, result.stderr
+    options = json.loads((out / "manifest.json").read_text())["rule_options"]
+    assert options["one_special_crown_per_squad"] is True and options["extra_play_existing_squad"] is False
 
 
 def test_replay_with_a_bad_player_count_is_one_clear_error():

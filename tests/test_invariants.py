@@ -348,6 +348,20 @@ def test_mixed_policy_playouts_keep_every_invariant(data, seats, game):
     play_checked(deck, arrays, RuleOptions(debug=True, turn_cap=400), n_players, seed, game_index, policies, params)
 
 
+def test_r1_5_a_deck_with_no_morale_cards_plays_with_every_bot_and_never_has_an_event():
+    """R1.5: any deck that validates plays, here the default deck without its morale
+    cards: no morale-loss event ever happens (R7.2), and games still end."""
+    deck, arrays = compiled({**BASE, "morale": []})
+    bots, params = bot_tables([parse_bot(name) for name in ("random", "uniform", "greedy", "planner")])
+    for game_index in range(6):
+        options = RuleOptions(debug=True, one_special_crown_per_squad=game_index % 2 == 1)
+        turns = play_checked(deck, arrays, options, 4, 13, game_index, bots[:, BOT_POLICY], params)
+        assert 0 < turns < options.turn_cap
+    record = run_games(arrays, 4, 20, 13, ["greedy"] * 4, RuleOptions(debug=True))
+    assert (record.games[:, GAME_FIELDS.index("morale_events")] == 0).all()
+    assert (record.games[:, GAME_FIELDS.index("tasks_completed")] > 0).all()
+
+
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 def test_default_deck_playouts_keep_every_invariant(n_players):
     """The same checks on a fixed sample of default-deck games, both A2 readings."""

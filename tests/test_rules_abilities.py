@@ -3,7 +3,9 @@ A3, A4, A6, A7, A9 (A1, A2, A5, A8: tests/test_rules_completion.py)."""
 
 import pytest
 
-from sim.rules.abilities import swap_options
+from sim.decisions import D_EXTRA_PLAY
+from sim.options import RuleOptions
+from sim.rules.abilities import play_options, swap_options
 from sim.rules.turn import take_turn
 from tests.table import ALLY, Table
 
@@ -92,3 +94,33 @@ def test_a9_without_any_card_to_draw_nothing_happens():
     t = Table().row("t_red", "t_yellow", "t_big").hand(0, "evrart").script(0, 0)
     turn(t)
     assert t.hand_of(0) == [] and t.squads_of(0) == [["evrart"]]
+
+
+def test_a4_reading_the_extra_card_may_start_a_new_squad_unless_opt_extra_play_existing_squad():
+    t = Table().row("t_red", "t_green2", "t_big").hand(0, "cindy", "blue")
+    # play; (cindy, new squad); extra rows: none, (blue, squad 0), (blue, a new squad)
+    t.script(0, 0, 2)
+    turn(t)
+    assert t.squads_of(0) == [["cindy"], ["blue"]] and t.hand_of(0) == []
+    t = Table(options=RuleOptions(debug=True, extra_play_existing_squad=True)).hand(0, "blue").squad(0, "cindy")
+    assert play_options(t.ref, 0, D_EXTRA_PLAY) == 2  # none, (blue, squad 0): no new squad
+    assert t.options(2)[1][:2] == [0, 0]
+
+
+def test_a6_harry_alone_in_a_new_squad_takes_an_ally_into_his_own_squad():
+    t = Table().row("t_yellow", "t_green2", "t_big").hand(0, "harry").squad(1, "red")
+    # play; (harry, new squad); swap row 1: seat 1's red into squad 0, Harry's own.
+    t.script(0, 0, 1)
+    turn(t)
+    assert t.squads_of(0) == [["red"]]  # Harry left; the squad lives on with red
+    assert t.squads_of(1) == []  # R5.3: seat 1's squad lost its last ally
+    assert t.received_of(1) == ["harry"]
+
+
+def test_a6_harry_alone_in_a_new_squad_takes_an_ally_into_another_squad_and_his_squad_ends():
+    t = Table().row("t_yellow", "t_green2", "t_big").hand(0, "harry").squad(0, "blue").squad(1, "red", "green")
+    # play; (harry, new squad = row 1); swap rows: red into squad 0 (row 1) or into Harry's squad 1 (row 2)
+    t.script(0, 1, 1)
+    turn(t)
+    assert t.squads_of(0) == [["blue", "red"]]  # R5.3: Harry's one-card squad no longer exists
+    assert t.squads_of(1) == [["green"]] and t.received_of(1) == ["harry"]

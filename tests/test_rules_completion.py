@@ -3,33 +3,48 @@ completion (A1, A2, A5, A8), each checked against RULES.md."""
 
 import numpy as np
 import pytest
+import yaml
 
-from sim.decisions import C_BORROWER, C_FREE, C_SQUAD, C_SUBSET
+from sim.cards import parse_deck
+from sim.deck_arrays import compile_deck
+from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
 from sim.options import RuleOptions
-from sim.rules.completion import complete_tasks, completion_options
-from sim.state import EMPTY, OUTCOME, OUTCOME_FINISHED, OUTCOME_RUNNING
-from tests.table import ALLY, Table
+from sim.rng import stream_keys
+from sim.rules.setup import setup_game
+from sim.rules.squads import add_to_squad
+from sim.rules.turn import take_turn
+from sim.rules.completion import borrow_options, complete_tasks, completion_options
+from sim.state import EMPTY, OUTCOME, OUTCOME_FINISHED, OUTCOME_RUNNING, kernel_state, new_state
+from tests.table import ALLY, Table, ally_name
 
 pytestmark = pytest.mark.nojit
 
 
 def options(t: Table, seat: int = 0) -> list[tuple]:
-    """The offered completions as (squad, subset, free, borrower, lender) tuples."""
+    """The offered completions as (squad, subset, free, borrows) tuples."""
     n = completion_options(t.ref, t.deck, seat)
     rows = t.st.options[:n]
     assert (rows[0, :4] == EMPTY).all(), "row 0 is 'no completion'"
-    return [(r[C_SQUAD], r[C_SUBSET], r[C_FREE], r[C_BORROWER], r[C_BORROWER + 1]) for r in rows[1:]]
+    return [(r[C_SQUAD], r[C_SUBSET], r[C_FREE], r[C_BORROWS]) for r in rows[1:]]
 
 
 def plain(t: Table, seat: int = 0) -> set[tuple[int, int]]:
-    return {(s, sub) for s, sub, free, b, _ in options(t, seat) if not free and b == EMPTY}
+    return {(s, sub) for s, sub, free, borrows in options(t, seat) if not free and borrows == 0}
 
 
-def complete(t: Table, seat: int, squad: int, subset: int, borrower: str | None = None, lender: str | None = None):
+def borrow_rows(t: Table, squad: int, subset: int, chosen: list[tuple[str, str]], left: int, seat: int = 0) -> list:
+    """The offered (borrower, lender) pairs after the borrows ``chosen``, ``left`` to come (A1)."""
+    for b, (borrower, lender) in enumerate(chosen):
+        t.st.borrows[b] = ALLY[borrower], ALLY[lender]
+    n = borrow_options(t.ref, t.deck, seat, squad, subset, len(chosen), left)
+    return [(ally_name(r[C_BORROWER]), ally_name(r[C_LENDER])) for r in t.st.options[:n]]
+
+
+def complete(t: Table, seat: int, squad: int, subset: int, borrows: list[tuple[str, str]] = ()):
     choice = np.full(8, EMPTY, np.int64)
-    choice[C_SQUAD], choice[C_SUBSET], choice[C_FREE] = squad, subset, 0
-    if borrower:
-        choice[C_BORROWER], choice[C_BORROWER + 1] = ALLY[borrower], ALLY[lender]
+    choice[C_SQUAD], choice[C_SUBSET], choice[C_FREE], choice[C_BORROWS] = squad, subset, 0, len(borrows)
+    for b, (borrower, lender) in enumerate(borrows):
+        t.st.borrows[b] = ALLY[borrower], ALLY[lender]
     complete_tasks(t.ref, t.deck, seat, choice)
 
 
@@ -106,8 +121,9 @@ def test_a1_borrowed_symbol_sends_the_borrower_to_the_lenders_owner():
     # t_big needs blue, red, green, yellow; the squad has red, green and Lena's crown:
     # one colour short even with the crown, so Lena must borrow blue or yellow.
     t = Table().row(None, None, "t_big").squad(0, "red", "green", "lena").squad(1, "blue2", "dolores")
-    assert options(t) == [(0, 0b100, 0, ALLY["lena"], ALLY["blue2"])]
-    complete(t, 0, squad=0, subset=0b100, borrower="lena", lender="blue2")
+    assert options(t) == [(0, 0b100, 0, 1)]
+    assert borrow_rows(t, 0, 0b100, [], 1) == [("lena", "blue2")]  # Dolores' purple is no use
+    complete(t, 0, squad=0, subset=0b100, borrows=[("lena", "blue2")])
     assert t.received_of(1) == ["lena"]  # she scores her 1 point for seat 1
     assert t.squads_of(1) == [["blue2", "dolores"]]  # the lender stays where it is
     assert sorted(t.statue_discard_names()) == ["green", "red"]
@@ -116,10 +132,11 @@ def test_a1_borrowed_symbol_sends_the_borrower_to_the_lenders_owner():
 def test_a1_borrow_is_offered_only_when_needed_and_may_use_dolores_dei():
     t = Table().row(None, None, "t_special").squad(0, "orange", "lena").squad(1, "dolores")
     # Lena's crown covers purple alone: no borrow needed, none offered.
-    assert options(t) == [(0, 0b100, 0, EMPTY, EMPTY)]
+    assert options(t) == [(0, 0b100, 0, 0)]
     t = Table().row(None, "t_special", "t_red").squad(0, "orange", "lena").squad(1, "dolores")
     # Together they need purple, orange and red: the crown covers one, Dolores lends purple (A3).
-    assert (0, 0b110, 0, ALLY["lena"], ALLY["dolores"]) in options(t)
+    assert (0, 0b110, 0, 1) in options(t)
+    assert borrow_rows(t, 0, 0b110, [], 1) == [("lena", "dolores")]
 
 
 def test_a1_unused_borrower_is_discarded_with_the_squad_and_scores_nothing():
@@ -131,7 +148,7 @@ def test_a1_unused_borrower_is_discarded_with_the_squad_and_scores_nothing():
 
 def test_a2_double_counts_a_symbol_another_card_has_twice():
     t = Table().row(None, None, "t_green2").squad(0, "green", "measurehead")
-    assert options(t) == [(0, 0b100, 1, EMPTY, EMPTY)]  # Measurehead doubles the green
+    assert options(t) == [(0, 0b100, 1, 0)]  # Measurehead doubles the green
     t = Table().row(None, None, "t_green2").squad(0, "blue", "measurehead")
     assert options(t) == []  # no green to double
 
@@ -141,7 +158,7 @@ def test_a2_reading_may_not_double_its_own_symbol_unless_opt_double_any_symbol()
     assert options(t) == []  # Spanish text: only a symbol another card of the squad has
     t = Table(options=RuleOptions(debug=True, double_any_symbol=True)).row(None, None, "t_blue2")
     t.squad(0, "measurehead", "red")
-    assert options(t) == [(0, 0b100, 1, EMPTY, EMPTY)]  # opt_double_any_symbol (Russian text)
+    assert options(t) == [(0, 0b100, 1, 0)]  # opt_double_any_symbol (Russian text)
 
 
 def test_a5_kim_stays_as_the_first_card_of_a_new_squad():
@@ -157,7 +174,7 @@ def test_a5_kim_stays_as_the_first_card_of_a_new_squad():
 
 def test_a8_extra_crown_only_for_a_special_tasks_symbol():
     t = Table().row(None, None, "t_special").squad(0, "orange", "ruby")
-    assert options(t) == [(0, 0b100, 1, EMPTY, EMPTY)]  # the extra crown stands in for purple
+    assert options(t) == [(0, 0b100, 1, 0)]  # the extra crown stands in for purple
     t = Table().row(None, None, "t_green2").squad(0, "green", "ruby")
     assert options(t) == []  # not a Special Task: no extra crown
 
@@ -165,4 +182,104 @@ def test_a8_extra_crown_only_for_a_special_tasks_symbol():
 def test_a8_extra_crown_once_per_completion_however_many_special_tasks():
     t = Table().row(None, "t_special", "t_special2").squad(0, "orange", "ruby")
     # Both Special Tasks need two purples; the one extra crown covers one of them.
-    assert options(t) == [(0, 0b010, 1, EMPTY, EMPTY), (0, 0b100, 1, EMPTY, EMPTY)]
+    assert options(t) == [(0, 0b010, 1, 0), (0, 0b100, 1, 0)]
+
+
+def test_a1_reading_three_borrowers_complete_two_tasks_issue_13_example():
+    """Lena, Cuno and Jean (three crowns) against tasks needing B, R, G, Y and B, B:
+    three short even with the crowns, so all three borrow (A1 Reading: no cap)."""
+    t = Table().row(None, "t_big", "t_blue2").squad(0, "lena", "cuno", "jean").squad(1, "blue", "red", "green")
+    assert (0, 0b110, 0, 3) in options(t)
+    first = borrow_rows(t, 0, 0b110, [], 3)
+    assert {b for b, _ in first} == {"lena", "cuno", "jean"} and {l for _, l in first} == {"blue", "red", "green"}
+    assert borrow_rows(t, 0, 0b110, [("lena", "blue"), ("jean", "red")], 1) == [("cuno", "green")]
+    complete(t, 0, squad=0, subset=0b110, borrows=[("lena", "blue"), ("jean", "red"), ("cuno", "green")])
+    assert t.done_of(0) == ["t_big", "t_blue2"]
+    assert sorted(t.received_of(1)) == ["cuno", "jean", "lena"]
+    assert t.squads_of(1) == [["blue", "red", "green"]]
+
+
+def test_a1_reading_four_borrowers_each_goes_to_its_own_lenders_owner():
+    t = Table(n_players=3).row("t_big", "t_blue2", "t_green2").squad(0, "lena", "cuno", "jean", "klaasje")
+    t.squad(1, "blue", "green").squad(2, "red", "yellow")
+    # 8 symbols needed, 4 crowns: four borrows; B, R, G, Y lent, the crowns cover B, B, G, G.
+    assert (0, 0b111, 0, 4) in options(t)
+    assert (0, 0b111) not in {(s, sub) for s, sub, _, borrows in options(t) if borrows < 4}
+    borrows = [("lena", "blue"), ("cuno", "red"), ("jean", "green"), ("klaasje", "yellow")]
+    assert borrow_rows(t, 0, 0b111, borrows[:3], 1) == [("klaasje", "yellow")]
+    complete(t, 0, squad=0, subset=0b111, borrows=borrows)
+    assert sorted(t.received_of(1)) == ["jean", "lena"] and sorted(t.received_of(2)) == ["cuno", "klaasje"]
+
+
+def test_a1_reading_two_borrowers_may_not_use_the_same_symbol_of_one_ally():
+    # t_big + t_blue2 need B x3, R, G, Y; the squad has R, G and two crowns: two borrows.
+    t = Table().row(None, "t_big", "t_blue2").squad(0, "lena", "cuno", "red", "green").squad(1, "blue")
+    assert (0, 0b110) not in {(s, sub) for s, sub, _, _ in options(t)}  # one blue cannot be lent twice
+    t.squad(1, "green_yellow")
+    assert (0, 0b110, 0, 2) in options(t)
+    assert borrow_rows(t, 0, 0b110, [], 2) == [
+        ("lena", "blue"), ("lena", "green_yellow"), ("cuno", "blue"), ("cuno", "green_yellow"),
+    ]  # fmt: skip
+    assert borrow_rows(t, 0, 0b110, [("lena", "blue")], 1) == [("cuno", "green_yellow")]
+
+
+def test_a1_reading_an_ally_with_two_symbols_lends_one_to_each_of_two_borrowers():
+    # t_big + t_green2 need B, R, G x3, Y; the squad has B, R and two crowns: G and Y
+    # come from green_yellow, one symbol to each borrower.
+    t = Table().row(None, "t_big", "t_green2").squad(0, "lena", "cuno", "blue", "red").squad(1, "green_yellow")
+    assert (0, 0b110, 0, 2) in options(t)
+    assert borrow_rows(t, 0, 0b110, [("lena", "green_yellow")], 1) == [("cuno", "green_yellow")]
+    complete(t, 0, squad=0, subset=0b110, borrows=[("lena", "green_yellow"), ("cuno", "green_yellow")])
+    assert sorted(t.received_of(1)) == ["cuno", "lena"]
+
+
+def test_a1_a_completion_turn_chooses_its_borrows_one_by_one():
+    """R4.1 then R6 with A1 through the turn: the completion row, then each borrow."""
+    probe = Table().row(None, "t_big", "t_blue2").squad(0, "lena", "cuno", "jean").squad(1, "blue", "red", "green")
+    complete_row = 1 + options(probe).index((0, 0b110, 0, 3))
+    t = Table().row(None, "t_big", "t_blue2").squad(0, "lena", "cuno").squad(1, "blue", "red", "green")
+    t.hand(0, "jean")
+    # play; (jean, squad 0); the completion; then three borrows, the first row each time.
+    t.script(0, 0, complete_row, 0, 0, 0)
+    take_turn(t.ref, t.deck)
+    assert t.done_of(0) == ["t_big", "t_blue2"] and len(t.received_of(1)) == 3
+
+
+def test_a8_reading_two_special_crowns_one_per_card_unless_opt_one_special_crown_per_squad():
+    # t_special + t_special3 need purple x3 and orange; the squad has orange.
+    t = Table().row(None, "t_special", "t_special3").squad(0, "orange", "ruby", "titus")
+    # Titus's own crown covers one purple; each A8 card's extra crown covers one more.
+    assert (0, 0b110, 1, 0) in options(t)
+    t = Table(options=RuleOptions(debug=True, one_special_crown_per_squad=True))
+    t.row(None, "t_special", "t_special3").squad(0, "orange", "ruby", "titus")
+    assert (0, 0b110) not in {(s, sub) for s, sub, _, _ in options(t)}
+    assert (0, 0b100, 1, 0) in options(t)  # t_special3 alone: the crown and one extra crown
+
+
+def test_a1_two_squads_of_two_borrowers_against_38_lenders_fit_the_option_buffer():
+    """Issue 13, item 5: listing every (borrower, lender) combination at once overflowed
+    the option buffer ("too many completion options"); now a completion row names the
+    number of borrows and each borrow is a row of at most A1 cards x allies."""
+    names = [f"lender_{i}" for i in range(38)]
+    allies = [{"id": f"a1_{i}", "name": f"A1 {i}", "symbols": ["crown"], "points": 1, "ability": "borrow"} for i in range(4)]
+    allies += [{"id": n, "name": n, "symbols": ["blue", "red"], "points": 0} for n in names]
+    tasks = [{"id": f"t_{i}", "name": f"T {i}", "points": 1, "requires": ["blue", "red", "blue", "red"]} for i in range(3)]
+    deck = compile_deck(parse_deck(yaml.safe_dump({"format": 1, "allies": allies, "tasks": tasks, "morale": []})))
+    st = new_state(deck, RuleOptions(debug=True).to_array())
+    ref, deck_ref = kernel_state(st), deck.kernel_ref()
+    setup_game(ref, deck_ref, 4, stream_keys(0), 0)
+    st.hand_n[:] = st.squad_n[:] = st.squad_size[:] = st.squad_symbols[:] = 0
+    st.row[:] = [0, 1, 2]
+    for squad, (a, b) in enumerate([(0, 1), (2, 3)]):
+        add_to_squad(ref, deck_ref, 0, squad, a)
+        add_to_squad(ref, deck_ref, 0, squad, b)
+    for i in range(38):
+        add_to_squad(ref, deck_ref, 1 + i % 3, 0, 4 + i)
+    n = completion_options(ref, deck_ref, 0)
+    rows = {(int(r[C_SQUAD]), int(r[C_SUBSET]), int(r[C_BORROWS])) for r in st.options[1:n]}
+    assert rows == {(s, subset, 2) for s in (0, 1) for subset in (0b001, 0b010, 0b100)}  # 2 crowns + 2 borrows each
+    n = borrow_options(ref, deck_ref, 0, 1, 0b001, 0, 2)
+    assert n == 2 * 38  # either borrower of squad 1, any lender
+    st.borrows[0] = 2, 4 + 7
+    n = borrow_options(ref, deck_ref, 0, 1, 0b001, 1, 1)
+    assert n == 38 and set(st.options[:n, C_BORROWER]) == {3}  # lender_7 may lend its other symbol too

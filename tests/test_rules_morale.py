@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import pytest
 
+from sim.events import EV_RESHUFFLE
 from sim.rules.draw import draw_until_ally
 from sim.rules.morale import is_saved, place_morale
 from sim.state import (
@@ -135,3 +136,28 @@ def test_r8_reading_save_probabilities_match_the_kernel_exactly():
     for m, card in enumerate(DECK.morale):
         hits = sum(is_saved(ARRAYS.kernel_ref(), m, a, b) for a, b in itertools.product(range(1, 7), repeat=2))
         assert Fraction(hits, 36) == card.save.probability, card.id
+
+
+def test_a5_kim_is_removed_by_a_squad_ally_penalty():
+    t = Table(n_players=2).row(None, "t_red", "t_yellow").track("m_hand", "m_squad")
+    t.statue("blue", "m_task").dice(NOT_SAVED, NOT_SAVED).squad(0, "kim", "red")
+    t.script(0)  # seat 0 gives up Kim (row 0: squad 0, position 0); seat 1 has no squad
+    draw(t)
+    assert t.squads_of(0) == [["red"]]
+    assert "kim" in t.statue_discard_names()
+
+
+def test_r4_5_r8_6_a_reshuffle_in_the_middle_of_the_draw_that_goes_on_after_an_event():
+    """The drawn m_task makes the third morale card: an event (m_squad, nobody has a
+    squad); the draw goes on (R8.6) with the statue deck empty, so the discard, now
+    holding blue and the two unused morale cards (R8.5), is shuffled into a new deck
+    (R4.5) and the draw ends at blue."""
+    t = Table(n_players=2).row("t_blue", "t_red", "t_yellow").task_deck("t_orange").track("m_hand", "m_squad")
+    t.statue("m_task").statue_discard("blue").dice(NOT_SAVED, NOT_SAVED)
+    draw(t)
+    assert t.st.g[MORALE_EVENTS] == 1 and t.perm_morale() == ["m_squad"]
+    assert [r[1] for r in t.events(EV_RESHUFFLE)] == [3]  # blue, m_task, m_hand
+    assert t.hand_of(0) == ["blue"]
+    on_track = [m for m in t.track_names() if m is not None]
+    assert sorted(on_track + t.statue_names()) == ["m_hand", "m_task"]  # drawn before blue, or still in the deck
+    assert t.statue_discard_names() == []

@@ -48,7 +48,10 @@ def test_manifest_records_what_was_run(tmp_path, default_deck):
     assert manifest["deck_hash"] == default_deck.content_hash
     assert manifest["n_games"] == 300 and manifest["n_players"] == 2 and manifest["chunk_size"] == 100
     assert manifest["bots"] == ["random", "uniform"] and manifest["root_seed"] == 5
-    assert manifest["rule_options"] == {"double_any_symbol": False, "turn_cap": 1000, "debug": False, "shuffle_seats": False}
+    assert manifest["rule_options"] == {
+        "double_any_symbol": False, "one_special_crown_per_squad": False, "extra_play_existing_squad": False,
+        "turn_cap": 1000, "debug": False, "shuffle_seats": False,
+    }  # fmt: skip
     assert manifest["toolkit_version"] and manifest["rules_version"] >= 1
     assert manifest["timings"]["runs"][0]["chunks"] == 3 and manifest["timings"]["chunk_seconds"] > 0
     assert (out / "cards.yaml").read_text() == CARDS.read_text()

@@ -13,8 +13,9 @@ Policy, decision by decision:
   does, the one that leaves a squad fewest symbols short of some face-up task (ties:
   the first option, i.e. the first hand card, the first squad).
 * Completion: the offered completion of highest value, abilities included (A2 and A8
-  cost nothing and are used when needed; A1 costs the borrower's points); none when
-  no value is positive.
+  cost nothing and are used when needed; A1 costs the borrowers' points, counting
+  the squad's cheapest A1 cards); none when no value is positive. Borrows (A1): the
+  borrower with the fewest points first, to the first lender offered.
 * A4 extra play, A7 move: taken when they make the best completion this turn more
   valuable. A6 swap: taken when the gain exceeds the value of Harry's points given
   away.
@@ -24,24 +25,28 @@ Policy, decision by decision:
 """
 
 from sim._numba import kernel
-from sim.cards import Penalty
+from sim.cards import Ability, Penalty
 from sim.decisions import (
     ACTION_PLAY,
     C_BORROWER,
+    C_BORROWS,
+    C_SQUAD,
     C_SUBSET,
     D_ACTION,
+    D_BORROW,
     D_COMPLETE,
     D_EXTRA_PLAY,
     D_PENALTY,
     D_PLAY,
     D_RELOCATE,
     D_SWAP,
-    MAX_BORROWERS,
     SQUAD_POS_BASE,
 )
 from sim.rules.completion import subset_needs
 from sim.rules.cover import CROWN, covers_plain, shortfall
-from sim.state import EMPTY, ROW_SIZE
+from sim.state import ACTIVE, EMPTY, ROW_SIZE
+
+BORROW = int(Ability.BORROW)
 
 PARAMS = {"w_points": 1.0, "w_gift": 1.0, "draw_below": 5.0}
 W_POINTS, W_GIFT, DRAW_BELOW = 0, 1, 2
@@ -120,18 +125,43 @@ def _best_play(st, deck, seat, n_options, first):
 
 
 @kernel
+def _gift(st, deck, seat, squad, borrows):
+    """Victory points the ``borrows`` cheapest A1 allies of the squad hand to lenders'
+    owners (A1); ties in points broken by position in the squad."""
+    gift, last_points, last_k = 0, -1, -1
+    for _ in range(borrows):
+        best_k, best_points = -1, 0
+        for k in range(st.squad_size[seat, squad]):
+            ally = st.squad_cards[seat, squad, k]
+            points = deck.ally_points[ally]
+            after_last = points > last_points or (points == last_points and k > last_k)
+            if deck.ally_ability[ally] == BORROW and after_last and (best_k < 0 or points < best_points):
+                best_k, best_points = k, points
+        gift += best_points
+        last_points, last_k = best_points, best_k
+    return gift
+
+
+@kernel
 def _completion_value(st, deck, i, params):
     points = 0
     subset = st.options[i, C_SUBSET]
     for pos in range(ROW_SIZE):
         if (subset >> pos) & 1:
             points += deck.task_points[st.row[pos]]
-    gift = 0
-    for b in range(MAX_BORROWERS):
-        borrower = st.options[i, C_BORROWER + 2 * b]
-        if borrower != EMPTY:
-            gift += deck.ally_points[borrower]
+    gift = _gift(st, deck, st.g[ACTIVE], st.options[i, C_SQUAD], st.options[i, C_BORROWS])
     return params[W_POINTS] * points - params[W_GIFT] * gift
+
+
+@kernel
+def cheapest_borrow(st, deck, n_options):
+    """Index of the ``D_BORROW`` row whose borrower has the fewest victory points (the
+    gift to the lender's owner, A1); the first such row on a tie."""
+    best_i = 0
+    for i in range(1, n_options):
+        if deck.ally_points[st.options[i, C_BORROWER]] < deck.ally_points[st.options[best_i, C_BORROWER]]:
+            best_i = i
+    return best_i
 
 
 @kernel
@@ -188,6 +218,8 @@ def greedy_choose(st, deck, seat, kind, n_options, params):
         return _penalty_choice(st, deck, seat, n_options)
     if kind == D_COMPLETE:
         return best_completion(st, deck, n_options, params, 0, 0.0)
+    if kind == D_BORROW:
+        return cheapest_borrow(st, deck, n_options)
     subset_needs(st, deck)
     if kind == D_ACTION:
         if n_options == 1:

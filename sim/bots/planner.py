@@ -31,8 +31,9 @@ from sim.bots.greedy import (
     _with_ally,
     _would_complete,
     best_completion,
+    cheapest_borrow,
 )
-from sim.decisions import ACTION_PLAY, D_ACTION, D_COMPLETE, D_EXTRA_PLAY, D_PENALTY, D_PLAY, D_SWAP
+from sim.decisions import ACTION_PLAY, D_ACTION, D_BORROW, D_COMPLETE, D_EXTRA_PLAY, D_PENALTY, D_PLAY, D_SWAP
 from sim.rules.completion import subset_needs
 from sim.rules.cover import shortfall
 from sim.state import ROW_SIZE, TRACK_N
@@ -105,6 +106,8 @@ def planner_choose(st, deck, seat, kind, n_options, params):
     if kind == D_COMPLETE:
         urgent = st.g[TRACK_N] == ROW_SIZE - 1  # the next morale card fails position 3 (R7.2)
         return best_completion(st, deck, n_options, params, LAST if urgent else 0, params[W_URGENT])
+    if kind == D_BORROW:
+        return cheapest_borrow(st, deck, n_options)
     subset_needs(st, deck)
     if kind == D_ACTION:
         if n_options == 1:

@@ -15,9 +15,9 @@ the reference workload for speed and for cross-checks.
 """
 
 from sim._numba import kernel
-from sim.decisions import C_BORROWER, C_FREE, C_SUBSET, D_ACTION, D_COMPLETE, D_PENALTY, D_PLAY
+from sim.decisions import C_BORROWS, C_FREE, C_SUBSET, D_ACTION, D_COMPLETE, D_PENALTY, D_PLAY
 from sim.rng import BOT, below
-from sim.state import EMPTY, ROW_SIZE
+from sim.state import ROW_SIZE
 
 
 @kernel
@@ -38,7 +38,7 @@ def random_choose(st, deck, seat, kind, n_options):
     if kind == D_COMPLETE:
         best, best_points = 0, -1
         for i in range(1, n_options):
-            if st.options[i, C_FREE] == 0 and st.options[i, C_BORROWER] == EMPTY:
+            if st.options[i, C_FREE] == 0 and st.options[i, C_BORROWS] == 0:
                 points = subset_points(st, deck, st.options[i, C_SUBSET])
                 if points > best_points:
                     best, best_points = i, points

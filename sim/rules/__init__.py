@@ -4,4 +4,4 @@
 results set records which rules produced it.
 """
 
-RULES_VERSION = 1
+RULES_VERSION = 2  # 2: A1 without a borrower cap, each lent symbol once, borrows chosen one by one (issue 13)

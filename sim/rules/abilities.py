@@ -2,7 +2,8 @@
 A4, A6, A7, A9). A1, A2, A5 and A8 act on completion (:mod:`sim.rules.completion`).
 
 Readings (RULES "Readings"): A6 is offered when Harry is placed (like A4 and A9);
-A4's extra card may go to any squad or a new one, and its own ability then acts; A9
+A4's extra card may go to any squad or a new one (``opt_extra_play_existing_squad``:
+existing squads only), and its own ability then acts; A9
 draws right after placing, and the player may still complete tasks afterwards.
 """
 
@@ -13,7 +14,7 @@ from sim.decisions import D_EXTRA_PLAY, D_RELOCATE, D_SWAP
 from sim.events import EV_FORCED_DRAW, EV_PLAY, EV_RELOCATE, EV_SWAP, log_event
 from sim.rules.draw import can_draw, draw_until_ally
 from sim.rules.squads import add_to_squad, find_in_squads, receive, take_from_hand, take_from_squad
-from sim.state import AS_SWAPPED, EMPTY, N_PLAYERS, OUTCOME, OUTCOME_RUNNING
+from sim.state import AS_SWAPPED, EMPTY, N_PLAYERS, OUTCOME, OUTCOME_RUNNING, R_EXTRA_PLAY_EXISTING
 
 UNTOUCHABLE = int(Ability.UNTOUCHABLE)
 EXTRA_PLAY = int(Ability.EXTRA_PLAY)
@@ -26,14 +27,18 @@ FORCED_DRAW = int(Ability.FORCED_DRAW)
 def play_options(st, seat, kind):
     """Write the (hand position, target squad) rows of a ``D_PLAY`` or ``D_EXTRA_PLAY``
     decision: every hand card into every squad or a new squad (R4.1, R5.1, A4), after
-    a "none" row 0 for the optional extra play. Returns the row count."""
+    a "none" row 0 for the optional extra play; with ``opt_extra_play_existing_squad``
+    the extra card goes into an existing squad only (A4 Reading). Returns the row count."""
     n = 0
+    targets = st.squad_n[seat] + 1  # the last target is a new squad
     if kind == D_EXTRA_PLAY:
         st.options[0, 0] = EMPTY
         st.options[0, 1] = EMPTY
         n = 1
+        if st.rules[R_EXTRA_PLAY_EXISTING]:
+            targets -= 1
     for h in range(st.hand_n[seat]):
-        for target in range(st.squad_n[seat] + 1):
+        for target in range(targets):
             st.options[n, 0] = h
             st.options[n, 1] = target
             n += 1

@@ -3,9 +3,9 @@ A2 double, A5 stays, A8 special crown. Option layout: :mod:`sim.decisions`."""
 
 from sim._numba import inline_kernel, kernel
 from sim.cards import Ability
-from sim.decisions import C_BORROWER, C_FREE, C_SQUAD, C_SUBSET, MAX_BORROWERS
+from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
 from sim.events import EV_BORROW, EV_COMPLETE, EV_SQUAD_CARD, log_event
-from sim.rules.cover import ALL_COLOURS, SPECIAL_BIT, covers_with_tokens, shortfall
+from sim.rules.cover import fewest_borrows, shortfall, symbol_count
 from sim.rules.squads import add_to_squad, delete_squad, find_in_squads, receive, squad_mask, to_statue_discard
 from sim.rules.task_row import refill_row
 from sim.state import (
@@ -13,7 +13,9 @@ from sim.state import (
     AS_POINTS,
     EMPTY,
     N_PLAYERS,
+    N_SUBSETS,
     R_DOUBLE_ANY_SYMBOL,
+    R_ONE_SPECIAL_CROWN,
     ROW_SIZE,
     S_TASKS_COMPLETED,
     TASK_COMPLETED,
@@ -28,7 +30,6 @@ BORROW = int(Ability.BORROW)
 DOUBLE = int(Ability.DOUBLE)
 STAYS = int(Ability.STAYS)
 SPECIAL_CROWN = int(Ability.SPECIAL_CROWN)
-N_SUBSETS = 1 << ROW_SIZE
 
 
 @kernel
@@ -56,36 +57,25 @@ def subset_needs(st, deck):
 
 
 @inline_kernel
-def _add(options, n, squad, subset, free, b0, l0, b1, l1):
-    if n >= options.shape[0]:
-        raise RuntimeError("too many completion options for the option buffer")
+def _add(options, n, squad, subset, free, borrows):
     options[n, C_SQUAD] = squad
     options[n, C_SUBSET] = subset
     options[n, C_FREE] = free
-    options[n, C_BORROWER] = b0
-    options[n, C_BORROWER + 1] = l0
-    options[n, C_BORROWER + 2] = b1
-    options[n, C_BORROWER + 3] = l1
+    options[n, C_BORROWS] = borrows
     return n + 1
 
 
 @kernel
-def _lender_candidates(st, deck, seat, allies, masks):
-    """Allies in other seats' squads (Dolores Dei's included, A3) and their symbol masks."""
+def _lender_candidates(st, seat):
+    """Write the allies in other seats' squads (Dolores Dei's included, A3) to
+    ``st.lenders`` and return their count."""
     n = 0
     for q in range(st.g[N_PLAYERS]):
         if q == seat:
             continue
         for s in range(st.squad_n[q]):
             for k in range(st.squad_size[q, s]):
-                ally = st.squad_cards[q, s, k]
-                mask = 0
-                for slot in range(2):
-                    sym = deck.ally_symbols[ally, slot]
-                    if sym >= 0:
-                        mask |= 1 << sym
-                allies[n] = ally
-                masks[n] = mask
+                st.lenders[n] = st.squad_cards[q, s, k]
                 n += 1
     return n
 
@@ -100,75 +90,96 @@ def has_special(special_needs, subset):
 
 
 @kernel
+def _free_tokens(st, deck, seat, squad):
+    """Write the squad's A2 tokens to ``st.doubles``; return (A2 tokens, A8 extra
+    crowns, A1 borrowers) of the squad. A2 doubles a symbol another card has (or any,
+    by ``opt_double_any_symbol``); A8 gives one crown per card (or one per squad, by
+    ``opt_one_special_crown_per_squad``)."""
+    double_any = st.rules[R_DOUBLE_ANY_SYMBOL] != 0
+    n_double, n_special, n_borrow = 0, 0, 0
+    for k in range(st.squad_size[seat, squad]):
+        ability = deck.ally_ability[st.squad_cards[seat, squad, k]]
+        if ability == DOUBLE:
+            st.doubles[n_double] = squad_mask(st, deck, seat, squad, EMPTY if double_any else k)
+            n_double += 1
+        elif ability == SPECIAL_CROWN:
+            n_special += 1
+        elif ability == BORROW:
+            n_borrow += 1
+    if st.rules[R_ONE_SPECIAL_CROWN] != 0:
+        n_special = min(n_special, 1)
+    return n_double, n_special, n_borrow
+
+
+@kernel
 def completion_options(st, deck, seat):
     """Write every legal completion of ``seat`` to ``st.options`` (row 0: none) and
     return the number of rows (R6.1, R6.2, A1, A2, A8; layout in :mod:`sim.decisions`).
     Rows come in squad order, then subset bitmask order."""
     subset_needs(st, deck)
     options, needs, special_needs, subset_ok = st.options, st.needs, st.special_needs, st.subset_ok
-    symbols, cards, sizes, abilities = st.squad_symbols, st.squad_cards, st.squad_size, deck.ally_ability
-    tokens, doubles = st.tokens, st.doubles
-    n = _add(options, 0, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY)
-    double_any = st.rules[R_DOUBLE_ANY_SYMBOL] != 0
-    borrower0, borrower1 = EMPTY, EMPTY
+    symbols = st.squad_symbols
+    n = _add(options, 0, EMPTY, EMPTY, EMPTY, EMPTY)
     n_lenders = -1  # computed on first need
     for s in range(st.squad_n[seat]):
-        n_double, n_special, n_borrow = 0, 0, 0
-        for k in range(sizes[seat, s]):
-            ability = abilities[cards[seat, s, k]]
-            if ability == DOUBLE:  # A2: a symbol another card has (or any, by option)
-                doubles[n_double] = squad_mask(st, deck, seat, s, EMPTY if double_any else k)
-                n_double += 1
-            elif ability == SPECIAL_CROWN:
-                n_special += 1
-            elif ability == BORROW and n_borrow < MAX_BORROWERS:
-                if n_borrow == 0:
-                    borrower0 = cards[seat, s, k]
-                else:
-                    borrower1 = cards[seat, s, k]
-                n_borrow += 1
+        n_double, n_special, n_borrow = _free_tokens(st, deck, seat, s)
         for subset in range(1, N_SUBSETS):
             if not subset_ok[subset]:
                 continue
             short = shortfall(needs, symbols, seat, s, subset)
             if short == 0:
-                n = _add(options, n, s, subset, 0, EMPTY, EMPTY, EMPTY, EMPTY)
+                n = _add(options, n, s, subset, 0, 0)
                 continue
-            if short > n_double + n_special + n_borrow:
+            special = n_special if has_special(special_needs, subset) else 0  # A8: Special Tasks only
+            if short > n_double + special + n_borrow:
                 continue  # each ability token covers one symbol at most: out of reach
-            for i in range(n_double):
-                tokens[i] = doubles[i]
-            n_free = n_double
-            if has_special(special_needs, subset):  # A8: only for a Special Task's symbols
-                for i in range(n_special):
-                    tokens[n_free] = SPECIAL_BIT | ALL_COLOURS
-                    n_free += 1
-            free = 1 if n_free > 0 else 0
-            if n_free > 0 and covers_with_tokens(st, seat, s, subset, n_free):
-                n = _add(options, n, s, subset, 1, EMPTY, EMPTY, EMPTY, EMPTY)
-                continue
-            if n_borrow == 0 or short > n_free + n_borrow:
-                continue
-            if n_lenders < 0:
-                n_lenders = _lender_candidates(st, deck, seat, st.lenders, st.lender_masks)
-            lenders, lender_masks = st.lenders, st.lender_masks
-            found = False
-            for b in range(n_borrow if short <= n_free + 1 else 0):  # one borrower (A1)
-                borrower = borrower0 if b == 0 else borrower1
-                for c in range(n_lenders):
-                    tokens[n_free] = lender_masks[c]
-                    if covers_with_tokens(st, seat, s, subset, n_free + 1):
-                        n = _add(options, n, s, subset, free, borrower, lenders[c], EMPTY, EMPTY)
-                        found = True
-            if found or n_borrow < 2:
-                continue
-            for c0 in range(n_lenders):  # two borrowers
-                tokens[n_free] = lender_masks[c0]
-                for c1 in range(n_lenders):
-                    tokens[n_free + 1] = lender_masks[c1]
-                    if covers_with_tokens(st, seat, s, subset, n_free + 2):
-                        n = _add(options, n, s, subset, free, borrower0, lenders[c0], borrower1, lenders[c1])
+            if n_borrow > 0 and n_lenders < 0:
+                n_lenders = _lender_candidates(st, seat)
+            borrows = fewest_borrows(st, deck, seat, s, subset, n_double, special, max(n_lenders, 0), 0, n_borrow)
+            if borrows >= 0:
+                n = _add(options, n, s, subset, 1 if n_double + special > 0 else 0, borrows)
     return n
+
+
+@kernel
+def borrow_options(st, deck, seat, squad, subset, n_named, left):
+    """Write the ``D_BORROW`` rows (borrower, lender) after ``n_named`` borrows of
+    ``st.borrows`` were chosen and ``left`` more are to come (A1; :mod:`sim.decisions`),
+    and return their count: every A1 ally of the squad that has not borrowed, with
+    every lender ally that has a symbol left and after which ``left - 1`` borrows
+    still complete task subset ``subset``. Rows come in borrower, then lender order."""
+    subset_needs(st, deck)
+    n_double, n_special, _ = _free_tokens(st, deck, seat, squad)
+    special = n_special if has_special(st.special_needs, subset) else 0
+    n_lenders = _lender_candidates(st, seat)
+    for i in range(n_lenders):  # whether lending goes on with it; the borrower changes no symbol
+        lender = st.lenders[i]
+        st.lender_ok[i] = False
+        if _named(st.borrows, n_named, 1, lender) < symbol_count(deck, lender):
+            st.borrows[n_named, 1] = lender
+            left_after = fewest_borrows(st, deck, seat, squad, subset, n_double, special, n_lenders, n_named + 1, left - 1)
+            st.lender_ok[i] = left_after >= 0
+    n = 0
+    for k in range(st.squad_size[seat, squad]):
+        borrower = st.squad_cards[seat, squad, k]
+        if deck.ally_ability[borrower] != BORROW or _named(st.borrows, n_named, 0, borrower) > 0:
+            continue
+        for i in range(n_lenders):
+            if st.lender_ok[i]:
+                st.options[n, C_BORROWER] = borrower
+                st.options[n, C_LENDER] = st.lenders[i]
+                n += 1
+    return n
+
+
+@inline_kernel
+def _named(borrows, n_named, column, ally):
+    """How many of the first ``n_named`` borrows name ``ally`` in ``column``."""
+    count = 0
+    for b in range(n_named):
+        if borrows[b, column] == ally:
+            count += 1
+    return count
 
 
 @kernel
@@ -182,7 +193,8 @@ def _lender_seat(st, ally):
 
 @kernel
 def complete_tasks(st, deck, seat, choice):
-    """Carry out completion option row ``choice`` (a copy, int (OPTION_WIDTH,)).
+    """Carry out completion option row ``choice`` (a copy, int (OPTION_WIDTH,)), with
+    its ``choice[C_BORROWS]`` borrows in ``st.borrows`` (A1: borrower, lender).
 
     R6.3: the tasks go face down to the player. R6.4: every ally of the squad goes to
     the statue discard, except A5 (stays as the first card of a new squad) and an A1
@@ -193,7 +205,7 @@ def complete_tasks(st, deck, seat, choice):
     subset = choice[C_SUBSET]
     turn = st.g[TURN] + 1
     points = 0
-    completed = st.cover[0]  # scratch: the completed task per position
+    completed = st.completed
     completed[:ROW_SIZE] = EMPTY
     for pos in range(ROW_SIZE):
         if (subset >> pos) & 1:
@@ -217,9 +229,9 @@ def complete_tasks(st, deck, seat, choice):
         ally = members[i]
         st.ally_stats[ally, AS_POINTS] += points
         lender = EMPTY
-        for b in range(MAX_BORROWERS):
-            if choice[C_BORROWER + 2 * b] == ally:
-                lender = choice[C_BORROWER + 2 * b + 1]
+        for b in range(choice[C_BORROWS]):
+            if st.borrows[b, 0] == ally:
+                lender = st.borrows[b, 1]
         if lender != EMPTY:
             owner = _lender_seat(st, lender)
             receive(st, owner, ally)

@@ -2,17 +2,17 @@
 
 The squad's own symbols are counted per symbol: coloured symbols cover their colour
 and each White Crown covers any colour, every symbol at most once (R6.1). Abilities
-add *tokens*, one symbol each, described by a bit mask:
+add *tokens*, one symbol each: A2's second copy of a symbol the squad has (a bit mask
+of the colours it may stand for, ``ANY_BIT`` for a crown), A8's extra crown (only for
+a symbol a Special Task among the chosen tasks requires), and A1's borrowed symbol of
+a lender's ally (each symbol of that ally lent at most once, RULES A1 Reading).
 
-* bits 0-5: the colours the token may stand for;
-* ``ANY_BIT`` (bit 6): the token is a White Crown, so it covers any colour;
-* ``SPECIAL_BIT`` (bit 7): A8's extra crown, usable only for a symbol required by a
-  Special Task among the chosen tasks.
-
-A token from A2 is a second copy of a symbol the squad already has; a token from A1
-is one symbol of the lender's ally. Coverage with tokens is an assignment problem;
-the kernel below searches the assignments exhaustively, which is exact and cheap for
-the handful of tokens one squad can hold.
+Coverage with tokens is a bipartite assignment of tokens to the missing colour units,
+solved as a maximum flow (Edmonds-Karp, unit augmenting paths) on a network of at most
+``flow_nodes(deck)`` nodes (:mod:`sim.state`): the row needs at most 12 units, so a
+check costs at most a dozen searches of a small dense graph. The lenders' symbols
+enter through one arc whose capacity is the number of borrows, which gives the fewest
+borrows a completion needs.
 """
 
 from sim._numba import inline_kernel, kernel
@@ -20,7 +20,6 @@ from sim._numba import inline_kernel, kernel
 N_COLOURS = 6
 CROWN = 6
 ANY_BIT = 1 << 6
-SPECIAL_BIT = 1 << 7
 ALL_COLOURS = (1 << N_COLOURS) - 1
 
 
@@ -47,68 +46,148 @@ def covers_plain(needs, symbols, seat, squad, subset):
     return shortfall(needs, symbols, seat, squad, subset) == 0
 
 
-@kernel
-def covers_with_tokens(st, seat, squad, subset, n_tokens):
-    """R6.1 with the ability tokens ``st.tokens[:n_tokens]`` (module docstring).
+# Nodes of the flow network (fewest_borrows). Units of missing colour flow from the
+# tokens that may cover them to the sink; every arc carries whole units.
+SRC = 0
+LEND = 1  # source of the lenders' symbols: its capacity is the number of borrows allowed
+SINK = 2
+NORMAL = 3  # NORMAL + c: missing units of colour c that no Special Task requires
+SPECIAL = 9  # SPECIAL + c: missing units of colour c that a Special Task requires (A8)
+A8_HUB = 15  # source of A8's extra crowns, which reach SPECIAL nodes only
+POOL = 16  # POOL + k: symbol k of the lenders not named yet (k = 6: White Crown)
+FIRST_TOKEN = 23  # then one node per A2 token, and per named lender its node and two symbol nodes
+BIG = 1 << 30
 
-    Squad ``squad`` of ``seat`` against task subset ``subset``, whose colour needs are
-    in ``st.needs`` and, for Special Tasks alone, ``st.special_needs``; ``st.cover``
-    is scratch. Returns a bool.
+
+@inline_kernel
+def _symbol_mask(sym):
+    return ALL_COLOURS if sym == CROWN else 1 << sym
+
+
+@inline_kernel
+def _link(cap, node, mask):
+    """Let ``node`` cover missing units of the colours in ``mask``, Special or not."""
+    for c in range(N_COLOURS):
+        if (mask >> c) & 1:
+            cap[node, NORMAL + c] = BIG
+            cap[node, SPECIAL + c] = BIG
+
+
+@inline_kernel
+def symbol_count(deck, ally):
+    """Symbols the ally shows, 1 or 2 (R1.2)."""
+    n = 0
+    for slot in range(2):
+        if deck.ally_symbols[ally, slot] >= 0:
+            n += 1
+    return n
+
+
+@kernel
+def _augment(cap, n_nodes, parent, queue):
+    """Push one unit along a shortest path with room from SRC to SINK (Edmonds-Karp);
+    return whether there was one."""
+    for v in range(n_nodes):
+        parent[v] = -1
+    parent[SRC] = SRC
+    queue[0] = SRC
+    head, tail = 0, 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for v in range(n_nodes):
+            if parent[v] < 0 and cap[u, v] > 0:
+                parent[v] = u
+                if v == SINK:
+                    while v != SRC:
+                        u = parent[v]
+                        cap[u, v] -= 1
+                        cap[v, u] += 1
+                        v = u
+                    return True
+                queue[tail] = v
+                tail += 1
+    return False
+
+
+@kernel
+def fewest_borrows(st, deck, seat, squad, subset, n_double, n_special, n_lenders, n_named, limit):
+    """Fewest further A1 borrows with which squad ``squad`` of ``seat`` covers task
+    subset ``subset`` (R6.1, A1, A2, A8); -1 when more than ``limit`` would be needed.
+
+    Tokens: the squad's own symbols; ``st.doubles[:n_double]`` (A2, symbol masks:
+    a crown in the mask makes the token a crown); ``n_special`` extra crowns for the
+    Special Tasks' symbols (A8; 0 when the subset holds no Special Task); the lenders
+    already named in ``st.borrows[:n_named, 1]``, each naming using one symbol of its
+    ally (an ally named twice lends both); and up to the returned number of symbols of
+    the candidates ``st.lenders[:n_lenders]`` not used yet, each symbol once.
+
+    Coverage is a maximum flow (module docstring): tokens to the missing colour units
+    they may cover. The borrows allowed are raised one at a time; the maximum flow is
+    concave in that capacity, so the first raise that adds nothing proves the
+    completion out of reach. Needs ``st.flow`` of ``flow_nodes(deck)`` nodes
+    (:mod:`sim.state`); ``st.needs`` and ``st.special_needs`` filled for ``subset``.
+
+    Returns
+    -------
+    int
+        0 to ``limit``, or -1.
     """
-    tokens = st.tokens
-    work = st.cover
+    cap, parent, queue = st.flow, st.flow_parent, st.flow_queue
+    n_nodes = FIRST_TOKEN + n_double + 3 * n_named
+    for u in range(n_nodes):
+        for v in range(n_nodes):
+            cap[u, v] = 0
     crowns = st.squad_symbols[seat, squad, CROWN]
     total = 0
     for c in range(N_COLOURS):
         short = max(0, st.needs[subset, c] - st.squad_symbols[seat, squad, c])
-        work[0, c] = short  # colour units still missing
-        work[0, N_COLOURS + c] = min(short, st.special_needs[subset, c])  # of which A8 may cover
+        special = min(short, st.special_needs[subset, c])  # own symbols go to the other units first
+        cap[NORMAL + c, SINK] = short - special
+        cap[SPECIAL + c, SINK] = special
+        cap[A8_HUB, SPECIAL + c] = BIG
         total += short
-    k = 0  # coloured tokens go to work[2, :k]
-    for t in range(n_tokens):
-        mask = tokens[t]
-        if mask & ANY_BIT and not mask & SPECIAL_BIT:
+    cap[SRC, A8_HUB] = n_special
+    node = FIRST_TOKEN
+    for i in range(n_double):
+        if st.doubles[i] & ANY_BIT:
             crowns += 1
         else:
-            work[2, k] = mask
-            k += 1
-    if total <= crowns:
-        return True
-    if total - k > crowns:
-        return False
-    # Odometer over the coloured tokens (digits in work[3, :k]): digit c < 6 assigns
-    # the token to colour c, digit 6 leaves it unused; work[1] counts the uses.
-    for i in range(k):
-        work[3, i] = 0
-    while True:
-        for c in range(2 * N_COLOURS):
-            work[1, c] = 0
-        covered = 0
-        ok = True
-        for i in range(k):
-            c = work[3, i]
-            if c == N_COLOURS:
-                continue
-            mask = work[2, i]
-            if mask & SPECIAL_BIT:
-                if work[1, N_COLOURS + c] >= work[0, N_COLOURS + c]:
-                    ok = False
-                    break
-                work[1, N_COLOURS + c] += 1
-            elif not (mask >> c) & 1:
-                ok = False
-                break
-            if work[1, c] >= work[0, c]:
-                ok = False
-                break
-            work[1, c] += 1
-            covered += 1
-        if ok and total - covered <= crowns:
-            return True
-        i = 0
-        while i < k and work[3, i] == N_COLOURS:
-            work[3, i] = 0
-            i += 1
-        if i == k:
-            return False
-        work[3, i] += 1
+            cap[SRC, node] = 1
+            _link(cap, node, st.doubles[i])
+            node += 1
+    need = total - crowns  # crowns cover whatever the flow leaves
+    if need <= 0:
+        return 0
+    for k in range(CROWN + 1):
+        _link(cap, POOL + k, _symbol_mask(k))
+    for i in range(n_lenders):
+        ally = st.lenders[i]
+        named = 0
+        for b in range(n_named):
+            if st.borrows[b, 1] == ally:
+                named += 1
+        n_symbols = symbol_count(deck, ally)
+        if named == 0:
+            for slot in range(n_symbols):
+                cap[LEND, POOL + deck.ally_symbols[ally, slot]] += 1
+        else:  # used `named` times, either symbol each time; the rest may still be lent
+            cap[SRC, node] = named
+            cap[LEND, node] = n_symbols - named
+            for slot in range(n_symbols):
+                cap[node, node + 1 + slot] = 1
+                _link(cap, node + 1 + slot, _symbol_mask(deck.ally_symbols[ally, slot]))
+            node += 3
+    flow = 0
+    while flow < need and _augment(cap, node, parent, queue):
+        flow += 1
+    borrows = 0
+    while flow < need:
+        if borrows == limit:
+            return -1
+        borrows += 1
+        cap[SRC, LEND] += 1
+        if not _augment(cap, node, parent, queue):
+            return -1
+        flow += 1
+    return borrows

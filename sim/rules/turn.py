@@ -2,10 +2,22 @@
 
 from sim._numba import kernel
 from sim.bots.policy import decide
-from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_COMPLETE, D_PLAY
+from sim.decisions import (
+    ACTION_DRAW,
+    ACTION_PLAY,
+    C_BORROWER,
+    C_BORROWS,
+    C_LENDER,
+    C_SQUAD,
+    C_SUBSET,
+    D_ACTION,
+    D_BORROW,
+    D_COMPLETE,
+    D_PLAY,
+)
 from sim.events import EV_STUCK, EV_TURN, log_event
 from sim.rules.abilities import offer_relocate, on_placed, place_from_hand, play_options
-from sim.rules.completion import complete_tasks, completion_options
+from sim.rules.completion import borrow_options, complete_tasks, completion_options
 from sim.rules.draw import can_draw, draw_until_ally
 from sim.state import (
     ACTIVE,
@@ -25,7 +37,7 @@ from sim.state import (
 @kernel
 def play_turn(st, deck, seat):
     """R4.1: place one hand card; its placement abilities act; A7 may move; then one
-    squad may complete tasks (R4.4, R6.2)."""
+    squad may complete tasks (R4.4, R6.2), choosing its A1 borrows one by one."""
     n = play_options(st, seat, D_PLAY)
     i = decide(st, deck, seat, D_PLAY, n)
     ally = place_from_hand(st, deck, seat, st.options[i, 0], st.options[i, 1], D_PLAY)
@@ -39,6 +51,12 @@ def play_turn(st, deck, seat):
     i = decide(st, deck, seat, D_COMPLETE, n)
     if i > 0:
         st.choice[:] = st.options[i]
+        squad, subset, borrows = st.choice[C_SQUAD], st.choice[C_SUBSET], st.choice[C_BORROWS]
+        for b in range(borrows):  # A1: one (borrower, lender) pair at a time
+            n = borrow_options(st, deck, seat, squad, subset, b, borrows - b)
+            i = decide(st, deck, seat, D_BORROW, n)
+            st.borrows[b, 0] = st.options[i, C_BORROWER]
+            st.borrows[b, 1] = st.options[i, C_LENDER]
         complete_tasks(st, deck, seat, st.choice)
 
 
