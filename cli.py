@@ -62,7 +62,7 @@ def validate(
 def run(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     games: int = typer.Option(100_000, "--games", "-n", min=1, help="Number of games to play."),
-    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
+    players: str = typer.Option("4", help="Number of players, 2 to 4 (R2.1); several, e.g. 2,3,4, play each count on the same seeds and report them side by side."),
     bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat (see simulate --help)."),
     seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
     runs: Path = typer.Option(Path("runs"), help="Folder that holds the run directories."),
@@ -76,18 +76,32 @@ def run(
     from sim.runner import RunError, run_name
     from sim.runner import simulate as play
 
+    counts = _player_counts(players)
     deck = _load(cards)
     bots = bot[0] if len(bot) == 1 else bot
-    out = runs / (name or run_name(cards, deck, players, bots, games, seed))
+    base = name or run_name(cards, deck, ",".join(map(str, counts)), bots, games, seed)
+    outs = [runs / base] if len(counts) == 1 else [runs / base / f"{n}p" for n in counts]
     try:
-        play(deck, games, out, players, bots, seed, jobs, resume=(out / "manifest.json").exists(),
-             progress=None if not quiet else False, cards_file=cards)  # fmt: skip
-        report_path = build_report(out, threshold_pp=threshold)
+        for n, out in zip(counts, outs):
+            play(deck, games, out, n, bots, seed, jobs, resume=(out / "manifest.json").exists(),
+                 progress=None if not quiet else False, cards_file=cards)  # fmt: skip
+        report_path = build_report(outs, out=runs / base / "report", threshold_pp=threshold)
     except (RunError, ValueError) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        _fail(f"interrupted; finished chunks are kept in {out}: run the same command again to continue")
-    typer.echo(f"{games:,} games in {out}\nreport: {report_path}")
+        _fail(f"interrupted; finished chunks are kept in {runs / base}: run the same command again to continue")
+    typer.echo(f"{games:,} games per player count in {runs / base}\nreport: {report_path}")
+
+
+def _player_counts(text: str) -> list[int]:
+    """``"2,3,4"`` as ``[2, 3, 4]``; one clear error for anything but distinct counts 2-4 (R2.1)."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or len(set(counts)) != len(counts) or not all(2 <= n <= 4 for n in counts):
+        _fail(f"--players {text!r}: give a player count from 2 to 4, or several separated by commas, e.g. 2,3,4 (R2.1)")
+    return counts
 
 
 @app.command()

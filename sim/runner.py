@@ -307,9 +307,11 @@ def simulate(
     return out_dir
 
 
-def run_name(cards_file: str | Path, deck: Deck, players: int, bots: str | Sequence[str], n_games: int, seed: int) -> str:
+def run_name(cards_file: str | Path, deck: Deck, players: int | str, bots: str | Sequence[str], n_games: int,
+             seed: int) -> str:  # fmt: skip
     """A run directory name that changes whenever the run would: card file and deck
-    hash, players, bots, games and seed (``cards-1a2b3c4d-4p-greedy-100000g-seed0``)."""
+    hash, players (a count, or counts such as ``2,3,4``), bots, games and seed
+    (``cards-1a2b3c4d-4p-greedy-100000g-seed0``)."""
     label = bots if isinstance(bots, str) else "+".join(bots)
     safe = "".join(ch if ch.isalnum() or ch in "._+-" else "_" for ch in label)
     return f"{Path(cards_file).stem}-{deck.content_hash[:8]}-{players}p-{safe}-{n_games}g-seed{seed}"

@@ -93,6 +93,23 @@ def test_run_plays_the_games_and_writes_the_report(tmp_path):
     assert again.returncode == 0 and len(list(tmp_path.iterdir())) == 1  # the same run, continued
 
 
+def test_run_with_several_player_counts_plays_each_and_reports_them_side_by_side(tmp_path):
+    result = revachol("run", "-n", "600", "--players", "2,4", "--runs", str(tmp_path), "--quiet", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    (base,) = tmp_path.iterdir()
+    assert "-2,4p-greedy-600g-seed0" in base.name
+    manifests = {n: json.loads((base / f"{n}p" / "manifest.json").read_text()) for n in (2, 4)}
+    assert {n: (m["n_players"], m["root_seed"]) for n, m in manifests.items()} == {2: (2, 0), 4: (4, 0)}
+    seats = (base / "report" / "tables" / "seat_win_rates.csv").read_text()
+    assert "2p" in seats and "4p" in seats  # one report, both counts
+
+
+def test_run_refuses_a_player_count_outside_2_to_4_in_one_line(tmp_path):
+    result = revachol("run", "--players", "2,5", "--runs", str(tmp_path))
+    assert result.returncode == 1 and result.stderr.count("\n") == 1 and "2 to 4" in result.stderr
+    assert not any(tmp_path.iterdir())
+
+
 def test_bench_prints_games_per_second():
     result = revachol("bench", "-n", "2000")
     assert result.returncode == 0, result.stderr
