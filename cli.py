@@ -15,6 +15,9 @@ app = typer.Typer(
 )
 
 DEFAULT_CARDS = Path("cards.yaml")
+# The built-in bots (sim.bots.policy), weakest to strongest; kept literal so that --help imports no engine.
+BOTS = ("Built-in bots: random, uniform (every rule path), greedy (the default), planner, search (strongest, "
+        "slowest; search:rollouts=N); or FILE.py:NAME for your own.")  # fmt: skip
 # Rule options (RULES.md readings, sim/options.py), shared by the commands that play games.
 DOUBLE_ANY_SYMBOL = typer.Option(False, help="Rule option opt_double_any_symbol (A2 may double any symbol in its squad).")
 ONE_SPECIAL_CROWN = typer.Option(False, "--one-special-crown-per-squad", help="Rule option opt_one_special_crown_per_squad (A8: one extra crown per squad, not one per A8 card).")
@@ -63,7 +66,7 @@ def run(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     games: int = typer.Option(100_000, "--games", "-n", min=1, help="Number of games to play."),
     players: str = typer.Option("4", help="Number of players, 2 to 4 (R2.1); several, e.g. 2,3,4, play each count on the same seeds and report them side by side."),
-    bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat (see simulate --help)."),
+    bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat (NAME[:key=value,...], see simulate --help). {BOTS}"),
     seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
     runs: Path = typer.Option(Path("runs"), help="Folder that holds the run directories."),
     name: str | None = typer.Option(None, help="Name of the run directory; default: from the card file, its hash, players, bots, games and seed."),
@@ -127,7 +130,7 @@ def simulate(
     out: Path = typer.Option(..., "--out", "-o", help="Run directory to write (new or empty; with --resume, the run to continue)."),
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["random"], help="Bot for every seat, or repeat once per seat: NAME[:key=value,...], e.g. greedy:w_points=2 or greedy:never=harry_du_bois (bots: random, greedy, uniform)."),
+    bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat: NAME[:key=value,...], e.g. greedy:w_points=2 or greedy:never=harry_du_bois. {BOTS}"),
     shuffle_seats: bool = typer.Option(False, help="Give the bots to the seats in a random order in each game (the first player is random anyway, R2.2)."),
     seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
@@ -187,7 +190,7 @@ def compare(
     b: Path = typer.Argument(..., help="The changed card file (B), with as many allies, tasks and morale cards as A."),
     games: int = typer.Option(20_000, "--games", "-n", min=2, help="Games played under each card file."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat (see simulate --help)."),
+    bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat (NAME[:key=value,...], see simulate --help). {BOTS}"),
     seed: int = typer.Option(0, help="Root seed shared by both decks: the same deals and dice (common random numbers)."),
     out: Path | None = typer.Option(None, help="Where to write; default runs/compare-A-vs-B-..."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
@@ -317,7 +320,7 @@ def replay(
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     game: int = typer.Option(0, min=0, help="Which game of the run to show (games are numbered from 0)."),
-    bot: str = typer.Option("random", help="The bot in every seat."),
+    bot: str = typer.Option("random", help=f"The bot in every seat. {BOTS}"),
     double_any_symbol: bool = DOUBLE_ANY_SYMBOL,
     one_special_crown_per_squad: bool = ONE_SPECIAL_CROWN,
     extra_play_existing_squad: bool = EXTRA_PLAY_EXISTING,

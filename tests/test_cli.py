@@ -53,6 +53,9 @@ def test_replay_prints_a_full_game_with_events_and_scores():
     for phrase in ("is dealt", "Turn 1: seat", "plays", "draws", "completes", "Symbols:", "MORALE-LOSS EVENT", "rolls",
                    "Game over after", "Final scores", "<- winner"):  # fmt: skip
         assert phrase in out, phrase
+    # which squad completed, and singular units (seed 3: seat 1's first squad, Titus Hardie alone)
+    assert "Seat 1's squad 1 (Titus Hardie) completes 'Visit the Dolorian Church' [purple, 1 point] for 1 point." in out
+    assert "1 points" not in out and " 1 tasks" not in out
 
 
 def test_replay_and_simulate_take_the_a4_and_a8_rule_options(tmp_path):
@@ -108,6 +111,20 @@ def test_run_refuses_a_player_count_outside_2_to_4_in_one_line(tmp_path):
     result = revachol("run", "--players", "2,5", "--runs", str(tmp_path))
     assert result.returncode == 1 and result.stderr.count("\n") == 1 and "2 to 4" in result.stderr
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("command", ["simulate", "run", "replay"])
+def test_help_lists_every_built_in_bot(command):
+    from sim.bots.policy import POLICY_IDS
+
+    text = " ".join(revachol(command, "--help").stdout.split())
+    assert all(name in text for name in POLICY_IDS if name != "scripted"), text
+
+
+def test_simulate_plays_greedy_by_default_like_run(tmp_path):
+    result = revachol("simulate", "-n", "20", "--out", str(tmp_path / "r"), "--jobs", "1", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert json.loads((tmp_path / "r" / "manifest.json").read_text())["bots"] == ["greedy"] * 4
 
 
 def test_bench_prints_games_per_second():
