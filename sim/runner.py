@@ -37,6 +37,7 @@ from sim.deck_arrays import DeckArrays, compile_deck
 from sim.bots.spec import BotSpec, parse_bot
 from sim.engine import check_players, run_games
 from sim.options import RuleOptions
+from sim.progress import RunProgress
 from sim.rules import RULES_VERSION
 from sim.state import new_state
 
@@ -188,22 +189,12 @@ def _backend(scheduler: str | None, dask_local: int | None) -> Iterator[str]:
         yield f"dask ({client.scheduler.address})"
 
 
-def _progress(enabled: bool, total: int, done: int):
-    """A rich progress bar of games done, games/s and ETA, or nothing."""
-    if not enabled:
-        return contextlib.nullcontext(None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
-    from rich.text import Text
-
-    class GamesPerSecond(ProgressColumn):
-        def render(self, task):
-            speed = task.finished_speed or task.speed
-            return Text("" if speed is None else f"{speed:,.0f} games/s")
-
-    bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(), TextColumn("ETA"),
-                   TimeRemainingColumn())  # fmt: skip
-    bar.add_task("games", total=total, completed=done)
-    return bar
+def warm_engine(arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec]) -> None:
+    """Compile the engine for this run, or load it from numba's cache, in this process
+    by playing one game: the workers then only load the cache, instead of each
+    compiling the engine at once and racing to write it."""
+    options = RuleOptions(**spec.options)
+    run_games(arrays, spec.n_players, 1, spec.seed, bots, options, state=new_state(arrays, options.to_array()))
 
 
 def simulate(
@@ -246,7 +237,8 @@ def simulate(
     resume : bool
         Continue the run in ``out_dir``, reusing its complete chunks.
     progress : bool, optional
-        Show a progress bar (games, games/s, ETA); default: when stderr is a terminal.
+        Show the compilation status, then a bar of games with games/s and ETA
+        (:mod:`sim.progress`); default: when stderr is a terminal.
     scheduler, dask_local : optional
         Run on the Dask cluster at this address, or on a new LocalCluster of this
         many workers, through joblib's Dask backend.
@@ -290,13 +282,16 @@ def simulate(
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()
     chunk_seconds = manifest["timings"].get("chunk_seconds", 0.0)
-    with _backend(scheduler, dask_local) as backend, _progress(show, n_games, done_games) as bar:
+    display = RunProgress(show, n_games, done_games)
+    if todo:
+        with display.compiling():
+            warm_engine(arrays, spec, parsed)
+    with _backend(scheduler, dask_local) as backend, display.games():
         manifest["backend"] = backend
         parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", backend=None)
         for _, n, seconds in parallel(joblib.delayed(run_chunk)(out_dir, arrays, spec, parsed, c) for c in todo):
             chunk_seconds += seconds
-            if bar is not None:
-                bar.advance(bar.task_ids[0], n)
+            display.advance(n)
     wall = time.perf_counter() - started
     manifest["status"] = "complete"
     manifest["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
