@@ -386,6 +386,14 @@ def _section_html(section: Section, pngs: dict[str, bytes]) -> str:
     return "\n".join(parts)
 
 
+def default_report_dir(runs: list[Run]) -> Path:
+    """``<run>/report`` for one run; for several, a folder of its own beside the
+    first, ``comparison-<run>+<run>…``, so that no run's own report is overwritten."""
+    if len(runs) == 1:
+        return runs[0].path / "report"
+    return runs[0].path.parent / ("comparison-" + "+".join(run.name for run in runs))
+
+
 def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinished: bool = False,
                  threshold_pp: float = cards.DEFAULT_THRESHOLD_PP) -> Path:  # fmt: skip
     """Write the balance report of one or several runs.
@@ -395,7 +403,7 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     runs : run directory, Run, or a sequence of them
         Several runs split every figure by run (player count, bot mix, deck).
     out : path, optional
-        Directory to write (created); default ``<first run>/report``.
+        Directory to write (created); default: :func:`default_report_dir`.
     include_unfinished : bool
         Count stalled and truncated games in win rates and scores (RULES R4
         Reading leaves them out by default).
@@ -416,7 +424,7 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     if "matplotlib.pyplot" not in sys.modules:  # headless (the CLI); a notebook keeps its backend, as the
         matplotlib.use("Agg")  # figures are drawn on Figure objects and never through pyplot
     runs = open_runs(runs)
-    out = Path(out) if out is not None else runs[0].path / "report"
+    out = Path(out) if out is not None else default_report_dir(runs)
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     sections = [_length_section(runs), _morale_section(runs, include_unfinished),

@@ -93,3 +93,12 @@ def test_revachol_report_on_a_directory_that_is_no_run_is_one_line(tmp_path):
     result = revachol("report", str(tmp_path))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith("error: ") and "manifest" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_report_of_several_runs_goes_to_its_own_folder_and_leaves_each_runs_report(script_run, tmp_path):
+    own = build_report(script_run)
+    before = own.read_bytes()
+    other = simulate(ROOT / "cards.yaml", 300, tmp_path / "other", players=2, seed=1, n_jobs=1, progress=False)
+    both = build_report([script_run, other])
+    assert both.parent == script_run.parent / f"comparison-{script_run.name}+other"
+    assert own.read_bytes() == before
