@@ -16,6 +16,8 @@ from matplotlib.ticker import MaxNLocator
 BAND_ALPHA = 0.25
 FLAG_COLOUR = "tab:red"
 MARKERS = "os^Dv<>p"  # one per run in the per-card figures
+RUN_COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown", "tab:pink", "tab:olive", "tab:cyan")
+# one per run in the per-card figures: never red, which marks flagged cards
 
 
 def _figure(width: float = 7.5, height: float = 4.2, ncols: int = 1) -> tuple[Figure, list]:
@@ -108,15 +110,23 @@ def _card_rows(table: pd.DataFrame, order_by: str | None = None):
 
 
 def _card_intervals(table: pd.DataFrame, column: str, flag: str | None = None, order_by: str | None = None):
-    """A dot per card (one marker shape per run) with its interval as a horizontal
-    bar, red where ``flag`` is set; returns the figure, its axes and the y positions."""
+    """A dot per card (one colour and marker shape per run) with its interval as a
+    horizontal bar, red where ``flag`` is set; returns the figure, its axes and the y
+    positions."""
     names, series = _card_rows(table, order_by)
     figure, (ax,) = _figure(7.5, 0.26 * len(names) + 1.6)
     y = np.arange(len(names))
-    for offset, marker, (label, rows) in zip(_offsets(len(series)), MARKERS, series):
-        colours = np.where(rows[flag].astype(bool), FLAG_COLOUR, "tab:blue") if flag else "tab:blue"
+    for offset, marker, colour, (label, rows) in zip(_offsets(len(series)), MARKERS, RUN_COLOURS, series):
+        flagged = rows[flag].astype(bool).to_numpy() if flag else np.zeros(len(rows), bool)
+        if len(series) == 1:  # one run: flagged cards in red
+            colours = np.where(flagged, FLAG_COLOUR, colour)
+            edges = colours
+        else:  # several runs: each run its colour and marker, a flagged card ringed in red
+            colours = np.full(len(rows), colour)
+            edges = np.where(flagged, FLAG_COLOUR, colour)
         ax.errorbar(100 * rows[column], y + offset, xerr=_errors(rows, column), fmt="none", ecolor=colours, lw=1.2)
-        ax.scatter(100 * rows[column], y + offset, c=colours, marker=marker, s=16, zorder=3, label=label)
+        ax.scatter(100 * rows[column], y + offset, c=colours, edgecolors=edges, linewidths=1.2, marker=marker, s=16,
+                   zorder=3, label=label)  # fmt: skip
     ax.set_yticks(y, names, fontsize="small")
     return figure, ax, y
 
