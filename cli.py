@@ -112,11 +112,16 @@ def bench(
     games: int = typer.Option(100_000, "--games", "-n", min=1, help="Games per line."),
     bot: str = typer.Option("random", help="Bot in every seat."),
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    cold: bool = typer.Option(False, "--cold", help="Instead, time a first run in a fresh process with an empty numba cache, phase by phase (seconds): what a fresh install waits before its first game."),
 ) -> None:
     """Measure the engine's speed in games/s on one core: the card file and its ability-free variant, with 2 and 4 players. A measurement, not a test."""
-    from sim.bench import engine_speed, format_lines, pin_to_one_core
+    from sim.bench import engine_speed, first_run_phases, format_lines, format_phases, pin_to_one_core
 
     _load(cards)
+    if cold:
+        typer.echo(f"first run of {bot!r}, 4 players, in a fresh process with an empty numba cache:")
+        typer.echo(format_phases(first_run_phases(cards, bot, cold=True)))
+        return
     typer.echo(pin_to_one_core())
     try:
         typer.echo(format_lines(engine_speed(cards, games, bot)))
