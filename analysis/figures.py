@@ -196,3 +196,33 @@ def plot_scores(histogram: pd.DataFrame) -> Figure:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.legend(fontsize="small")
     return figure
+
+
+def plot_task_calibration(calibration: pd.DataFrame) -> Figure:
+    """Each task's printed points against its difficulty (completion rate on a logit
+    axis, Wilson interval), and its par from the other tasks with the par's 95%
+    interval (:func:`analysis.task_calibration.task_calibration`); tasks with a
+    verdict in red and named. One panel per run."""
+    series = list(_series(calibration))
+    figure, axes = _figure(7.5 * max(len(series), 1), 4.6, ncols=max(len(series), 1))
+    for ax, (label, rows) in zip(axes, series):
+        rate = rows["completion_rate"].to_numpy(float).clip(1e-4, 1 - 1e-4)
+        flagged = (rows["verdict"] != "").to_numpy()
+        colours = np.where(flagged, FLAG_COLOUR, "tab:blue")
+        ax.set_xscale("logit")
+        par = rows["par_points"].to_numpy(float)
+        ax.errorbar(rate, par, yerr=np.abs(np.vstack([par - rows["par_points_low"], rows["par_points_high"] - par])),
+                    fmt="_", color="grey", lw=1, ms=10, label="par: what the other tasks pay at this difficulty")  # fmt: skip
+        ax.vlines(rate, par, rows["points"], colors=colours, lw=0.8, alpha=0.6)
+        rate_errors = np.abs(np.vstack([rate - rows["completion_rate_low"], rows["completion_rate_high"] - rate]))
+        ax.errorbar(rate, rows["points"], xerr=rate_errors, fmt="none", ecolor=colours, lw=1)
+        ax.scatter(rate, rows["points"], c=colours, s=22, zorder=3, label="printed points")
+        for x, y, name in zip(rate[flagged], rows["points"].to_numpy(float)[flagged], rows["name"][flagged]):
+            ax.annotate(name, (x, y), xytext=(4, 4), textcoords="offset points", fontsize="small", color=FLAG_COLOUR)
+        ax.xaxis.set_major_formatter(lambda value, _: f"{100 * value:g}%")
+        ax.set(xlabel="completion rate (% of games, logit axis: harder to the left)", ylabel="points",
+               title=f"Task rewards against difficulty (red: out of line) — {label}")  # fmt: skip
+        ax.legend(fontsize="small")
+    if not series:
+        axes[0].text(0.5, 0.5, "no tasks to show", ha="center", transform=axes[0].transAxes)
+    return figure

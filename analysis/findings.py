@@ -62,10 +62,11 @@ def _tasks(calibration: pd.DataFrame) -> list[dict]:
     out = []
     how = {"underpays": "pays too little for how hard it is", "overpays": "pays too much for how easy it is"}
     for _, r in calibration[calibration["verdict"] != ""].iterrows():
-        rate = estimate(r["completion_rate"], r["completion_rate_low"], r["completion_rate_high"], n=r["games"])
+        rate = estimate(r["completion_rate"], r["completion_rate_low"], r["completion_rate_high"], n=r["games"],
+                        noun="of games")  # fmt: skip
         par = estimate(r["par_points"], r["par_points_low"], r["par_points_high"], "", noun="points")
         out.append(_finding(r["run"], "task", r["name"], f"{r['name']} {how[r['verdict']]}: {r['points']:g} points, "
-                            f"where tasks completed as often ({rate}) pay {par}.", r["gap_points"],
+                            f"where tasks completed in {rate} pay {par}.", r["gap_points"],
                             r["points"] - r["par_points_high"], r["points"] - r["par_points_low"], r["games"],
                             "points", abs(r["gap_points"]) / r["threshold_points"]))  # fmt: skip
     return out
@@ -77,8 +78,8 @@ def _seats(balance: pd.DataFrame, threshold_pp: float) -> list[dict]:
         fair = 1 / r["players"]
         edge = 100 * (r["advantage_p1"] - fair)
         out.append(_finding(r["run"], "first_player", "first player",
-                            f"The first player wins {estimate(r['advantage_p1'], r['advantage_p1_low'], r['advantage_p1_high'], n=r['games'])} "
-                            f"of games against {100 * fair:.1f}% for a fair seat: {edge:+.1f} pp.",
+                            f"The first player wins {estimate(r['advantage_p1'], r['advantage_p1_low'], r['advantage_p1_high'], n=r['games'], noun='of games')} "
+                            f"against {100 * fair:.1f}% for a fair seat: {edge:+.1f} pp.",
                             edge, 100 * (r["advantage_p1_low"] - fair), 100 * (r["advantage_p1_high"] - fair),
                             r["games"], "pp", abs(edge) / threshold_pp))  # fmt: skip
     return out
@@ -102,15 +103,14 @@ def _length(length: pd.DataFrame, target_turns: tuple[float, float] | None, thre
 def _penalties(impact: pd.DataFrame) -> list[dict]:
     rows = impact[impact["measure"] == "points_lost_share"]
     return [_finding(r["run"], "penalties", "penalties",
-                     f"Penalties take back {estimate(r['value'], r['value_low'], r['value_high'], n=r['n'], n_of='task points')} "
-                     f"of the task points completed (R8.3).", r["value"], r["value_low"], r["value_high"], r["n"],
+                     f"Penalties (R8.3) take back {estimate(r['value'], r['value_low'], r['value_high'], n=r['n'], n_of='task points', noun='of the task points completed')}.", r["value"], r["value_low"], r["value_high"], r["n"],
                      "share", 0.0) for _, r in rows.iterrows()]  # fmt: skip
 
 
 def _dice(balance: pd.DataFrame) -> list[dict]:
     return [_finding(r["run"], "dice", "dice",
-                     f"{estimate(r['decided_by_dice_rate'], r['decided_by_dice_rate_low'], r['decided_by_dice_rate_high'], n=r['games'])} "
-                     f"of games are decided by the die roll after a tie (R9.3).", r["decided_by_dice_rate"],
+                     f"{estimate(r['decided_by_dice_rate'], r['decided_by_dice_rate_low'], r['decided_by_dice_rate_high'], n=r['games'], noun='of games')} "
+                     f"are decided by the die roll after a tie (R9.3).", r["decided_by_dice_rate"],
                      r["decided_by_dice_rate_low"], r["decided_by_dice_rate_high"], r["games"], "share", 0.0)
             for _, r in balance[balance["games"] > 0].iterrows()]  # fmt: skip
 

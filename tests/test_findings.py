@@ -70,16 +70,16 @@ def test_an_underpaying_task_is_a_finding_ranked_by_its_gap():
     first = table.iloc[0]
     assert first["kind"] == "task" and first["distance"] == 3.5 and first["section"] == "Task rewards"
     assert first["sentence"].startswith("Find the Insulindian Phasmid pays too little for how hard it is: 3 points, "
-                                        "where tasks completed as often (8.0% (95% CI 7.8–8.2%, n = 100,000 games))")
+                                        "where tasks completed in 8.0% of games (95% CI 7.8–8.2%, n = 100,000 games) ")
     assert "pay 6.5 points (95% CI 6.0–7.0)" in first["sentence"]
     assert "Find your gun" not in " ".join(table["sentence"])
 
 
 def test_r9_3_dice_and_r8_3_penalties_are_stated_with_ci_and_n():
     table = findings(strength(), calibration(), balance(dice=0.031), LENGTH, IMPACT).set_index("kind")
-    assert table.loc["dice", "sentence"] == ("3.1% (95% CI 3.0–3.2%, n = 100,000 games) of games are decided by the "
+    assert table.loc["dice", "sentence"] == ("3.1% of games (95% CI 3.0–3.2%, n = 100,000 games) are decided by the "
                                              "die roll after a tie (R9.3).")  # fmt: skip
-    assert "12.0% (95% CI 11.0–13.0%, n = 500,000 task points)" in table.loc["penalties", "sentence"]
+    assert "12.0% of the task points completed (95% CI 11.0–13.0%, n = 500,000 task points)" in table.loc["penalties", "sentence"]
     assert np.isclose(table.loc["penalties", "value"], 0.12)
 
 
