@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, NullFormatter
 
 BAND_ALPHA = 0.25
 FLAG_COLOUR = "tab:red"
@@ -220,6 +220,7 @@ def plot_task_calibration(calibration: pd.DataFrame) -> Figure:
         for x, y, name in zip(rate[flagged], rows["points"].to_numpy(float)[flagged], rows["name"][flagged]):
             ax.annotate(name, (x, y), xytext=(4, 4), textcoords="offset points", fontsize="small", color=FLAG_COLOUR)
         ax.xaxis.set_major_formatter(lambda value, _: f"{100 * value:g}%")
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set(xlabel="completion rate (% of games, logit axis: harder to the left)", ylabel="points",
                title=f"Task rewards against difficulty (red: out of line) — {label}")  # fmt: skip
         ax.legend(fontsize="small")

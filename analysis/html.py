@@ -116,6 +116,7 @@ def _cell(value, column: str, unit: str) -> str:
 
 
 def _interval(low: float, high: float, places: int, percent: str = "") -> str:
+    low, high = (round(bound, places) + 0.0 for bound in (low, high))  # + 0.0: no "-0.0"
     dash = " to " if min(low, high) < 0 else "–"
     return f"{low:,.{places}f}{dash}{high:,.{places}f}{percent}"
 

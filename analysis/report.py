@@ -31,8 +31,7 @@ import pandas as pd
 
 from analysis import cards, figures, length, morale, seats
 from analysis.findings import findings
-from analysis.html import (count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script,
-                           text_table_html)  # fmt: skip
+from analysis.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, task_calibration
 from analysis.runs import Run, RunsLike, open_runs
 from sim import __version__
@@ -228,16 +227,19 @@ def _strength_answer(rows: pd.DataFrame) -> str:
 
 
 def _completers_display(completers: pd.DataFrame) -> str:
-    """Which position completes each task, one column per position (run by run)."""
+    """Which position completes each task, one share and one interval column per
+    position (run by run), sortable."""
     parts = []
     for run, rows in completers.groupby("run", sort=False):
-        cells = rows.assign(cell=[estimate(r["share"], r["share_low"], r["share_high"]) for _, r in rows.iterrows()])
-        wide = cells.pivot_table(index=["task", "name", "completions"], columns="position", values="cell",
-                                 aggfunc="first", sort=False)  # fmt: skip
-        wide.columns = [f"position {p} (95% CI)" for p in wide.columns]
-        wide = wide.reset_index().drop(columns="task").assign(completions=lambda f: f["completions"].map(count))
+        cells = present(rows, ("task", "completions", "count", "baseline"), compact=True).assign(
+            position=rows["position"].to_numpy(), name=rows["name"].to_numpy())  # fmt: skip
+        values = [c for c in cells.columns if c.startswith("share")]
+        wide = cells.pivot_table(index="name", columns="position", values=values, aggfunc="first", sort=False)
+        wide.columns = [f"position {p} {'95% CI' if 'CI' in v else '(%)'}" for v, p in wide.columns]
+        wide = wide[sorted(wide.columns, key=lambda c: (int(c.split()[1]), "CI" in c))]
+        wide.insert(0, "completions", rows.drop_duplicates("name").set_index("name")["completions"])
         title = f"<p class='note'>{escape(str(run))}</p>" if completers["run"].nunique() > 1 else ""
-        parts.append(title + text_table_html(wide))
+        parts.append(title + sortable_html(wide.reset_index()))
     return "\n".join(parts)
 
 
@@ -287,7 +289,7 @@ CALIBRATION = (
 
 
 def _tasks_section(runs: list[Run], outcomes: pd.DataFrame, threshold_points: float) -> Section:
-    calibration = task_calibration(outcomes, threshold_points)
+    calibration = task_calibration(outcomes, threshold_points).sort_values(["run", "gap_points"], kind="stable")
     answers = []
     for run in runs:
         rows = _rows(calibration, run)
@@ -311,8 +313,9 @@ def _tasks_section(runs: list[Run], outcomes: pd.DataFrame, threshold_points: fl
         [CALIBRATION],
         [("task_calibration", figures.plot_task_calibration(calibration),
           "Each task's points against its completion rate, with its par from the other tasks")],
-        [Table("task_calibration", calibration, "Tasks by reward against difficulty: expected points, par from "
-               "the other tasks, gap and verdict.", hide=("task", "p_value", "threshold_points"))],
+        [Table("task_calibration", calibration, "Tasks by gap from par, most underpaid first: verdict, par from the "
+               "other tasks, expected points per game, completion rate, requirement.",
+               hide=("task", "p_value", "threshold_points", "games"))],
     )  # fmt: skip
 
 

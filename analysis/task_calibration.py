@@ -112,16 +112,18 @@ def _one_run(tasks: pd.DataFrame, threshold_points: float) -> pd.DataFrame:
     big = np.abs(np.nan_to_num(par["gap_points"].to_numpy())) >= threshold_points
     verdict = np.where(flagged & big, np.where(par["gap_points"] > 0, "overpays", "underpays"), "")
     return pd.DataFrame({
-        **{key: tasks[key].to_numpy() for key in (*KEYS, "task", "name", "points", "requires", "special")},
+        **{key: tasks[key].to_numpy() for key in (*KEYS, "task", "name", "points")},
+        "verdict": verdict,
+        **{key: par[key].to_numpy() for key in ("gap_points", "par_points", "par_points_low", "par_points_high")},
+        **{key: value * points for key, value in kept.items()},
+        **{key: tasks[key].to_numpy() for key in ("completion_rate", "completion_rate_low", "completion_rate_high",
+                                                   "lost_rate", "requires")},
         "symbols": requires.map(lambda r: len([s for s in r if s])).to_numpy(np.int64),
         "colours": requires.map(lambda r: len({s for s in r if s})).to_numpy(np.int64),
+        "special": tasks["special"].to_numpy(),
         "games": tasks["games"].to_numpy(np.int64),
-        **{key: tasks[key].to_numpy() for key in ("completion_rate", "completion_rate_low", "completion_rate_high",
-                                                   "lost_rate")},
-        **{key: value * points for key, value in kept.items()},
-        **{key: par[key].to_numpy() for key in par.columns},
+        "p_value": par["p_value"].to_numpy(),
         "q_value": q_value,
-        "verdict": verdict,
         "threshold_points": threshold_points,
     })  # fmt: skip
 
@@ -143,13 +145,13 @@ def task_calibration(outcomes: pd.DataFrame, threshold_points: float = DEFAULT_T
     -------
     pandas.DataFrame
         One row per run and task: the keys, ``task``, ``name``, ``points``,
-        ``requires``, ``special``, ``symbols`` (symbols required), ``colours``
-        (distinct colours among them), ``games``, ``completion_rate`` with its
-        Wilson bounds, ``lost_rate``; ``expected_points`` (points per game) with
-        ``expected_points_low``/``_high``; ``par_points`` with its 95% bounds,
-        ``gap_points``, ``p_value``, ``q_value`` (BH across the run's tasks),
-        ``verdict`` (``overpays``, ``underpays`` or empty), ``threshold_points``.
-        Rows keep the order of ``outcomes``.
+        ``verdict`` (``overpays``, ``underpays`` or empty), ``gap_points``
+        (points − par), ``par_points`` with its 95% bounds; ``expected_points``
+        (points per game) with ``expected_points_low``/``_high``;
+        ``completion_rate`` with its Wilson bounds, ``lost_rate``, ``requires``,
+        ``symbols`` (symbols required), ``colours`` (distinct colours among them),
+        ``special``, ``games``, ``p_value``, ``q_value`` (BH across the run's
+        tasks), ``threshold_points``. Rows keep the order of ``outcomes``.
     """
     frames = [_one_run(rows.reset_index(drop=True), threshold_points)
               for _, rows in outcomes.groupby("run", sort=False)]  # fmt: skip
