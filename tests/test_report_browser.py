@@ -72,9 +72,9 @@ def test_the_report_renders_in_chromium_with_every_figure_loaded_and_sortable_ta
 
 def test_the_findings_block_lies_within_the_first_1400_by_900_screen(report, tmp_path):
     dom = open_in_chromium(report, tmp_path, "--dump-dom").stdout
-    top, bottom, width, height = (float(v) for v in attribute(dom, "findings").split(","))
-    assert (width, height) == (1400, 900)
-    assert 0 < top < bottom <= 900, (top, bottom)
+    top, bottom, width, _ = (float(v) for v in attribute(dom, "findings").split(","))
+    assert width == 1400  # laid out 1400 px wide; unscrolled, page y = screen y (headless --dump-dom
+    assert 0 < top < bottom <= 900, (top, bottom)  # may report a shorter innerHeight than --window-size)
     shot = tmp_path / "first_screen.png"
     open_in_chromium(report, tmp_path, f"--screenshot={shot}")
     assert shot.stat().st_size > 10_000  # what a designer sees first (kept in pytest's tmp_path to look at)
