@@ -131,6 +131,8 @@ def _number(value, column: str, unit: str):
         return float(f"{value:.2g}")
     if unit in ("%", "pp"):
         return round(100 * float(value), 1)
+    if float(value).is_integer():
+        return int(value)
     return float(f"{value:.3g}") if abs(value) < 100 else round(float(value), 1)
 
 
@@ -165,6 +167,9 @@ def present(table: pd.DataFrame, hide: tuple[str, ...] = (), compact: bool = Fal
                 unit = "pp"
             elif f"{column}_low" in bounds:
                 value, low, high = row[column], row[f"{column}_low"], row[f"{column}_high"]
+            elif compact and column == "unit":  # rows of mixed units: say which are in percent
+                out[label] = "%" if share_row else row[column]
+                continue
             else:
                 out[label] = _number(row[column], column, unit) if compact else _cell(row[column], column, unit)
                 continue
@@ -174,7 +179,8 @@ def present(table: pd.DataFrame, hide: tuple[str, ...] = (), compact: bool = Fal
                 continue
             scale = 100.0 if unit in ("%", "pp") else 1.0
             places = _decimals(scale * (high - low), least)
-            out[f"{label} ({unit})" if unit else label] = round(scale * float(value), places)
+            header_unit = _unit(column) or ("pp" if column.endswith("_pp") else "")  # the column's, not the row's
+            out[f"{label} ({header_unit})" if header_unit else label] = round(scale * float(value), places)
             bounded = np.isfinite(low) and np.isfinite(high)
             out[f"{label} 95% CI"] = _interval(scale * low, scale * high, places) if bounded else ""
         rows.append(out)
