@@ -198,13 +198,26 @@ def plot_scores(histogram: pd.DataFrame) -> Figure:
     return figure
 
 
+def _number_points(ax, x: np.ndarray, y: np.ndarray, names) -> None:
+    """Number each point in red, staggered so that neighbours stay apart, and list
+    the numbers with the names beside the axes (long names do not fit among the
+    points)."""
+    key = []
+    for j, order in enumerate(np.argsort(x, kind="stable")):
+        ax.annotate(str(j + 1), (x[order], y[order]), xytext=(4, 3 + 9 * (j % 3)), textcoords="offset points",
+                    fontsize="x-small", color=FLAG_COLOUR, fontweight="bold")  # fmt: skip
+        key.append(f"{j + 1}  {names[order]}")
+    if key:
+        ax.text(1.02, 1.0, "\n".join(key), transform=ax.transAxes, va="top", fontsize="x-small", color=FLAG_COLOUR)
+
+
 def plot_task_calibration(calibration: pd.DataFrame) -> Figure:
     """Each task's printed points against its difficulty (completion rate on a logit
     axis, Wilson interval), and its par from the other tasks with the par's 95%
     interval (:func:`analysis.task_calibration.task_calibration`); tasks with a
-    verdict in red and named. One panel per run."""
+    verdict in red, numbered and named beside the axes. One panel per run."""
     series = list(_series(calibration))
-    figure, axes = _figure(7.5 * max(len(series), 1), 4.6, ncols=max(len(series), 1))
+    figure, axes = _figure(10 * max(len(series), 1), 4.6, ncols=max(len(series), 1))
     for ax, (label, rows) in zip(axes, series):
         rate = rows["completion_rate"].to_numpy(float).clip(1e-4, 1 - 1e-4)
         flagged = (rows["verdict"] != "").to_numpy()
@@ -216,9 +229,10 @@ def plot_task_calibration(calibration: pd.DataFrame) -> Figure:
         ax.vlines(rate, par, rows["points"], colors=colours, lw=0.8, alpha=0.6)
         rate_errors = np.abs(np.vstack([rate - rows["completion_rate_low"], rows["completion_rate_high"] - rate]))
         ax.errorbar(rate, rows["points"], xerr=rate_errors, fmt="none", ecolor=colours, lw=1)
-        ax.scatter(rate, rows["points"], c=colours, s=22, zorder=3, label="printed points")
-        for x, y, name in zip(rate[flagged], rows["points"].to_numpy(float)[flagged], rows["name"][flagged]):
-            ax.annotate(name, (x, y), xytext=(4, 4), textcoords="offset points", fontsize="small", color=FLAG_COLOUR)
+        points = rows["points"].to_numpy(float)
+        ax.scatter(rate[~flagged], points[~flagged], c="tab:blue", s=22, zorder=3, label="printed points")
+        ax.scatter(rate[flagged], points[flagged], c=FLAG_COLOUR, s=22, zorder=3, label="printed points, out of line")
+        _number_points(ax, rate[flagged], points[flagged], list(rows["name"][flagged]))
         ax.xaxis.set_major_formatter(lambda value, _: f"{100 * value:g}%")
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set(xlabel="completion rate (% of games, logit axis: harder to the left)", ylabel="points",

@@ -60,7 +60,7 @@ def _allies(strength: pd.DataFrame) -> list[dict]:
 
 def _tasks(calibration: pd.DataFrame) -> list[dict]:
     out = []
-    how = {"underpays": "pays too little for how hard it is", "overpays": "pays too much for how easy it is"}
+    how = {"underpays": "pays less than tasks as hard as it", "overpays": "pays more than tasks as hard as it"}
     for _, r in calibration[calibration["verdict"] != ""].iterrows():
         rate = estimate(r["completion_rate"], r["completion_rate_low"], r["completion_rate_high"], n=r["games"],
                         noun="of games")  # fmt: skip

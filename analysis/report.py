@@ -282,8 +282,8 @@ CALIBRATION = (
     "to penalties): what the task is worth per game. Difficulty is the completion rate on the logit scale. For "
     "each task a straight line of points on difficulty is fitted to the other tasks (so an outlier cannot pull "
     "the line to itself); its value at the task's difficulty is the par, with its 95% CI. A task overpays or "
-    "underpays when its gap from par is outside the other tasks' scatter after a Benjamini–Hochberg correction "
-    "(q ≤ 0.05) and is at least the practical threshold. The requirement (symbols, colours, Special) is shown "
+    "underpays when its points lie outside the par's interval after a Benjamini–Hochberg correction (q ≤ 0.05) "
+    "and its gap from par is at least the practical threshold. The requirement (symbols, colours, Special) is shown "
     "beside it; the fit uses only the measured completion rate."
 )
 
@@ -296,7 +296,8 @@ def _tasks_section(runs: list[Run], outcomes: pd.DataFrame, threshold_points: fl
         flagged = rows[rows["verdict"] != ""].sort_values("gap_points")
         if flagged.empty:
             answer = (f"Every task pays within {threshold_points:g} point{'s' * (threshold_points != 1)} of what "
-                      f"tasks of similar difficulty pay, or the gap is within the scatter ({len(rows)} tasks).")  # fmt: skip
+                      f"tasks of similar difficulty pay on average, or the gap is within the par's uncertainty "
+                      f"({len(rows)} tasks).")  # fmt: skip
         else:
             listed = "; ".join(f"{r['name']} {r['verdict']} ({r['points']:g} points against a par of "
                                f"{estimate(r['par_points'], r['par_points_low'], r['par_points_high'], '')})"

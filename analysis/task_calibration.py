@@ -15,15 +15,18 @@ method (a leave-one-out regression outlier test):
   (``statsmodels.OLS``), so that an outlier cannot pull the line towards itself.
   Its value at the task's difficulty is the task's ``par_points``: what tasks of
   that difficulty pay, with the 95% confidence interval of the fitted mean.
-* The gap ``points − par_points`` is tested against the scatter of the other tasks
-  around the line (the 95% prediction interval: a t test with the fit's residual
-  degrees of freedom, i.e. the externally studentised residual; Cook & Weisberg
-  1982, ch. 2.2), and the p-values are corrected by Benjamini–Hochberg across the
-  run's tasks.
+* The gap ``points − par_points`` is tested against the uncertainty of the par (a
+  two-sided t test with the fit's residual degrees of freedom: does the task pay
+  what tasks of its difficulty pay *on average*?), and the p-values are corrected
+  by Benjamini–Hochberg across the run's tasks.
 * ``verdict`` is ``overpays`` or ``underpays`` when the corrected test is rejected
   (q ≤ 0.05) *and* the gap is at least the practical threshold
   (``threshold_points``, default 1 point): a task one point out of line changes a
-  close game; a tenth of a point does not.
+  close game; a tenth of a point does not. The threshold, not the test, keeps the
+  deck's ordinary scatter around the line (about a point on the default deck) from
+  being flagged; a test against the prediction interval (is the task an extreme
+  outlier among the others?) would flag nothing on a deck with that much scatter,
+  which is itself the miscalibration a designer wants to see.
 
 The completion rate's own sampling error is left out of the fit: with thousands of
 games it is far smaller than the scatter of the tasks around the line. The
@@ -81,8 +84,8 @@ def par_points(points, x) -> pd.DataFrame:
     pandas.DataFrame
         ``T`` rows: ``par_points`` with ``par_points_low``/``par_points_high``
         (95% CI of the fitted mean), ``gap_points`` (points − par) and
-        ``p_value`` (two-sided t test of the gap against the prediction
-        interval). All NaN for fewer than :data:`MIN_TASKS` tasks.
+        ``p_value`` (two-sided t test of the gap against the par's standard
+        error). All NaN for fewer than :data:`MIN_TASKS` tasks.
     """
     points, x = np.asarray(points, np.float64), np.asarray(x, np.float64)
     out = pd.DataFrame(np.nan, index=range(len(points)),
@@ -94,9 +97,8 @@ def par_points(points, x) -> pd.DataFrame:
         others = np.arange(len(points)) != i
         fit = sm.OLS(points[others], design[others]).fit()
         predicted = fit.get_prediction(design[i : i + 1]).summary_frame(alpha=ALPHA).iloc[0]
-        se_obs = np.sqrt(predicted["mean_se"] ** 2 + fit.scale)
-        gap = points[i] - predicted["mean"]
-        p = 2 * sps.t.sf(abs(gap) / se_obs, fit.df_resid) if se_obs > 0 else float(gap != 0)
+        gap, se = points[i] - predicted["mean"], predicted["mean_se"]
+        p = 2 * sps.t.sf(abs(gap) / se, fit.df_resid) if se > 0 else float(gap == 0)
         out.iloc[i] = [predicted["mean"], predicted["mean_ci_lower"], predicted["mean_ci_upper"], gap, p]
     return out
 

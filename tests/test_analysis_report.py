@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from analysis.morale import morale_cards
@@ -95,3 +96,14 @@ def test_revachol_report_on_a_directory_that_is_no_run_is_one_line(tmp_path):
     result = revachol("report", str(tmp_path))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith("error: ") and "manifest" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_findings_are_escaped_link_to_their_section_and_fold_after_eight():
+    from analysis.report import FINDINGS_SHOWN, _findings_html
+
+    sentences = ["<script>alert('ally')</script> is stronger than the average ally."] + [f"Finding {i}." for i in range(9)]
+    html = _findings_html(pd.DataFrame({"sentence": sentences, "section": "Card strength"}))
+    assert "<script>" not in html and "&lt;script&gt;alert(&#x27;ally&#x27;)&lt;/script&gt;" in html
+    assert html.count("href='#card-strength'") == 10
+    shown, folded = html.split("<details>")
+    assert shown.count("<li>") == FINDINGS_SHOWN and "2 more findings" in folded and "Finding 8." in folded

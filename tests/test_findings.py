@@ -69,7 +69,7 @@ def test_an_underpaying_task_is_a_finding_ranked_by_its_gap():
     table = findings(strength(), tasks, balance(), LENGTH, IMPACT)
     first = table.iloc[0]
     assert first["kind"] == "task" and first["distance"] == 3.5 and first["section"] == "Task rewards"
-    assert first["sentence"].startswith("Find the Insulindian Phasmid pays too little for how hard it is: 3 points, "
+    assert first["sentence"].startswith("Find the Insulindian Phasmid pays less than tasks as hard as it: 3 points, "
                                         "where tasks completed in 8.0% of games (95% CI 7.8–8.2%, n = 100,000 games) ")
     assert "pay 6.5 points (95% CI 6.0–7.0)" in first["sentence"]
     assert "Find your gun" not in " ".join(table["sentence"])
