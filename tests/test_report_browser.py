@@ -68,6 +68,8 @@ def test_the_report_renders_in_chromium_with_every_figure_loaded_and_sortable_ta
                     "Provenance"):  # fmt: skip
         assert section in dom
     assert int(attribute(dom, "sortable")) > 50  # DataTables ran from the inlined bundle: headers sort
+    page = report.read_text(encoding="utf-8")
+    assert not re.search(r"""(src|href)=["']?https?://[^"'>]*\.(js|css)""", page) and "<script src" not in page
 
 
 def test_the_findings_block_lies_within_the_first_1400_by_900_screen(report, tmp_path):
