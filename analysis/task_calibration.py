@@ -8,7 +8,7 @@ Wilson interval, times the points.
 
 Difficulty is measured by the completion rate, on the logit scale (a task completed
 in 99% of games is much easier than one at 90%, far more than 50% is than 41%). The
-method (a leave-one-out regression outlier test):
+method (leave-one-out regression: each task against the line through the others):
 
 * For each task, an ordinary least-squares line of printed ``points`` on
   ``logit(completion rate)`` is fitted to the *other* tasks of the run
@@ -22,11 +22,11 @@ method (a leave-one-out regression outlier test):
 * ``verdict`` is ``overpays`` or ``underpays`` when the corrected test is rejected
   (q ≤ 0.05) *and* the gap is at least the practical threshold
   (``threshold_points``, default 1 point): a task one point out of line changes a
-  close game; a tenth of a point does not. The threshold, not the test, keeps the
-  deck's ordinary scatter around the line (about a point on the default deck) from
-  being flagged; a test against the prediction interval (is the task an extreme
-  outlier among the others?) would flag nothing on a deck with that much scatter,
-  which is itself the miscalibration a designer wants to see.
+  close game; a tenth of a point does not. The threshold, not the test, keeps
+  gaps smaller than a point from being flagged. A test against the prediction
+  interval instead (is the task an extreme outlier among the others?) flagged
+  nothing on the default deck, whose tasks scatter by about a point around the
+  line: that scatter is itself the miscalibration a designer wants to see.
 
 The completion rate's own sampling error is left out of the fit: with thousands of
 games it is far smaller than the scatter of the tasks around the line. The
