@@ -176,14 +176,21 @@ def report(
     out: Path | None = typer.Option(None, help="where to write; default RUN_DIR/report"),
     include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates"),
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
+    target_turns: str | None = typer.Option(None, help="Your target for mean turns per game, LO..HI (e.g. 50..60): the findings rank game length by its miss."),
 ) -> None:
-    """Write the balance report of a run: one self-contained HTML page (game length, morale loss, card strength, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded) headed by the run's provenance, and every table as CSV under tables/. Prints the path of the HTML file."""
+    """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the path of the HTML file."""
     from analysis.report import build_report
+    from analysis.tune import Target
     from sim.cards import DeckError
     from sim.runner import RunError
 
     try:
-        path = build_report(run_dir, out, include_unfinished, threshold)
+        target = Target.parse(f"turns={target_turns}") if target_turns is not None else None
+    except ValueError:
+        _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
+    try:
+        path = build_report(run_dir, out, include_unfinished, threshold,
+                            target_turns=(target.low, target.high) if target else None)  # fmt: skip
     except (RunError, DeckError, ValueError, OSError) as exc:
         _fail(str(exc).replace("\n", "; "))
     typer.echo(str(path))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, NullFormatter
 
 BAND_ALPHA = 0.25
 FLAG_COLOUR = "tab:red"
@@ -205,4 +205,49 @@ def plot_scores(histogram: pd.DataFrame) -> Figure:
                title=f"Final scores by turn order — {label}")  # fmt: skip
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.legend(fontsize="small")
+    return figure
+
+
+def _number_points(ax, x: np.ndarray, y: np.ndarray, names) -> None:
+    """Number each point in red, staggered so that neighbours stay apart, and list
+    the numbers with the names beside the axes (long names do not fit among the
+    points)."""
+    key = []
+    for j, order in enumerate(np.argsort(x, kind="stable")):
+        ax.annotate(str(j + 1), (x[order], y[order]), xytext=(4, 3 + 9 * (j % 3)), textcoords="offset points",
+                    fontsize="x-small", color=FLAG_COLOUR, fontweight="bold")  # fmt: skip
+        key.append(f"{j + 1}  {names[order]}")
+    if key:
+        ax.text(1.02, 1.0, "\n".join(key), transform=ax.transAxes, va="top", fontsize="x-small", color=FLAG_COLOUR)
+
+
+def plot_task_calibration(calibration: pd.DataFrame) -> Figure:
+    """Each task's printed points against its difficulty (completion rate on a logit
+    axis, Wilson interval), and its par from the other tasks with the par's 95%
+    interval (:func:`analysis.task_calibration.task_calibration`); tasks with a
+    verdict in red, numbered and named beside the axes. One panel per run."""
+    series = list(_series(calibration))
+    figure, axes = _figure(10 * max(len(series), 1), 4.6, ncols=max(len(series), 1))
+    for ax, (label, rows) in zip(axes, series):
+        rate = rows["completion_rate"].to_numpy(float).clip(1e-4, 1 - 1e-4)
+        flagged = (rows["verdict"] != "").to_numpy()
+        colours = np.where(flagged, FLAG_COLOUR, "tab:blue")
+        ax.set_xscale("logit")
+        par = rows["par_points"].to_numpy(float)
+        ax.errorbar(rate, par, yerr=np.abs(np.vstack([par - rows["par_points_low"], rows["par_points_high"] - par])),
+                    fmt="_", color="grey", lw=1, ms=10, label="par: what the other tasks pay at this difficulty")  # fmt: skip
+        ax.vlines(rate, par, rows["points"], colors=colours, lw=0.8, alpha=0.6)
+        rate_errors = np.abs(np.vstack([rate - rows["completion_rate_low"], rows["completion_rate_high"] - rate]))
+        ax.errorbar(rate, rows["points"], xerr=rate_errors, fmt="none", ecolor=colours, lw=1)
+        points = rows["points"].to_numpy(float)
+        ax.scatter(rate[~flagged], points[~flagged], c="tab:blue", s=22, zorder=3, label="printed points")
+        ax.scatter(rate[flagged], points[flagged], c=FLAG_COLOUR, s=22, zorder=3, label="printed points, out of line")
+        _number_points(ax, rate[flagged], points[flagged], list(rows["name"][flagged]))
+        ax.xaxis.set_major_formatter(lambda value, _: f"{100 * value:g}%")
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set(xlabel="completion rate (% of games, logit axis: harder to the left)", ylabel="points",
+               title=f"Task rewards against difficulty (red: out of line) — {label}")  # fmt: skip
+        ax.legend(fontsize="small")
+    if not series:
+        axes[0].text(0.5, 0.5, "no tasks to show", ha="center", transform=axes[0].transAxes)
     return figure

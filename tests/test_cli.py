@@ -131,3 +131,9 @@ def test_bench_prints_games_per_second():
     result = revachol("bench", "-n", "2000")
     assert result.returncode == 0, result.stderr
     assert "games/s" in result.stdout and "no abilities" in result.stdout
+
+
+def test_report_refuses_a_malformed_length_target_in_one_line(tmp_path):
+    result = revachol("report", str(tmp_path), "--target-turns", "fifty")
+    assert result.returncode == 1
+    assert result.stderr.strip() == "error: --target-turns 'fifty': write LO..HI in turns, e.g. 50..60"
