@@ -63,6 +63,22 @@ def plot_length_histogram(histogram: pd.DataFrame, measure: str = "turns") -> Fi
     return figure
 
 
+def plot_margins(histogram: pd.DataFrame) -> Figure:
+    """The winner's margin over the runner-up (:func:`analysis.closeness.margin_histogram`):
+    share of games per margin in points, with Wilson intervals, one series per run."""
+    series = list(_series(histogram))
+    figure, (ax,) = _figure()
+    for offset, (label, rows) in zip(_offsets(len(series), 0.8), series):
+        x = rows["margin"].to_numpy(float) + offset
+        (line,) = ax.plot(x, 100 * rows["share"], "o", ms=4, label=label)
+        ax.errorbar(x, 100 * rows["share"], yerr=_errors(rows, "share"), fmt="none", ecolor=line.get_color(), lw=1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set(xlabel="winner's margin over the runner-up (points; 0: decided by R9.3's tie-breaks)",
+           ylabel="share of games (%)", title="How close games end")  # fmt: skip
+    ax.legend(fontsize="small")
+    return figure
+
+
 def plot_survival(length: pd.DataFrame, first_event: pd.DataFrame) -> Figure:
     """Game length as a Kaplan–Meier curve, the share of games still running after
     each turn (:func:`analysis.length.length_survival`), and the cumulative

@@ -29,7 +29,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from analysis import cards, figures, length, morale, seats
+from analysis import cards, closeness, figures, length, morale, seats
 from analysis.findings import findings
 from analysis.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, task_calibration
@@ -320,6 +320,33 @@ def _tasks_section(runs: list[Run], outcomes: pd.DataFrame, threshold_points: fl
     )  # fmt: skip
 
 
+def _closeness_section(runs: list[Run]) -> Section:
+    summary, margins = closeness.closeness(runs), closeness.margin_histogram(runs)
+    answers = []
+    for run in runs:
+        m = _rows(summary, run).set_index("measure")
+        games = m.loc["margin", "games"]
+        answers.append((
+            f"{_prefix(runs, run)}The winner finishes {_value(m.loc['margin'], 'value', '', noun='points', n=games)} "
+            f"ahead of the runner-up on average, and {_value(m.loc['comeback_rate'], 'value')} of winners were "
+            f"behind at the half-way turn.",
+            f"The lead changes hands {_value(m.loc['lead_changes'], 'value', '', noun='times')} per game, and the "
+            f"final lead is taken {_value(m.loc['decisiveness'], 'value', n=m.loc['decisiveness', 'games'])} of "
+            f"the way through the game (later means more open to the end).",
+        ))  # fmt: skip
+    return Section(
+        "Closeness and drama",
+        answers,
+        ["Ludii's LeadChange, Drama and Decisiveness metrics, adapted to a game scored at its end: after every turn "
+         "the engine notes which seats have the most points (R9.2); a lead change is a new seat leading alone "
+         "(ties change nothing). Decisiveness is the turn the last lone leader took the lead over the game's turns; "
+         "games no seat ever led alone are left out of it. Finished games only (R4 Reading)."],
+        [("margins", figures.plot_margins(margins), "Share of games by the winner's margin in points")],
+        [Table("closeness", summary, "Margin, lead changes, decisiveness and comeback rate per game."),
+         Table("margin_histogram", margins, "Games per winning margin.", shown=False)],
+    )  # fmt: skip
+
+
 def _seats_section(runs: list[Run], include_unfinished: bool) -> Section:
     win_rates, summary = seats.seat_win_rates(runs, include_unfinished), seats.seat_balance(runs, include_unfinished)
     scores, histogram = seats.score_summary(runs, include_unfinished), seats.score_histogram(runs, include_unfinished)
@@ -514,7 +541,8 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     outcomes = cards.task_outcomes(runs)
     sections = [_length_section(runs), _morale_section(runs, include_unfinished),
                 _cards_section(runs, include_unfinished, threshold_pp, outcomes),
-                _tasks_section(runs, outcomes, threshold_points), _seats_section(runs, include_unfinished)]
+                _tasks_section(runs, outcomes, threshold_points), _seats_section(runs, include_unfinished),
+                _closeness_section(runs)]
     tables = {table.name: table.frame for section in sections for table in section.tables}
     found = findings(tables["ally_strength"], tables["task_calibration"], tables["seat_balance"],
                      tables["game_length"], tables["morale_impact"], threshold_pp, target_turns)  # fmt: skip

@@ -17,11 +17,11 @@ from sim.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("revachol")
-SECTIONS = ("Game length", "Morale loss", "Card strength", "Task rewards", "Seat advantage")
+SECTIONS = ("Game length", "Morale loss", "Card strength", "Task rewards", "Seat advantage", "Closeness and drama")
 TABLES = ("game_length", "game_endings", "length_histogram", "length_survival", "first_event_incidence",
           "morale_per_game", "morale_event_distribution", "player_penalties", "morale_cards", "ally_strength",
           "ally_contributions", "task_outcomes", "task_completers", "seat_win_rates", "seat_balance",
-          "score_summary", "score_histogram", "bot_win_rates", "task_calibration", "findings")  # fmt: skip
+          "score_summary", "score_histogram", "bot_win_rates", "task_calibration", "findings", "closeness", "margin_histogram")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -63,12 +63,12 @@ def test_the_report_answers_every_question_with_provenance_and_csv_tables(run_4p
     assert "leave out stalled and truncated games" in page
     assert "GIH WR" in page and "IWD" in page
     images = re.findall(r'<img src="data:image/png;base64,', page)
-    assert len(images) == 9 and "src=\"http" not in page and "<script src" not in page  # self-contained
+    assert len(images) == 10 and "src=\"http" not in page and "<script src" not in page  # self-contained
     assert page.index("id='findings'") < page.index("id='game-length'") < page.index("id='provenance'")
     assert page.index("This deck holds estimated values") < page.index("id='findings'")
     for table in TABLES:
         assert (tmp_path / "report" / "tables" / f"{table}.csv").stat().st_size > 0, table
-    assert len(list((tmp_path / "report" / "figures").glob("*.png"))) == 9
+    assert len(list((tmp_path / "report" / "figures").glob("*.png"))) == 10
 
 
 def test_text_from_the_card_file_is_escaped(script_run, tmp_path):
