@@ -179,7 +179,7 @@ def compare(
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     quiet: bool = typer.Option(False, help="No progress bar."),
 ) -> None:
-    """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction. Prints the path of compare.html."""
+    """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction (one family per quantity). Prints the largest significant changes (pp, 95% CIs) and the path of compare.html."""
     from analysis.compare import run_comparison
     from sim.runner import RunError
 
@@ -191,7 +191,22 @@ def compare(
         path = run_comparison(a, b, games, target, players, bots, seed, jobs, progress=None if not quiet else False)
     except (RunError, ValueError) as exc:
         _fail(str(exc))
+    _print_changes(target / "tables" / "compare_changes.csv", f"What moved from {a} to {b}")
     typer.echo(str(path))
+
+
+def _print_changes(changes_csv: Path, title: str, top: int = 10) -> None:
+    """The largest significant changes of a comparison as a rich table (pp, 95% CIs)."""
+    import pandas as pd
+
+    from analysis.terminal import print_table
+
+    moved = pd.read_csv(changes_csv)
+    if moved.empty:
+        typer.echo("Nothing moved significantly (Benjamini–Hochberg at 5% within each family).")
+        return
+    shown = f"the {top} largest of {len(moved)}" if len(moved) > top else f"{len(moved)}"
+    print_table(moved.head(top), f"{title}: {shown} significant changes, largest effect first", hide=("effect_size",))
 
 
 @app.command("card-value")

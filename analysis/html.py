@@ -93,6 +93,19 @@ def _unit(column: str) -> str:
     return "%" if column.endswith(PERCENT_SUFFIXES) else ""
 
 
+def _row_unit(column: str, row_unit) -> str:
+    """A column's unit in a row that names its own (``unit``: ``share``, ``turns`` …):
+    a share's statistics in percent and its differences in pp, another unit's as
+    plain numbers; the column's own unit in a table without a ``unit`` column."""
+    if not isinstance(row_unit, str):
+        return _unit(column)
+    if column in ("games", "player_games"):
+        return ""
+    if row_unit == "share":
+        return "pp" if column in POINTS_COLUMNS else "%"
+    return "" if column in POINTS_COLUMNS else _unit(column)
+
+
 def _cell(value, column: str, unit: str) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else ""
@@ -115,7 +128,8 @@ def present(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> pd.DataFrame:
     """The table as text for reading: each estimate and its ``_low``/``_high``
     bounds merged into one cell (``27.1% (95% CI 26.8–27.4%)``), rates in percent,
     counts with separators, columns named for readers (:data:`LABELS`). Rows whose
-    ``unit`` is ``share`` show their statistics in percent. The run keys are dropped
+    ``unit`` is ``share`` show their statistics in percent and their differences in
+    percentage points; rows of another unit show differences in that unit. The run keys are dropped
     when there is one run."""
     hide = set(hide) | ({"unit"} if "unit" in table else set())
     if "run" in table and table["run"].nunique() == 1:
@@ -125,12 +139,11 @@ def present(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> pd.DataFrame:
     bounds |= {c for c in table.columns if c.endswith(("_low_pp", "_high_pp"))}
     rows = []
     for _, row in table.iterrows():
-        share_row = row.get("unit") == "share"
         out = {}
         for column in table.columns:
             if column in hide or column in bounds:
                 continue
-            unit = "%" if share_row and column not in ("games", "player_games") else _unit(column)
+            unit = _row_unit(column, row.get("unit"))
             label = LABELS.get(column, column.replace("_", " "))
             if column.endswith("_pp") and f"{column[:-3]}_low_pp" in bounds:
                 base = column[:-3]
