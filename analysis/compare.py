@@ -134,22 +134,22 @@ def _with_flags(rows: list[dict]) -> pd.DataFrame:
     return table
 
 
-def _table(run: Run, table: str, *columns: str) -> pl.DataFrame:
+def game_ordered(run: Run, table: str, *columns: str) -> pl.DataFrame:
     """Columns of a run's table in game (and turn) order, so that runs pair up."""
     keys = SORT_KEYS[table]
     return run.scan(table, *keys, *columns).sort(keys).collect()
 
 
-def _finished(run: Run) -> np.ndarray:
+def finished_games(run: Run) -> np.ndarray:
     """bool (games,): games that ended by R9.1, neither stalled nor truncated."""
-    games = _table(run, "games", "stalled", "truncated")
+    games = game_ordered(run, "games", "stalled", "truncated")
     return ((games["stalled"] == 0) & (games["truncated"] == 0)).to_numpy()
 
 
 def game_differences(a: Run, b: Run) -> pd.DataFrame:
     """Paired differences of the per-game metrics (:data:`GAME_METRICS`), one BH family."""
     check_paired(a, b)
-    ga, gb = (_table(run, "games", *GAME_METRICS) for run in (a, b))
+    ga, gb = (game_ordered(run, "games", *GAME_METRICS) for run in (a, b))
     rows = [paired_row(label, ga[c].to_numpy().astype(np.float64), gb[c].to_numpy().astype(np.float64), unit)
             for c, (label, unit) in GAME_METRICS.items()]  # fmt: skip
     return _with_flags(rows)
@@ -157,7 +157,7 @@ def game_differences(a: Run, b: Run) -> pd.DataFrame:
 
 def _players(run: Run) -> tuple[np.ndarray, np.ndarray]:
     """(won, held): int (games, players) and bool (games, players, allies), by turn order."""
-    players = _table(run, "players", "won", "held")
+    players = game_ordered(run, "players", "won", "held")
     n = run.players
     won = players["won"].to_numpy().reshape(-1, n)
     held = players["held"].to_numpy().reshape(won.shape[0], n, -1)
@@ -168,7 +168,7 @@ def seat_differences(a: Run, b: Run) -> pd.DataFrame:
     """Paired differences of each turn-order position's win rate over the games both
     runs finished (RULES R9.4); position 1's is AdvantageP1. One BH family."""
     check_paired(a, b)
-    both = _finished(a) & _finished(b)
+    both = finished_games(a) & finished_games(b)
     won_a, won_b = _players(a)[0].astype(np.float64), _players(b)[0].astype(np.float64)
     won_a[~both], won_b[~both] = np.nan, np.nan
     rows = [paired_row(f"win rate of turn-order position {k + 1}" + (" (AdvantageP1)" if k == 0 else ""),
@@ -180,7 +180,7 @@ def task_differences(a: Run, b: Run) -> pd.DataFrame:
     """Paired differences of each task's completion per game (completed, lost ones
     included; exact McNemar tests). One BH family."""
     check_paired(a, b)
-    status = [_table(run, "cards", "task_status")["task_status"].to_numpy() for run in (a, b)]
+    status = [game_ordered(run, "cards", "task_status")["task_status"].to_numpy() for run in (a, b)]
     rows = []
     for t, task in enumerate(b.deck.tasks):
         done = [np.isin(s[:, t], (TASK_COMPLETED, TASK_LOST)).astype(np.float64) for s in status]
@@ -196,29 +196,50 @@ def holders_moments(won: np.ndarray, held: np.ndarray, keep: np.ndarray) -> np.n
     return np.stack([wins, holders], axis=-1).astype(np.float64) * keep[:, None, None]
 
 
+def rate_difference(z_a: np.ndarray, z_b: np.ndarray) -> dict[str, np.ndarray]:
+    """A rate over player rows (or rolls) under A and B and its difference B − A,
+    clustered by game: the delta method of :func:`analysis.clustered.ratio_difference_columns`
+    on the per-game totals of both runs, so the pairing sits in the covariance.
+
+    Parameters
+    ----------
+    z_a, z_b : ndarray of float64, shape (games, ..., 2)
+        Per-game (successes, trials) of each subject under A and under B, same games.
+
+    Returns
+    -------
+    dict of ndarray, shape (...)
+        ``a``, ``b`` (rates), ``trials_a``, ``trials_b``, ``difference`` with
+        ``difference_low``/``difference_high``, ``p_value`` (t-test of the estimate,
+        ``G − 1`` degrees of freedom), ``effect_size`` (difference / (se·√G)),
+        ``independent_half_width``, ``paired_half_width``.
+    """
+    moments = GameMoments.of(np.concatenate([z_b, z_a], axis=-1))  # (wins_B, trials_B, wins_A, trials_A)
+    rate_a, rate_b = ratio_columns("a", moments.select(2, 3)), ratio_columns("b", moments.select(0, 1))
+    columns = ratio_difference_columns("difference", moments)
+    dof = max(moments.games - 1, 1)
+    t = stats.t.ppf(1 - ALPHA / 2, dof)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = (columns["difference_high"] - columns["difference"]) / t
+        p = np.where(se > 0, 2 * stats.t.sf(np.abs(columns["difference"] / se), dof), np.nan)
+    effect = np.array([_standardised(d, e * np.sqrt(moments.games)) for d, e in zip(np.ravel(columns["difference"]),
+                                                                                    np.ravel(se))])  # fmt: skip
+    half = [(r[f"{k}_high"] - r[f"{k}_low"]) / 2 for k, r in (("a", rate_a), ("b", rate_b))]
+    return {"a": rate_a["a"], "b": rate_b["b"], "trials_a": moments.total[..., 3], "trials_b": moments.total[..., 1],
+            **columns, "p_value": p, "effect_size": effect.reshape(np.shape(se)),
+            "independent_half_width": np.hypot(*half), "paired_half_width": t * se}  # fmt: skip
+
+
 def ally_differences(a: Run, b: Run) -> pd.DataFrame:
     """Each ally's holders' win rate under A and B and its difference, clustered by
-    game (module docstring), over the games both runs finished. One BH family."""
+    game (:func:`rate_difference`), over the games both runs finished. One BH family."""
     check_paired(a, b)
-    both = _finished(a) & _finished(b)
-    z_a, z_b = (holders_moments(*_players(run), both) for run in (a, b))
-    moments = GameMoments.of(np.concatenate([z_b, z_a], axis=-1)[both])  # (wins_B, holders_B, wins_A, holders_A)
+    both = finished_games(a) & finished_games(b)
+    z_a, z_b = (holders_moments(*_players(run), both)[both] for run in (a, b))
+    columns = rate_difference(z_a, z_b)
     table = pd.DataFrame({"ally": [ally.name for ally in b.deck.allies], "metric": "holders' win rate",
-                          "unit": "share", "n": int(both.sum()),
-                          "holders_a": moments.total[:, 3].astype(np.int64),
-                          "holders_b": moments.total[:, 1].astype(np.int64)})  # fmt: skip
-    rate_a, rate_b = ratio_columns("a", moments.select(2, 3)), ratio_columns("b", moments.select(0, 1))
-    table["a"], table["b"] = rate_a["a"], rate_b["b"]
-    table = table.assign(**ratio_difference_columns("difference", moments))
-    t = stats.t.ppf(1 - ALPHA / 2, max(moments.games - 1, 1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        se = (table["difference_high"] - table["difference"]) / t
-        statistic = table["difference"] / se
-    table["p_value"] = np.where(se > 0, 2 * stats.t.sf(np.abs(statistic), max(moments.games - 1, 1)), np.nan)
-    table["effect_size"] = [_standardised(d, s * np.sqrt(moments.games)) for d, s in zip(table["difference"], se)]
-    half = {k: (r[f"{k}_high"] - r[f"{k}_low"]) / 2 for k, r in (("a", rate_a), ("b", rate_b))}
-    table["independent_half_width"] = np.hypot(half["a"], half["b"])
-    table["paired_half_width"] = t * se
+                          "unit": "share", "n": int(both.sum()), "holders_a": columns.pop("trials_a").astype(np.int64),
+                          "holders_b": columns.pop("trials_b").astype(np.int64), **columns})  # fmt: skip
     table["significant"], table["q_value"] = bh_flags(table["p_value"].to_numpy())
     return table
 
@@ -259,19 +280,24 @@ def changes(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return out.iloc[np.argsort(-np.abs(out["effect_size"].to_numpy(np.float64)), kind="stable")].reset_index(drop=True)
 
 
+def as_written(value) -> str:
+    """A card field's value as written in ``cards.yaml`` (YAML flow style): ``[red, blue]``, ``3``."""
+    import yaml
+
+    return yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("\n...")
+
+
 def card_diff(a: Run, b: Run) -> pd.DataFrame:
     """What differs between the two decks: one row per (card, field) with ``old``
     and ``new`` as written in YAML; cards matched by id, a card in one deck only
     shows ``(absent)`` on the other side."""
-    import yaml
-
     def flat(run: Run) -> dict[tuple[str, str], str]:
         out = {}
         for section, cards in run.deck.to_yaml_data().items():
             for card in cards if isinstance(cards, list) else ():
                 for field, value in card.items():
                     if field not in ("id", "estimated"):
-                        out[(card["id"], field)] = yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("\n...")
+                        out[(card["id"], field)] = as_written(value)
         return out
 
     old, new = flat(a), flat(b)

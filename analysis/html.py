@@ -19,7 +19,8 @@ from matplotlib.figure import Figure
 from analysis.runs import KEYS
 
 PERCENT_SUFFIXES = ("rate", "share", "_wr", "probability", "baseline", "advantage_p1", "survival", "hazard")
-POINTS_COLUMNS = ("iwd", "difference")  # differences of rates (fractions), shown in percentage points
+# Differences of rates (fractions), shown in percentage points.
+POINTS_COLUMNS = ("iwd", "difference", "win_rate_value", "value_vs_baseline", "value_per_held_game")
 P_VALUE_COLUMNS = ("p_value", "q_value", "chi2_p_value")
 LEAST_DECIMALS = {"balance": 3}  # Balance sits close to 1: show the third decimal
 LABELS = {  # column names as a reader expects them; the others lose their underscores
@@ -41,6 +42,10 @@ LABELS = {  # column names as a reader expects them; the others lose their under
     "balance": "Balance",
     "balance_fair_5": "Balance a fair table stays above (95%)",
     "q_value": "q value (BH)",
+    "p_value": "p value",
+    "win_rate_value": "value vs reference (win rate)",
+    "value_vs_baseline": "value vs no restriction",
+    "value_per_held_game": "value per held game",
     "points_completed": "points completed",
     "taken_by_a6": "taken by A6", "taken_by_a6_per_game": "taken by A6 per game",
     "lent_to_a1": "lent to A1", "lent_to_a1_per_game": "lent to A1 per game",

@@ -149,14 +149,39 @@ def test_compare_from_the_command_line(tmp_path, default_deck):
     assert "forest plot of the significant changes" in html
 
 
-def test_card_value_forbidding_a_crown_carrying_ally_lowers_its_players_win_rate(tmp_path):
+def _seat0_wins(run_dir: Path) -> np.ndarray:
+    players = Run.open(run_dir).scan("players", "game", "seat", "won").filter(seat=0).sort("game").collect()
+    return players["won"].to_numpy().astype(float)
+
+
+def test_card_value_is_measured_against_the_median_plain_ally(tmp_path, default_deck):
+    """Forbidding a plain ally costs win rate too: Lena's value is the win rate of seat 0
+    forbidden the reference plain ally minus forbidden Lena, on the same deals."""
+    from analysis.card_value import card_values, median_plain_ally
+    from analysis.cards import ally_strength
+
+    out = tmp_path / "cv"
+    table = card_values(DEFAULT_CARDS, 3000, out, allies=["lena"], n_jobs=1, progress=False)
+    (row,) = table.to_dict("records")
+    reference = median_plain_ally(default_deck, ally_strength(out / "baseline"))
+    plain = {a.id: a for a in default_deck.allies if not a.ability}
+    assert reference in plain and row["reference"] == plain[reference].name
+    never_lena, never_reference = _seat0_wins(out / "never-lena"), _seat0_wins(out / f"never-{reference}")
+    assert row["win_rate_value"] == pytest.approx(never_reference.mean() - never_lena.mean())
+    assert row["value_vs_baseline"] == pytest.approx(_seat0_wins(out / "baseline").mean() - never_lena.mean())
+    assert row["value_vs_baseline_low"] > 0  # forbidding Lena's crown costs seat 0 wins
+    # Per held game: the same total over the games in which seat 0 held Lena, fewer than all games.
+    assert 0 < row["held_games"] < 3000
+    assert row["value_per_held_game"] == pytest.approx(row["value_vs_baseline"] * 3000 / row["held_games"])
+    assert row["value_per_held_game_low"] < row["value_per_held_game"] < row["value_per_held_game_high"]
+
+
+def test_an_ally_valued_against_itself_is_worth_nothing(tmp_path):
     from analysis.card_value import card_values
 
-    table = card_values(DEFAULT_CARDS, 4000, tmp_path / "cv", allies=["lena"], n_jobs=1, progress=False)
+    table = card_values(DEFAULT_CARDS, 300, tmp_path / "cv", allies=["lena"], against="lena", n_jobs=1, progress=False)
     (row,) = table.to_dict("records")
-    assert row["ally"].startswith("Lena") and row["n"] == 4000
-    assert row["win_rate_value_low"] > 0 and row["significant"]  # the baseline wins more than the restricted seat
-    assert row["score_value"] > 0
+    assert row["win_rate_value"] == 0 and row["p_value"] == 1 and not row["significant"]
 
 
 def test_card_value_names_an_unknown_ally(tmp_path):
@@ -164,3 +189,5 @@ def test_card_value_names_an_unknown_ally(tmp_path):
 
     with pytest.raises(ValueError, match="'lenna' is not an ally id"):
         card_values(DEFAULT_CARDS, 10, tmp_path / "cv", allies=["lenna"], n_jobs=1, progress=False)
+    with pytest.raises(ValueError, match="'kim' is not an ally id"):
+        card_values(DEFAULT_CARDS, 10, tmp_path / "cv", allies=["lena"], against="kim", n_jobs=1, progress=False)
