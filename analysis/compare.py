@@ -247,8 +247,8 @@ def ally_differences(a: Run, b: Run) -> pd.DataFrame:
 def pairing_gain(games: pd.DataFrame) -> float:
     """Median ratio of the independent-runs interval width to the paired one, over
     the game metrics: how many times narrower pairing makes the interval."""
-    ratio = games["independent_half_width"] / games["paired_half_width"]
-    return float(np.nanmedian(ratio.replace([np.inf, -np.inf], np.nan)))
+    ratio = (games["independent_half_width"] / games["paired_half_width"]).replace([np.inf, -np.inf], np.nan)
+    return float(ratio.median())  # NaN when every paired interval has zero width (identical games)
 
 
 def comparison_tables(a_dir: str | Path, b_dir: str | Path) -> dict[str, pd.DataFrame]:
@@ -376,8 +376,9 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
         f'<p class="note">Both decks played the same {int(tables["games"]["n"].max()):,} games (same seeds, bots and '
         f"rules; common random numbers). Differences are B − A with paired 95% CIs, rates in percentage points; "
         f"0/1 outcomes are tested with the exact McNemar test, counts with the paired t-test, holders' win rates "
-        f"with game-clustered intervals. On the game metrics pairing makes the interval {gain:.1f}× narrower than two "
-        f"independent runs of this size would.</p>"
+        f"with game-clustered intervals."
+        + (f" On the game metrics pairing makes the interval {gain:.1f}× narrower than two independent runs of this "
+           f"size would." if np.isfinite(gain) else "") + "</p>"
     )
     for name, (title, _) in FAMILIES.items():
         table = tables[name].sort_values("p_value") if name in ("tasks", "allies") else tables[name]

@@ -21,6 +21,7 @@ from analysis.runs import KEYS
 PERCENT_SUFFIXES = ("rate", "share", "_wr", "probability", "baseline", "advantage_p1", "survival", "hazard")
 # Differences of rates (fractions), shown in percentage points.
 POINTS_COLUMNS = ("iwd", "difference", "win_rate_value", "value_vs_baseline", "value_per_held_game")
+PLAIN_COLUMNS = ("miss", "effect_size")  # in their own units whatever the row's unit
 P_VALUE_COLUMNS = ("p_value", "q_value", "chi2_p_value")
 LEAST_DECIMALS = {"balance": 3}  # Balance sits close to 1: show the third decimal
 LABELS = {  # column names as a reader expects them; the others lose their underscores
@@ -43,6 +44,8 @@ LABELS = {  # column names as a reader expects them; the others lose their under
     "balance_fair_5": "Balance a fair table stays above (95%)",
     "q_value": "q value (BH)",
     "p_value": "p value",
+    "miss": "miss (CI half-widths)",
+    "effect_size": "effect size (d_z)",
     "win_rate_value": "value vs reference (win rate)",
     "value_vs_baseline": "value vs no restriction",
     "value_per_held_game": "value per held game",
@@ -104,7 +107,7 @@ def _row_unit(column: str, row_unit) -> str:
     plain numbers; the column's own unit in a table without a ``unit`` column."""
     if not isinstance(row_unit, str):
         return _unit(column)
-    if column in ("games", "player_games"):
+    if column in ("games", "player_games", *PLAIN_COLUMNS):
         return ""
     if row_unit == "share":
         return "pp" if column in POINTS_COLUMNS else "%"

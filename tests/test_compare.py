@@ -191,3 +191,24 @@ def test_card_value_names_an_unknown_ally(tmp_path):
         card_values(DEFAULT_CARDS, 10, tmp_path / "cv", allies=["lenna"], n_jobs=1, progress=False)
     with pytest.raises(ValueError, match="'kim' is not an ally id"):
         card_values(DEFAULT_CARDS, 10, tmp_path / "cv", allies=["lena"], against="kim", n_jobs=1, progress=False)
+
+
+def test_the_terminal_shows_rates_in_percent_differences_in_pp_and_other_units_as_they_are():
+    """Issue 12 item 7: the shared rich rendering (analysis/terminal.py) speaks the report's language."""
+    import pandas as pd
+    from rich.console import Console
+
+    from analysis.terminal import rich_table
+
+    table = pd.DataFrame({
+        "what": ["[red, blue]: completion", "turns per game"], "unit": ["share", "turns"], "a": [0.25, 80.0],
+        "b": [0.30, 82.5], "difference": [0.05, 2.5], "difference_low": [0.03, 2.0], "difference_high": [0.07, 3.0],
+        "p_value": [0.00012, 0.04], "miss": [1.75, 0.5],
+    })  # fmt: skip
+    console = Console(record=True, width=250)
+    console.print(rich_table(table, "changes"))
+    text = console.export_text()
+    assert "[red, blue]: completion" in text  # a card value is not read as rich markup
+    assert "25.0%" in text and "+5.0 pp (95% CI 3.0–7.0)" in text
+    assert "+2.5 (95% CI 2.0–3.0)" in text or "2.5 (95% CI 2.0–3.0)" in text
+    assert "0.00012" in text and "1.75" in text and "175" not in text
