@@ -75,6 +75,7 @@ N_OF = {  # metric: (column of its table holding n, what n counts)
     "save_rate": ("rolls", "rolls"), "events_per_game": ("games", "games"),
 }  # fmt: skip
 UNITS = {"turns": "turns", "events_per_game": "events"}  # the others are shares
+WIN_METRICS = ("advantage_p1", "held_wr", "play_rate")  # over finished games, as in the report's tables
 
 
 def _metric(run_dir: Path, metric: str, section: str, card_id: str) -> dict:
@@ -146,10 +147,9 @@ def adjacent_differences(run_dirs: Sequence[Path], values: Sequence[Any], metric
     rows = []
     for (value_a, a), (value_b, b) in zip(zip(values, runs), zip(values[1:], runs[1:])):
         check_paired(a, b)
-        keep = np.ones(int(a.manifest["n_games"]), bool)
-        if any(m in ("advantage_p1", "held_wr", "play_rate") for m in metrics):  # win rates count finished games
-            keep = finished_games(a) & finished_games(b)
+        every, finished = np.ones(int(a.manifest["n_games"]), bool), finished_games(a) & finished_games(b)
         for metric in metrics:
+            keep = finished if metric in WIN_METRICS else every  # win rates count finished games (R4 Reading)
             x_a, x_b = (_per_game(run, metric, section, index, keep) for run in (a, b))
             unit, n_of = UNITS.get(metric, "share"), N_OF[metric][1]
             if x_a.ndim == 1:
