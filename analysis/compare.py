@@ -272,7 +272,8 @@ def changes(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
         subject = FAMILIES[name][1]
         moved = table[table["significant"]]
         what = (moved[subject] + ": " + moved["metric"]) if subject else moved["metric"]
-        parts.append(moved.assign(what=what))
+        if len(moved):
+            parts.append(moved.assign(what=what))
     columns = ["what", "unit", "a", "b", "difference", "difference_low", "difference_high", "p_value", "q_value",
                "effect_size"]  # fmt: skip
     out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
