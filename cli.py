@@ -208,7 +208,7 @@ def compare(
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     quiet: bool = typer.Option(False, help="No progress bar."),
 ) -> None:
-    """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction. Prints the path of compare.html."""
+    """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction (one family per quantity). Prints the largest significant changes (pp, 95% CIs) and the path of compare.html."""
     from analysis.compare import run_comparison
     from sim.runner import RunError
 
@@ -220,34 +220,55 @@ def compare(
         path = run_comparison(a, b, games, target, players, bots, seed, jobs, progress=None if not quiet else False)
     except (RunError, ValueError) as exc:
         _fail(str(exc))
+    _print_changes(target / "tables" / "compare_changes.csv", f"What moved from {a.name} to {b.name}")
     typer.echo(str(path))
+
+
+def _print_changes(changes_csv: Path, title: str, top: int = 10) -> None:
+    """The largest significant changes of a comparison as a rich table (pp, 95% CIs)."""
+    import pandas as pd
+
+    from analysis.terminal import print_table
+
+    moved = pd.read_csv(changes_csv)
+    if moved.empty:
+        typer.echo("Nothing moved significantly (Benjamini–Hochberg at 5% within each family).")
+        return
+    shown = f"the {top} largest of {len(moved)}" if len(moved) > top else f"{len(moved)}"
+    typer.echo(f"{title}: {shown} significant changes, largest effect first")
+    print_table(moved.head(top), hide=("effect_size",))
 
 
 @app.command("card-value")
 def card_value(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     ally: list[str] = typer.Option([], help="Ally id to value (repeat for several); default: every ally."),
-    games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per ally (and for the baseline)."),
+    against: str | None = typer.Option(None, help="Id of the reference ally the value is measured against; default: the deck's median plain ally (no ability)."),
+    games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per ally (and for the baseline and the reference)."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
     bot: str = typer.Option("greedy", help="The bot of every seat; seat 0's is the one restricted."),
     seed: int = typer.Option(0, help="Root seed shared by every run (common random numbers)."),
     out: Path | None = typer.Option(None, help="Where to write the runs and card_value.csv; default runs/card-value-..."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
 ) -> None:
-    """Causal card value by restricted play (Jaffe et al. 2012): for each ally, seat 0's bot may not play it, on the same deals as an unrestricted baseline; the ally's value is the drop in seat 0's win rate and score, with paired 95% CIs and Benjamini–Hochberg flags, beside the correlational IWD of the report. Writes card_value.csv and prints the table."""
+    """Causal card value by restricted play (Jaffe et al. 2012): for each ally, seat 0's bot may not play it, on the same deals as a run where it may not play a plain reference ally; the value is seat 0's win rate without the reference minus without the ally (positive: worth more than a plain ally), in pp with paired 95% CIs, exact McNemar tests and Benjamini–Hochberg flags, beside the value against no restriction, the value per game in which seat 0 held the ally, and the report's correlational IWD. Writes card_value.csv and prints the table."""
     from analysis.card_value import card_values
+    from analysis.terminal import print_table
     from sim.runner import RunError
 
     deck = _load(cards)
     target = out or Path("runs") / f"card-value-{cards.stem}-{deck.content_hash[:8]}-{players}p-{bot}-{games}g-seed{seed}"
     try:
-        table = card_values(cards, games, target, ally or None, bot, players, seed, jobs)
+        table = card_values(cards, games, target, ally or None, bot, players, seed, jobs, against=against)
     except (RunError, ValueError) as exc:
         _fail(str(exc))
     table.to_csv(target / "card_value.csv", index=False)
-    columns = ["ally", "n", "win_rate_value", "win_rate_value_low", "win_rate_value_high", "significant", "score_value", "iwd"]
-    typer.echo(table[columns].round(4).to_string(index=False))
-    typer.echo(f"\nwin_rate_value: seat 0's win rate without the ally minus with it (fraction); written to {target / 'card_value.csv'}")
+    print_table(table, f"Value of each ally to seat 0's {bot} bot against {table['reference'].iloc[0]}",
+                hide=("reference", "q_value"))  # fmt: skip
+    typer.echo(f"value vs reference: seat 0's win rate when it may not play {table['reference'].iloc[0]} minus when it "
+               f"may not play the ally (pp; positive = worth more than that plain ally); value vs no restriction: win "
+               f"rate with every ally allowed minus without the ally; per held game: that value per game in which "
+               f"seat 0 held the ally. Written to {target / 'card_value.csv'}")  # fmt: skip
 
 
 @app.command()
@@ -264,28 +285,41 @@ def sweep(
     out: Path | None = typer.Option(None, help="Where to write; default runs/sweep-CARD-FIELD-..."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
 ) -> None:
-    """Vary one field of one card over a list of values, play the same games for each, and plot how the chosen metrics respond, each point with its 95% CI. Writes sweep.csv and sweep.png."""
+    """Vary one field of one card over a list of values, play the same games for each, and show how the chosen metrics respond: each point with its n and 95% CI, and the paired difference between neighbouring values with its 95% CI (common random numbers). Writes sweep.csv, sweep_differences.csv and sweep.png."""
     import yaml
 
+    from analysis.compare import as_written
     from analysis.sweep import plot_sweep
     from analysis.sweep import sweep as run_sweep
+    from analysis.terminal import print_table
     from sim.cards import DeckError
     from sim.runner import RunError
 
     deck = _load(cards)
-    values = [yaml.safe_load(v) for v in value]
+    try:
+        values = [yaml.safe_load(v) for v in value]
+    except yaml.YAMLError as exc:
+        _fail(f"--value: not a value as written in cards.yaml ({str(exc).splitlines()[0]}); e.g. 3 or '[red, blue]'")
     target = out or Path("runs") / f"sweep-{card}-{field}-{deck.content_hash[:8]}-{players}p-{games}g-seed{seed}"
     bots = bot[0] if len(bot) == 1 else bot
     try:
-        table = run_sweep(cards, card, field, values, games, target, metric or None, players, bots, seed, jobs)
+        table, differences = run_sweep(cards, card, field, values, games, target, metric or None, players, bots, seed,
+                                       jobs)  # fmt: skip
     except DeckError as exc:
         _fail("; ".join(str(p) for p in exc.problems))
     except (RunError, ValueError) as exc:
         _fail(str(exc))
     table.to_csv(target / "sweep.csv", index=False)
+    differences.to_csv(target / "sweep_differences.csv", index=False)
     plot_sweep(table, card, field).savefig(target / "sweep.png")
-    typer.echo(table.round(4).to_string(index=False))
-    typer.echo(f"\nwritten: {target / 'sweep.csv'}, {target / 'sweep.png'}")
+    shown = table.rename(columns={"low": "estimate_low", "high": "estimate_high"})
+    print_table(shown.assign(value=[as_written(v) for v in table["value"]]),
+                f"Sweep of {card}.{field}: each value with its 95% CI (n counts what n of says)")  # fmt: skip
+    steps = differences.assign(step=[f"{as_written(a)} → {as_written(b)}" for a, b in zip(differences["from"],
+                                                                                         differences["to"])])  # fmt: skip
+    print_table(steps[["step", "metric", "unit", "a", "b", "difference", "difference_low", "difference_high",
+                       "p_value", "n", "n_of"]], "Paired difference between neighbouring values (same games)")
+    typer.echo(f"written: {target / 'sweep.csv'}, {target / 'sweep_differences.csv'}, {target / 'sweep.png'}")
 
 
 @app.command()
@@ -301,8 +335,9 @@ def tune(
     out: Path | None = typer.Option(None, help="Where to write; default runs/tune-..."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
 ) -> None:
-    """Search card fields towards your targets (SciPy's differential evolution over integer fields; each candidate plays the same games). Prints the proposal as a diff of the card file, writes proposal.yaml, and measures its effect against the original with the paired comparison (compare.html)."""
+    """Search card fields towards your targets (SciPy's differential evolution over integer fields; each candidate plays the same games on the search seed). Prints the proposal as a diff of the card file and writes proposal.yaml; then plays the original and the proposal again on a fresh hold-out seed and reports that comparison (compare.html, and the targets' values reached), since the in-sample figures of the winner flatter it."""
     from analysis.compare import write_comparison
+    from analysis.terminal import print_table
     from analysis.tune import FieldRange, Target
     from analysis.tune import tune as run_tune
     from sim.cards import DeckError
@@ -314,16 +349,23 @@ def tune(
     try:
         fields, targets = [FieldRange.parse(f) for f in field], [Target.parse(t) for t in target]
         result = run_tune(cards, fields, targets, games, target_dir, players, bots, seed, evaluations, jobs)
-        page = write_comparison(result["original_run"], result["proposal_run"], target_dir)
+        note = (f"Hold-out comparison: the original ({cards}) and the proposal ({result['proposal']}) played "
+                f"{games:,} fresh games on seed {result['holdout_seed']}, not the search seed {seed} the proposal was "
+                f"chosen on.")  # fmt: skip
+        page = write_comparison(result["holdout_original"], result["holdout_proposal"], target_dir, note)
     except DeckError as exc:
         _fail("; ".join(str(p) for p in exc.problems))
     except (RunError, ValueError) as exc:
         _fail(str(exc))
     typer.echo(result["diff"] or "The original values are already the best found: no change proposed.")
     values = ", ".join(f"{k} = {v}" for k, v in result["values"].items())
-    typer.echo(f"proposal: {values}; miss {result['miss_original']:.2f} -> {result['miss']:.2f} CI half-widths "
-               f"over {result['evaluations']} candidates")  # fmt: skip
-    typer.echo(f"written: {result['proposal']}; measured effect: {page}")
+    typer.echo(f"proposal: {values}; in-sample miss {result['miss_original']:.2f} -> {result['miss']:.2f} CI "
+               f"half-widths over {result['evaluations']} candidates on the search seed {seed}")  # fmt: skip
+    print_table(result["targets"], "Targets: the metric each deck reaches (in-sample figures flatter the proposal; "
+                "the hold-out ones are the measure)")  # fmt: skip
+    _print_changes(target_dir / "tables" / "compare_changes.csv",
+                   f"Hold-out seed {result['holdout_seed']}, original -> proposal")  # fmt: skip
+    typer.echo(f"written: {result['proposal']}; measured effect (hold-out): {page}")
 
 
 @app.command()

@@ -3,9 +3,26 @@
 Following Jaffe et al. (AIIDE 2012), an ally's value is what a player loses when it
 may not play that ally: seat 0's bot gets the restriction ``never=<ally>``
 (:mod:`sim.bots.restrict`), every other seat and every deal stays the same (same
-seed: common random numbers), and seat 0's win rate and score are compared game by
-game with a baseline run where nobody is restricted. ``value = baseline - restricted``,
-with a paired 95% CI and Benjamini-Hochberg flags across the allies.
+seed: common random numbers), and seat 0's results are compared game by game.
+
+Against a plain ally. Forbidding *any* ally costs seat 0 win rate, a plain one
+too (a card it may not play is a dead card in hand). The value is therefore
+measured against a reference run in which seat 0 may not play a plain ally (no
+ability): ``value = WR(never reference) − WR(never ally)``. Positive: losing this
+ally hurts more than losing a plain one, i.e. it is worth more than a plain ally.
+The reference is by default the deck's median plain ally (the plain ally whose held
+win rate in the unrestricted baseline is the median, the lower one for an even
+count), or the ally the user names. The value against the unrestricted baseline,
+``WR(baseline) − WR(never ally)``, is reported beside it.
+
+Per held game. The restriction changes a game only if seat 0 holds the ally, so
+the value per game in which seat 0 held it (in the restricted run) is
+``Σ_g (won_base − won_never)_g / Σ_g held_g``, a ratio of per-game totals with the
+game-clustered t interval of :mod:`analysis.clustered`.
+
+Tests: win rates are paired 0/1 outcomes (exact McNemar test, interval of the paired
+differences), scores the paired t-test (:func:`analysis.compare.paired_row`); the
+allies form one Benjamini–Hochberg family.
 
 Why it differs from the report's correlational measures (:mod:`analysis.cards`):
 the held win rate and IWD say how often holders of an ally win, which mixes the
@@ -25,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import ally_strength
+from analysis.clustered import GameMoments, ratio_columns
 from analysis.compare import paired_row
 from analysis.runs import Run
 from analysis.stats import bh_flags
@@ -32,10 +50,29 @@ from sim.cards import Deck, load_deck
 from sim.runner import simulate
 
 
-def _seat0(run_dir: Path) -> tuple[np.ndarray, np.ndarray]:
-    """(won, score) of seat 0 in each game, in game order."""
-    players = Run.open(run_dir).scan("players", "game", "seat", "won", "score").filter(seat=0).sort("game").collect()
-    return players["won"].to_numpy().astype(np.float64), players["score"].to_numpy().astype(np.float64)
+def _seat0(run_dir: Path, ally: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(won, score, held ``ally``) of seat 0 in each game, float64 (games,), in game order."""
+    players = Run.open(run_dir).scan("players", "game", "seat", "won", "score", "held").filter(seat=0).sort("game")
+    players = players.collect()
+    held = players["held"].to_numpy()[:, ally]
+    return (players["won"].to_numpy().astype(np.float64), players["score"].to_numpy().astype(np.float64),
+            held.astype(np.float64))  # fmt: skip
+
+
+def median_plain_ally(deck: Deck, baseline: pd.DataFrame) -> str:
+    """The id of the plain ally (no ability) whose held win rate in ``baseline``
+    (:func:`analysis.cards.ally_strength`) is the median; the lower one of an even count.
+
+    Raises
+    ------
+    ValueError
+        When the deck has no plain ally.
+    """
+    plain = [a.id for a in deck.allies if not a.ability]
+    if not plain:
+        raise ValueError("the deck has no plain ally (one without an ability) to measure against; name one with --against")
+    held = baseline.set_index("ally").loc[plain, "held_wr"].sort_values(kind="stable")
+    return str(held.index[(len(held) - 1) // 2])
 
 
 def card_values(
@@ -48,28 +85,40 @@ def card_values(
     seed: int = 0,
     n_jobs: int = -1,
     progress: bool | None = None,
+    against: str | None = None,
 ) -> pd.DataFrame:
-    """Each ally's value to seat 0's ``bot`` (module docstring), one row per ally.
+    """Each ally's value to seat 0's ``bot`` against a plain ally (module docstring).
 
     Runs go to ``out/baseline`` and ``out/never-<ally id>``; complete runs are reused.
+
+    Parameters
+    ----------
+    against : str, optional
+        Id of the reference ally; default the median plain ally (:func:`median_plain_ally`).
 
     Returns
     -------
     pandas.DataFrame
-        ``ally``, ``n`` (games), ``win_rate_value`` (baseline - restricted win rate of
-        seat 0, with ``_low``/``_high``), ``p``, ``significant`` (BH at 5%),
-        ``score_value`` (points, with ``_low``/``_high``), and the baseline run's
-        correlational ``iwd`` of the ally for comparison.
+        One row per ally, largest value first: ``ally`` (name), ``reference``
+        (name), ``n`` (games), ``win_rate_value`` (WR of seat 0
+        without the reference minus without the ally, a fraction; with
+        ``_low``/``_high``), ``p_value`` (exact McNemar), ``q_value`` and
+        ``significant`` (BH at 5% across the allies), ``score_value`` (points, same
+        sign, with ``_low``/``_high``), ``value_vs_baseline`` (WR with every ally
+        allowed minus without this one, with bounds), ``held_games`` (games in which
+        seat 0 held the ally) and ``value_per_held_game`` (``value_vs_baseline`` per
+        such game, with game-clustered bounds), and the baseline's correlational
+        ``iwd`` of the ally.
 
     Raises
     ------
     ValueError
-        For an ally id that is not in the deck.
+        For an ally id that is not in the deck, or a deck without a plain ally.
     """
     deck: Deck = load_deck(cards)
     ids = [a.id for a in deck.allies]
     chosen = list(allies) if allies else ids
-    unknown = [a for a in chosen if a not in ids]
+    unknown = [a for a in [*chosen, *([against] if against else [])] if a not in ids]
     if unknown:
         raise ValueError(f"{unknown[0]!r} is not an ally id of {cards}")
     out = Path(out)
@@ -80,22 +129,34 @@ def card_values(
                  resume=(run_dir / "manifest.json").exists(), progress=progress)  # fmt: skip
         return run_dir
 
-    base_won, base_score = _seat0(play("baseline", bot))
-    strength = ally_strength(out / "baseline").set_index("ally")
+    def restricted(ally_id: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return _seat0(play(f"never-{ally_id}", f"{bot}:never={ally_id}"), ids.index(ally_id))
+
+    base_dir = play("baseline", bot)
+    strength = ally_strength(base_dir).set_index("ally")
+    reference = against or median_plain_ally(deck, strength.reset_index())
+    ref_won, ref_score, _ = restricted(reference)
+    base_won = _seat0(base_dir, 0)[0]
     rows = []
     for ally_id in chosen:
-        won, score = _seat0(play(f"never-{ally_id}", f"{bot}:never={ally_id}"))
-        name = deck.allies[ids.index(ally_id)].name
-        win = paired_row("win rate", won, base_won, "share")  # baseline - restricted
-        points = paired_row("score", score, base_score, "points")
+        won, score, held = restricted(ally_id)
+        win = paired_row("win rate", won, ref_won, "share")  # reference-restricted - ally-restricted
+        points = paired_row("score", score, ref_score, "points")
+        versus_base = paired_row("win rate", won, base_won, "share")
+        per_held = ratio_columns("value_per_held_game", GameMoments.of(np.stack([base_won - won, held], axis=-1)),
+                                 rate=False)  # fmt: skip
         rows.append({
-            "ally": name, "n": win["n"],
+            "ally": deck.allies[ids.index(ally_id)].name, "reference": deck.allies[ids.index(reference)].name,
+            "n": win["n"],
             "win_rate_value": win["difference"], "win_rate_value_low": win["difference_low"],
-            "win_rate_value_high": win["difference_high"], "p": win["p"],
+            "win_rate_value_high": win["difference_high"], "p_value": win["p_value"],
             "score_value": points["difference"], "score_value_low": points["difference_low"],
             "score_value_high": points["difference_high"],
+            "value_vs_baseline": versus_base["difference"], "value_vs_baseline_low": versus_base["difference_low"],
+            "value_vs_baseline_high": versus_base["difference_high"],
+            "held_games": int(held.sum()), **{k: float(v) for k, v in per_held.items()},
             "iwd": strength.loc[ally_id, "iwd"],
         })  # fmt: skip
     table = pd.DataFrame(rows)
-    table["significant"], table["q"] = bh_flags(table["p"].to_numpy())
+    table["significant"], table["q_value"] = bh_flags(table["p_value"].to_numpy())
     return table.sort_values("win_rate_value", ascending=False, ignore_index=True)

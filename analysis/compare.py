@@ -7,44 +7,61 @@ numbers, :mod:`sim.rng`). Each metric is then compared *per game*: the differenc
 runs would keep, so a much smaller sample gives the same precision.
 
 For a per-game quantity ``x`` (turns, morale-loss events, a task's completion, a
-seat's win, a card holder's win), the estimate is the mean of the paired
-differences ``d_g = x_B(g) - x_A(g)`` with a t interval (95%) and a paired t-test
-(``scipy.stats.ttest_rel``); each family of tests (game metrics, seats, tasks,
-allies) is corrected with Benjamini-Hochberg at 5%. Every table also gives the
-interval two *independent* runs of the same size would give (normal approximation of Welch), so the gain
-from pairing is measured, not claimed.
+seat's win), the estimate is the mean of the paired differences
+``d_g = x_B(g) - x_A(g)`` with the t interval of ``scipy.stats.ttest_rel`` (95%).
+Counts and lengths are tested with that paired t-test; paired 0/1 outcomes (a
+seat's win, a task's completion, a tie decided by dice) with the exact McNemar test
+(:func:`analysis.stats.mcnemar_pvalue`). Each ally's holders' win rate is a rate
+over player rows: its difference ``wins_B/holders_B − wins_A/holders_A`` has the
+game-clustered delta-method interval of :mod:`analysis.clustered` (per-game totals
+of both runs, so the pairing is in the covariance) and a t-test of that estimate.
 
-Per-ally strength is the holders' win rate of each game: among the players who held
-the ally in hand (the 17lands GIH adaptation of :mod:`analysis.cards`), the share who
-won; games where no player held it in one of the runs are left out of that ally's
-pairs.
+Families. Benjamini–Hochberg at 5% runs once per quantity, over its subjects: the
+game metrics, the win rate by turn-order position (position 1 is AdvantageP1,
+RULES R9.4, and appears only there), each task's completion, each ally's holders'
+win rate. No metric is counted twice: tasks fail only in morale-loss events, one
+task each (R8.1), so tasks failed per game equals morale-loss events per game, and
+tasks completed per game is the task count minus it; both are left out.
+
+Effect size. Changes are ranked by the standardised paired difference (Cohen's
+``d_z``: the mean difference over the standard deviation of the per-game
+differences, ``se·√n``), comparable across units. Every table also gives the
+interval two *independent* runs of the same size would give (normal approximation
+of Welch), so the gain from pairing is measured, not claimed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import polars as pl
+from matplotlib.figure import Figure
 from scipy import stats
 
-from analysis.html import page, table_html
+from analysis.clustered import GameMoments, ratio_columns, ratio_difference_columns
+from analysis.html import estimate, figure_png, image_html, page, table_html, text_table_html
 from analysis.load import SORT_KEYS
 from analysis.runs import Run
-from analysis.stats import bh_flags
+from analysis.stats import ALPHA, LEVEL, bh_flags, mcnemar_pvalue
 from sim.runner import RunError
 from sim.state import TASK_COMPLETED, TASK_LOST
 
 SAME = ("n_games", "n_players", "bots", "root_seed", "rule_options", "rules_version")
-GAME_METRICS = {  # column: (label, unit)
+GAME_METRICS = {  # column: (label, unit); tasks_failed ≡ morale_events and tasks_completed ≡ tasks − failed (R8.1)
     "turns": ("turns per game", "turns"),
     "rounds": ("rounds per game", "rounds"),
     "morale_events": ("morale-loss events per game", "events"),
-    "tasks_completed": ("tasks completed per game", "tasks"),
-    "tasks_failed": ("tasks failed per game", "tasks"),
     "tie_broken_by_dice": ("games decided by dice", "share"),
+}
+FAMILIES = {  # table: (title, subject column or None)
+    "games": ("Game length, morale loss, ties", None),
+    "seats": ("Win rate by turn-order position (position 1: AdvantageP1)", None),
+    "tasks": ("Task completion", "task"),
+    "allies": ("Allies: holders' win rate", "ally"),
 }
 
 
@@ -58,61 +75,89 @@ def check_paired(a: Run, b: Run) -> None:
         raise RunError(f"decks of different sizes ({sizes[0]} and {sizes[1]}) do not share deals; compare equal sizes")
 
 
+def _standardised(difference: float, sd: float) -> float:
+    """Cohen's d_z = difference / sd of the per-game differences; 0 for no
+    difference, ±inf for a constant non-zero one, NaN without a spread to measure."""
+    if difference == 0:
+        return 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.divide(difference, sd))
+
+
 def paired_row(name: str, x_a: np.ndarray, x_b: np.ndarray, unit: str) -> dict:
-    """Mean A, mean B, paired difference B - A with its t interval and p-value, and
-    the half-width two independent runs of this size would give (normal approximation
-    of Welch's interval)."""
+    """Paired comparison of one per-game quantity (module docstring).
+
+    Parameters
+    ----------
+    name : str
+    x_a, x_b : ndarray of float, shape (games,)
+        The quantity in each game under A and under B; NaN in either leaves the game out.
+    unit : str
+        ``share`` for 0/1 outcomes (exact McNemar test), else the quantity's unit
+        (paired t-test).
+
+    Returns
+    -------
+    dict
+        ``metric``, ``unit``, ``n`` (pairs), ``a``, ``b`` (means), ``difference``
+        (B − A) with ``difference_low``/``difference_high`` (t interval, 95%),
+        ``p_value``, ``effect_size`` (Cohen's d_z), ``independent_half_width``,
+        ``paired_half_width``.
+    """
     keep = ~(np.isnan(x_a) | np.isnan(x_b))
     x_a, x_b = x_a[keep].astype(np.float64), x_b[keep].astype(np.float64)
     n = x_a.size
     d = x_b - x_a
-    mean, sd = d.mean() if n else np.nan, d.std(ddof=1) if n > 1 else np.nan
-    half = stats.t.ppf(0.975, n - 1) * sd / np.sqrt(n) if n > 1 else np.nan
-    p = stats.ttest_rel(x_b, x_a).pvalue if n > 1 and sd > 0 else (1.0 if n > 1 else np.nan)
-    independent = 1.96 * np.sqrt(x_a.var(ddof=1) / n + x_b.var(ddof=1) / n) if n > 1 else np.nan
+    mean, sd = (d.mean() if n else np.nan), (d.std(ddof=1) if n > 1 else np.nan)
+    if n > 1 and sd > 0:
+        test = stats.ttest_rel(x_b, x_a)
+        low, high = test.confidence_interval(LEVEL)
+        p = test.pvalue
+    else:  # no pairs, or every pair has the same difference: a zero-width interval
+        low = high = mean
+        p = 1.0 if n > 1 else np.nan
+    if unit == "share":
+        p = mcnemar_pvalue(x_a, x_b)
+    independent = stats.norm.ppf(1 - ALPHA / 2) * np.sqrt(x_a.var(ddof=1) / n + x_b.var(ddof=1) / n) if n > 1 else np.nan
     return {
         "metric": name, "unit": unit, "n": n, "a": x_a.mean() if n else np.nan, "b": x_b.mean() if n else np.nan,
-        "difference": mean, "difference_low": mean - half, "difference_high": mean + half, "p": p,
-        "independent_half_width": independent,
-        "paired_half_width": half,
+        "difference": mean, "difference_low": low, "difference_high": high, "p_value": p,
+        "effect_size": _standardised(mean, sd),
+        "independent_half_width": independent, "paired_half_width": (high - low) / 2,
     }  # fmt: skip
 
 
 def _with_flags(rows: list[dict]) -> pd.DataFrame:
+    """The rows as one Benjamini–Hochberg family: ``significant`` and ``q_value``."""
     table = pd.DataFrame(rows)
-    table["significant"], table["q"] = bh_flags(table["p"].to_numpy())
+    table["significant"], table["q_value"] = bh_flags(table["p_value"].to_numpy())
     return table
 
 
-def _table(run: Run, table: str, *columns: str) -> pl.DataFrame:
+def game_ordered(run: Run, table: str, *columns: str) -> pl.DataFrame:
     """Columns of a run's table in game (and turn) order, so that runs pair up."""
     keys = SORT_KEYS[table]
     return run.scan(table, *keys, *columns).sort(keys).collect()
 
 
-def _finished(run: Run) -> np.ndarray:
+def finished_games(run: Run) -> np.ndarray:
     """bool (games,): games that ended by R9.1, neither stalled nor truncated."""
-    games = _table(run, "games", "stalled", "truncated")
+    games = game_ordered(run, "games", "stalled", "truncated")
     return ((games["stalled"] == 0) & (games["truncated"] == 0)).to_numpy()
 
 
 def game_differences(a: Run, b: Run) -> pd.DataFrame:
-    """Paired differences of the per-game metrics (:data:`GAME_METRICS`), and the
-    first player's win (AdvantageP1, RULES R9.4), with BH flags across them."""
+    """Paired differences of the per-game metrics (:data:`GAME_METRICS`), one BH family."""
     check_paired(a, b)
-    ga, gb = (_table(run, "games", *GAME_METRICS, "winner") for run in (a, b))
+    ga, gb = (game_ordered(run, "games", *GAME_METRICS) for run in (a, b))
     rows = [paired_row(label, ga[c].to_numpy().astype(np.float64), gb[c].to_numpy().astype(np.float64), unit)
             for c, (label, unit) in GAME_METRICS.items()]  # fmt: skip
-    both = _finished(a) & _finished(b)
-    first_a = np.where(both, ga["winner"].to_numpy() == 0, np.nan)
-    first_b = np.where(both, gb["winner"].to_numpy() == 0, np.nan)
-    rows.append(paired_row("first player's win rate (AdvantageP1)", first_a, first_b, "share"))
     return _with_flags(rows)
 
 
 def _players(run: Run) -> tuple[np.ndarray, np.ndarray]:
     """(won, held): int (games, players) and bool (games, players, allies), by turn order."""
-    players = _table(run, "players", "won", "held")
+    players = game_ordered(run, "players", "won", "held")
     n = run.players
     won = players["won"].to_numpy().reshape(-1, n)
     held = players["held"].to_numpy().reshape(won.shape[0], n, -1)
@@ -120,55 +165,95 @@ def _players(run: Run) -> tuple[np.ndarray, np.ndarray]:
 
 
 def seat_differences(a: Run, b: Run) -> pd.DataFrame:
-    """Paired differences of each turn-order position's win rate (RULES R9.4)."""
+    """Paired differences of each turn-order position's win rate over the games both
+    runs finished (RULES R9.4); position 1's is AdvantageP1. One BH family."""
     check_paired(a, b)
-    both = _finished(a) & _finished(b)
+    both = finished_games(a) & finished_games(b)
     won_a, won_b = _players(a)[0].astype(np.float64), _players(b)[0].astype(np.float64)
     won_a[~both], won_b[~both] = np.nan, np.nan
-    rows = [paired_row(f"win rate of turn-order position {k + 1}", won_a[:, k], won_b[:, k], "share")
-            for k in range(a.players)]  # fmt: skip
+    rows = [paired_row(f"win rate of turn-order position {k + 1}" + (" (AdvantageP1)" if k == 0 else ""),
+                       won_a[:, k], won_b[:, k], "share") for k in range(a.players)]  # fmt: skip
     return _with_flags(rows)
 
 
 def task_differences(a: Run, b: Run) -> pd.DataFrame:
-    """Paired differences of each task's completion (completed, lost ones included)
-    and failure, per game."""
+    """Paired differences of each task's completion per game (completed, lost ones
+    included; exact McNemar tests). One BH family."""
     check_paired(a, b)
-    status = [_table(run, "cards", "task_status")["task_status"].to_numpy() for run in (a, b)]
+    status = [game_ordered(run, "cards", "task_status")["task_status"].to_numpy() for run in (a, b)]
     rows = []
     for t, task in enumerate(b.deck.tasks):
         done = [np.isin(s[:, t], (TASK_COMPLETED, TASK_LOST)).astype(np.float64) for s in status]
-        rows.append({"task": task.name, **paired_row("completed", done[0], done[1], "share")})
+        rows.append({"task": task.name, **paired_row("completion", done[0], done[1], "share")})
     return _with_flags(rows)
+
+
+def holders_moments(won: np.ndarray, held: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Per-game (holder wins, holders) of each ally, float64 (games, allies, 2), zero
+    in the games not kept. ``won`` is (games, players), ``held`` (games, players, allies)."""
+    holders = held.sum(axis=1)
+    wins = (held & (won[:, :, None] == 1)).sum(axis=1)
+    return np.stack([wins, holders], axis=-1).astype(np.float64) * keep[:, None, None]
+
+
+def rate_difference(z_a: np.ndarray, z_b: np.ndarray) -> dict[str, np.ndarray]:
+    """A rate over player rows (or rolls) under A and B and its difference B − A,
+    clustered by game: the delta method of :func:`analysis.clustered.ratio_difference_columns`
+    on the per-game totals of both runs, so the pairing sits in the covariance.
+
+    Parameters
+    ----------
+    z_a, z_b : ndarray of float64, shape (games, ..., 2)
+        Per-game (successes, trials) of each subject under A and under B, same games.
+
+    Returns
+    -------
+    dict of ndarray, shape (...)
+        ``a``, ``b`` (rates), ``trials_a``, ``trials_b``, ``difference`` with
+        ``difference_low``/``difference_high``, ``p_value`` (t-test of the estimate,
+        ``G − 1`` degrees of freedom), ``effect_size`` (difference / (se·√G)),
+        ``independent_half_width``, ``paired_half_width``.
+    """
+    moments = GameMoments.of(np.concatenate([z_b, z_a], axis=-1))  # (wins_B, trials_B, wins_A, trials_A)
+    rate_a, rate_b = ratio_columns("a", moments.select(2, 3)), ratio_columns("b", moments.select(0, 1))
+    columns = ratio_difference_columns("difference", moments)
+    dof = max(moments.games - 1, 1)
+    t = stats.t.ppf(1 - ALPHA / 2, dof)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = (columns["difference_high"] - columns["difference"]) / t
+        p = np.where(se > 0, 2 * stats.t.sf(np.abs(columns["difference"] / se), dof), np.nan)
+    effect = np.array([_standardised(d, e * np.sqrt(moments.games)) for d, e in zip(np.ravel(columns["difference"]),
+                                                                                    np.ravel(se))])  # fmt: skip
+    half = [(r[f"{k}_high"] - r[f"{k}_low"]) / 2 for k, r in (("a", rate_a), ("b", rate_b))]
+    return {"a": rate_a["a"], "b": rate_b["b"], "trials_a": moments.total[..., 3], "trials_b": moments.total[..., 1],
+            **columns, "p_value": p, "effect_size": effect.reshape(np.shape(se)),
+            "independent_half_width": np.hypot(*half), "paired_half_width": t * se}  # fmt: skip
 
 
 def ally_differences(a: Run, b: Run) -> pd.DataFrame:
-    """Paired differences of each ally's holders' win rate, per game."""
+    """Each ally's holders' win rate under A and B and its difference, clustered by
+    game (:func:`rate_difference`), over the games both runs finished. One BH family."""
     check_paired(a, b)
-    both = _finished(a) & _finished(b)
-    rates = []
-    for run in (a, b):
-        won, held = _players(run)
-        holders = held.sum(axis=1).astype(np.float64)
-        wins = (held & (won[:, :, None] == 1)).sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rate = np.where(holders > 0, wins / holders, np.nan)
-        rate[~both] = np.nan
-        rates.append(rate)
-    rows = [{"ally": ally.name, **paired_row("holders' win rate", rates[0][:, i], rates[1][:, i], "share")}
-            for i, ally in enumerate(b.deck.allies)]  # fmt: skip
-    return _with_flags(rows)
+    both = finished_games(a) & finished_games(b)
+    z_a, z_b = (holders_moments(*_players(run), both)[both] for run in (a, b))
+    columns = rate_difference(z_a, z_b)
+    table = pd.DataFrame({"ally": [ally.name for ally in b.deck.allies], "metric": "holders' win rate",
+                          "unit": "share", "n": int(both.sum()), "holders_a": columns.pop("trials_a").astype(np.int64),
+                          "holders_b": columns.pop("trials_b").astype(np.int64), **columns})  # fmt: skip
+    table["significant"], table["q_value"] = bh_flags(table["p_value"].to_numpy())
+    return table
 
 
 def pairing_gain(games: pd.DataFrame) -> float:
     """Median ratio of the independent-runs interval width to the paired one, over
     the game metrics: how many times narrower pairing makes the interval."""
-    ratio = games["independent_half_width"] / games["paired_half_width"]
-    return float(np.nanmedian(ratio.replace([np.inf, -np.inf], np.nan)))
+    ratio = (games["independent_half_width"] / games["paired_half_width"]).replace([np.inf, -np.inf], np.nan)
+    return float(ratio.median())  # NaN when every paired interval has zero width (identical games)
 
 
 def comparison_tables(a_dir: str | Path, b_dir: str | Path) -> dict[str, pd.DataFrame]:
-    """Every comparison table of two paired run directories."""
+    """Every comparison table of two paired run directories, one BH family each
+    (:data:`FAMILIES`)."""
     a, b = Run.open(a_dir), Run.open(b_dir)
     return {
         "games": game_differences(a, b),
@@ -178,41 +263,128 @@ def comparison_tables(a_dir: str | Path, b_dir: str | Path) -> dict[str, pd.Data
     }
 
 
-def _answer(tables: dict[str, pd.DataFrame]) -> str:
-    moved = []
+def changes(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The significant changes of every family in one table, largest standardised
+    effect first: ``what`` (subject and metric), ``unit``, ``a``, ``b``,
+    ``difference`` with its bounds, ``p_value``, ``q_value``, ``effect_size``."""
+    parts = []
     for name, table in tables.items():
-        for _, row in table[table["significant"]].iterrows():
-            subject = row.get("task", row.get("ally", ""))
-            label = f"{subject}: {row['metric']}" if isinstance(subject, str) and subject else row["metric"]
-            moved.append(f"{label} {row['a']:.3g} → {row['b']:.3g}")
-    if not moved:
-        return "Nothing moved significantly (paired tests, Benjamini–Hochberg at 5% within each table)."
-    return f"{len(moved)} measures moved significantly: " + "; ".join(moved[:12]) + ("; …" if len(moved) > 12 else "")
+        subject = FAMILIES[name][1]
+        moved = table[table["significant"]]
+        what = (moved[subject] + ": " + moved["metric"]) if subject else moved["metric"]
+        if len(moved):
+            parts.append(moved.assign(what=what))
+    columns = ["what", "unit", "a", "b", "difference", "difference_low", "difference_high", "p_value", "q_value",
+               "effect_size"]  # fmt: skip
+    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+    out = out.reindex(columns=columns)
+    return out.iloc[np.argsort(-np.abs(out["effect_size"].to_numpy(np.float64)), kind="stable")].reset_index(drop=True)
 
 
-def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path) -> Path:
-    """Write ``compare.html`` (what moved, then every table) and the tables as CSV."""
-    from html import escape
+def as_written(value) -> str:
+    """A card field's value as written in ``cards.yaml`` (YAML flow style): ``[red, blue]``, ``3``."""
+    import yaml
 
+    return yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("\n...")
+
+
+def card_diff(a: Run, b: Run) -> pd.DataFrame:
+    """What differs between the two decks: one row per (card, field) with ``old``
+    and ``new`` as written in YAML; cards matched by id, a card in one deck only
+    shows ``(absent)`` on the other side."""
+    def flat(run: Run) -> dict[tuple[str, str], str]:
+        out = {}
+        for section, cards in run.deck.to_yaml_data().items():
+            for card in cards if isinstance(cards, list) else ():
+                for field, value in card.items():
+                    if field not in ("id", "estimated"):
+                        out[(card["id"], field)] = as_written(value)
+        return out
+
+    old, new = flat(a), flat(b)
+    order = list(dict.fromkeys(card for card, _ in [*old, *new]))
+    keys = sorted(set(old) | set(new), key=lambda key: (order.index(key[0]), key[1]))
+    rows = [{"card": card, "field": field, "old": old.get((card, field), "(absent)"),
+             "new": new.get((card, field), "(absent)")}
+            for card, field in keys if old.get((card, field)) != new.get((card, field))]  # fmt: skip
+    return pd.DataFrame(rows, columns=["card", "field", "old", "new"])
+
+
+def _headline(row: pd.Series) -> str:
+    share = row["unit"] == "share"
+    a, b = ((f"{100 * v:.1f}%" if share else f"{v:.3g}") for v in (row["a"], row["b"]))
+    difference = estimate(row["difference"], row["difference_low"], row["difference_high"], "pp" if share else "",
+                          noun="" if share else row["unit"])  # fmt: skip
+    return f"{row['what']}: {a} → {b}, {difference}, p = {row['p_value']:.2g}"
+
+
+def plot_forest(moved: pd.DataFrame) -> Figure:
+    """Forest plot of the significant changes: each difference B − A with its 95% CI,
+    largest effect on top, one panel per unit (rates in percentage points)."""
+    units = list(dict.fromkeys(moved["unit"]))
+    heights = [max(1.0, 0.32 * (moved["unit"] == u).sum() + 0.6) for u in units]
+    figure = Figure(figsize=(8.5, sum(heights) + 0.4), layout="constrained")
+    axes = figure.subplots(len(units), 1, squeeze=False, gridspec_kw={"height_ratios": heights})[:, 0]
+    for ax, unit in zip(axes, units):
+        rows = moved[moved["unit"] == unit].iloc[::-1]
+        scale = 100.0 if unit == "share" else 1.0
+        y = np.arange(len(rows))
+        value = scale * rows["difference"].to_numpy(np.float64)
+        error = scale * np.abs(rows[["difference_low", "difference_high"]].to_numpy(np.float64).T - value / scale)
+        ax.errorbar(value, y, xerr=error, fmt="o", capsize=3)
+        ax.axvline(0, color="grey", lw=1)
+        ax.set_yticks(y, rows["what"].tolist())
+        ax.set_xlabel("difference B − A (pp)" if unit == "share" else f"difference B − A ({unit})")
+        ax.grid(axis="x", alpha=0.3)
+    figure.suptitle("Significant changes (paired 95% CIs)")
+    return figure
+
+
+def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note: str = "") -> Path:
+    """Write ``compare.html`` and the tables as CSV under ``tables/``.
+
+    The page names both card files, shows the card diff, lists every significant
+    change largest effect first, draws them as a forest plot, then every family's
+    table. ``note`` (HTML-escaped) is shown under the title, e.g. how the runs were
+    chosen.
+    """
     out = Path(out)
     (out / "tables").mkdir(parents=True, exist_ok=True)
+    a, b = Run.open(a_dir), Run.open(b_dir)
     tables = comparison_tables(a_dir, b_dir)
     for name, table in tables.items():
         table.to_csv(out / "tables" / f"compare_{name}.csv", index=False)
+    moved, diff = changes(tables), card_diff(a, b)
+    moved.to_csv(out / "tables" / "compare_changes.csv", index=False)
+    files = [escape(str(run.manifest.get("cards_file", run.path))) for run in (a, b)]
     gain = pairing_gain(tables["games"])
     body = [
-        f"<h1>What changed from {escape(Path(a_dir).name)} to {escape(Path(b_dir).name)}</h1>",
-        f'<p class="answer">{escape(_answer(tables))}</p>',
+        f"<h1>What changed from {files[0]} (A) to {files[1]} (B)</h1>",
+        f'<p class="note">{escape(note)}</p>' if note else "",
+        "<h2>The change</h2>",
+        text_table_html(diff.rename(columns={"old": "old (A)", "new": "new (B)"})) if len(diff) else
+        "<p>The two card files hold the same values.</p>",
+        "<h2>What moved</h2>",
+    ]  # fmt: skip
+    if len(moved):
+        body += [f'<p class="answer">{len(moved)} measures moved significantly (Benjamini–Hochberg at 5% within each '
+                 "family), largest standardised effect first:</p>",
+                 "<ol>" + "".join(f"<li>{escape(_headline(row))}</li>" for _, row in moved.iterrows()) + "</ol>",
+                 image_html(figure_png(plot_forest(moved)), "forest plot of the significant changes")]  # fmt: skip
+    else:
+        body.append('<p class="answer">Nothing moved significantly (Benjamini–Hochberg at 5% within each family).</p>')
+    body.append(
         f'<p class="note">Both decks played the same {int(tables["games"]["n"].max()):,} games (same seeds, bots and '
-        f"rules; common random numbers). Differences are B − A with paired 95% CIs; on the game metrics pairing "
-        f"makes the interval {gain:.1f}× narrower than two independent runs of this size would.</p>",
-    ]
-    for name, title in (("games", "Game length, morale loss, tasks, AdvantageP1"), ("seats", "Seat advantage"),
-                        ("tasks", "Tasks"), ("allies", "Allies")):  # fmt: skip
-        table = tables[name]
-        if name in ("tasks", "allies"):
-            table = table.sort_values("p")
-        body += [f"<h2>{title}</h2>", table_html(table, hide=("q", "independent_half_width", "paired_half_width"))]
+        f"rules; common random numbers). Differences are B − A with paired 95% CIs, rates in percentage points; "
+        f"0/1 outcomes are tested with the exact McNemar test, counts with the paired t-test, holders' win rates "
+        f"with game-clustered intervals."
+        + (f" On the game metrics pairing makes the interval {gain:.1f}× narrower than two independent runs of this "
+           f"size would." if np.isfinite(gain) else "") + "</p>"
+    )
+    for name, (title, _) in FAMILIES.items():
+        table = tables[name].sort_values("p_value") if name in ("tasks", "allies") else tables[name]
+        body += [f"<h2>{escape(title)}</h2>",
+                 table_html(table, hide=("independent_half_width", "paired_half_width", "effect_size"))]  # fmt: skip
     path = out / "compare.html"
     path.write_text(page("Design comparison", "\n".join(body)), encoding="utf-8")
     return path
@@ -231,4 +403,3 @@ def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: 
         simulate(cards, n_games, run_dir, players, bots, seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
                  progress=progress)  # fmt: skip
     return write_comparison(out / "a", out / "b", out)
-

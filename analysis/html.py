@@ -24,7 +24,9 @@ from matplotlib.figure import Figure
 from analysis.runs import KEYS
 
 PERCENT_SUFFIXES = ("rate", "share", "_wr", "probability", "baseline", "advantage_p1", "survival", "hazard")
-POINTS_COLUMNS = ("iwd", "difference")  # differences of rates (fractions), shown in percentage points
+# Differences of rates (fractions), shown in percentage points.
+POINTS_COLUMNS = ("iwd", "difference", "win_rate_value", "value_vs_baseline", "value_per_held_game")
+PLAIN_COLUMNS = ("miss", "effect_size")  # in their own units whatever the row's unit
 P_VALUE_COLUMNS = ("p_value", "q_value", "chi2_p_value")
 LEAST_DECIMALS = {"balance": 3}  # Balance sits close to 1: show the third decimal
 LABELS = {  # column names as a reader expects them; the others lose their underscores
@@ -46,6 +48,12 @@ LABELS = {  # column names as a reader expects them; the others lose their under
     "balance": "Balance",
     "balance_fair_5": "Balance a fair table stays above (95%)",
     "q_value": "q value (BH)",
+    "p_value": "p value",
+    "miss": "miss (CI half-widths)",
+    "effect_size": "effect size (d_z)",
+    "win_rate_value": "value vs reference (win rate)",
+    "value_vs_baseline": "value vs no restriction",
+    "value_per_held_game": "value per held game",
     "points_completed": "points completed",
     "taken_by_a6": "taken by A6", "taken_by_a6_per_game": "taken by A6 per game",
     "lent_to_a1": "lent to A1", "lent_to_a1_per_game": "lent to A1 per game",
@@ -97,6 +105,19 @@ def _unit(column: str) -> str:
     return "%" if column.endswith(PERCENT_SUFFIXES) else ""
 
 
+def _row_unit(column: str, row_unit) -> str:
+    """A column's unit in a row that names its own (``unit``: ``share``, ``turns`` …):
+    a share's statistics in percent and its differences in pp, another unit's as
+    plain numbers; the column's own unit in a table without a ``unit`` column."""
+    if not isinstance(row_unit, str):
+        return _unit(column)
+    if column in ("games", "player_games", *PLAIN_COLUMNS):
+        return ""
+    if row_unit == "share":
+        return "pp" if column in POINTS_COLUMNS else "%"
+    return "" if column in POINTS_COLUMNS else _unit(column)
+
+
 def _cell(value, column: str, unit: str) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else ""
@@ -139,7 +160,8 @@ def _number(value, column: str, unit: str):
 def present(table: pd.DataFrame, hide: tuple[str, ...] = (), compact: bool = False) -> pd.DataFrame:
     """The table for reading: rates in percent, columns named for readers
     (:data:`LABELS`). Rows whose ``unit`` is ``share`` show their statistics in
-    percent. The run keys are dropped when there is one run.
+    percent and their differences in percentage points; rows of another unit show
+    differences in that unit. The run keys are dropped when there is one run.
 
     By default each estimate and its ``_low``/``_high`` bounds become one text
     cell (``27.1% (95% CI 26.8–27.4%)``) and counts get separators. With
@@ -154,12 +176,11 @@ def present(table: pd.DataFrame, hide: tuple[str, ...] = (), compact: bool = Fal
     bounds |= {c for c in table.columns if c.endswith(("_low_pp", "_high_pp"))}
     rows = []
     for _, row in table.iterrows():
-        share_row = row.get("unit") == "share"
         out = {}
         for column in table.columns:
             if column in hide or column in bounds:
                 continue
-            unit = "%" if share_row and column not in ("games", "player_games") else _unit(column)
+            unit = _row_unit(column, row.get("unit"))
             label = LABELS.get(column, column.replace("_", " "))
             if column.endswith("_pp") and f"{column[:-3]}_low_pp" in bounds:
                 base = column[:-3]
@@ -168,7 +189,7 @@ def present(table: pd.DataFrame, hide: tuple[str, ...] = (), compact: bool = Fal
             elif f"{column}_low" in bounds:
                 value, low, high = row[column], row[f"{column}_low"], row[f"{column}_high"]
             elif compact and column == "unit":  # rows of mixed units: say which are in percent
-                out[label] = "%" if share_row else row[column]
+                out[label] = "%" if row[column] == "share" else row[column]
                 continue
             else:
                 out[label] = _number(row[column], column, unit) if compact else _cell(row[column], column, unit)

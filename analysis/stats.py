@@ -20,6 +20,7 @@ import pandas as pd
 import polars as pl
 from scipy import stats as sps
 from statsmodels.duration.survfunc import SurvfuncRight
+from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
@@ -159,6 +160,27 @@ def binomial_pvalues(successes, n, p) -> np.ndarray:
     successes, n, p = np.broadcast_arrays(np.asarray(successes), np.asarray(n), np.asarray(p, np.float64))
     return np.array([sps.binomtest(int(k), int(m), float(q)).pvalue if m > 0 else np.nan
                      for k, m, q in zip(successes.ravel(), n.ravel(), p.ravel())]).reshape(n.shape)  # fmt: skip
+
+
+def mcnemar_pvalue(x_a, x_b) -> float:
+    """Exact McNemar test of paired 0/1 outcomes (McNemar 1947): the binomial test of
+    the discordant pairs, ``statsmodels.stats.contingency_tables.mcnemar(exact=True)``.
+
+    Parameters
+    ----------
+    x_a, x_b : array_like of {0, 1}, shape (n,)
+        The outcome of each pair under A and under B.
+
+    Returns
+    -------
+    float
+        Two-sided p-value; 1.0 without discordant pairs, NaN for ``n == 0``.
+    """
+    x_a, x_b = np.asarray(x_a, bool), np.asarray(x_b, bool)
+    if x_a.size == 0:
+        return np.nan
+    table = [[np.sum(~x_a & ~x_b), np.sum(~x_a & x_b)], [np.sum(x_a & ~x_b), np.sum(x_a & x_b)]]
+    return float(mcnemar(table, exact=True).pvalue)
 
 
 def bh_flags(pvalues, q: float = FDR_Q) -> tuple[np.ndarray, np.ndarray]:

@@ -17,24 +17,37 @@ metric              source                                           card kinds
 ``save_rate``       saves per roll against the morale card           morale card
 ``events_per_game`` morale-loss events the card causes per game      morale card
 ==================  ===============================================  ============
+
+The ``n`` column says what was counted (``n_of``): games, holders (player-games
+holding the ally, for the held WR), player-games (play rate) or rolls (save rate).
+
+Adjacent values are compared on the same games (:func:`adjacent_differences`): the
+paired difference of each metric between neighbouring values, with the paired 95%
+CI of :mod:`analysis.compare` (paired t for counts and lengths, exact McNemar for a
+game's 0/1 outcome, game-clustered delta method for rates over player rows and
+rolls). It is much narrower than the two points' own intervals suggest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import yaml
 from matplotlib.figure import Figure
 
 from analysis.cards import ally_strength, task_outcomes
+from analysis.compare import as_written, check_paired, finished_games, game_ordered, paired_row, rate_difference
 from analysis.length import game_length
 from analysis.morale import morale_cards
 from analysis.seats import seat_balance
 from sim.cards import load_deck, parse_deck
 from sim.runner import simulate
+from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
 SECTION_KEY = {"tasks": "task", "allies": "ally", "morale": "card"}
 CARD_METRICS = {
@@ -56,17 +69,108 @@ def _locate(data: dict, card_id: str) -> tuple[str, int]:
     raise ValueError(f"no card with id {card_id!r} in the deck")
 
 
+N_OF = {  # metric: (column of its table holding n, what n counts)
+    "turns": ("games", "games"), "advantage_p1": ("games", "games"), "completion_rate": ("games", "games"),
+    "failure_rate": ("games", "games"), "held_wr": ("held_n", "holders"), "play_rate": ("player_games", "player-games"),
+    "save_rate": ("rolls", "rolls"), "events_per_game": ("games", "games"),
+}  # fmt: skip
+UNITS = {"turns": "turns", "events_per_game": "events"}  # the others are shares
+WIN_METRICS = ("advantage_p1", "held_wr", "play_rate")  # over finished games, as in the report's tables
+
+
 def _metric(run_dir: Path, metric: str, section: str, card_id: str) -> dict:
     if metric == "turns":
-        row = game_length(run_dir).set_index("measure").loc["turns"]
-        return {"estimate": row["mean"], "low": row["mean_low"], "high": row["mean_high"], "n": row["games"]}
-    if metric == "advantage_p1":
-        row = seat_balance(run_dir).iloc[0]
-        return {"estimate": row[metric], "low": row[f"{metric}_low"], "high": row[f"{metric}_high"], "n": row["games"]}
-    table = TABLES[metric](run_dir)
-    row = table.set_index(SECTION_KEY[section]).loc[card_id]
-    n = row.get("games", row.get("player_games"))
-    return {"estimate": row[metric], "low": row[f"{metric}_low"], "high": row[f"{metric}_high"], "n": n}
+        row, column = game_length(run_dir).set_index("measure").loc["turns"], "mean"
+    elif metric == "advantage_p1":
+        row, column = seat_balance(run_dir).iloc[0], metric
+    else:
+        row, column = TABLES[metric](run_dir).set_index(SECTION_KEY[section]).loc[card_id], metric
+    n_column, n_of = N_OF[metric]
+    return {"unit": UNITS.get(metric, "share"), "estimate": row[column], "low": row[f"{column}_low"],
+            "high": row[f"{column}_high"], "n": int(row[n_column]), "n_of": n_of}  # fmt: skip
+
+
+def _per_game(run, metric: str, section: str, index: int, keep: np.ndarray) -> np.ndarray:
+    """The metric's per-game data over the kept games: float64 (games,) for a
+    per-game quantity, (games, 2) of (successes, trials) for a rate over player
+    rows or rolls."""
+    if metric == "turns":
+        return game_ordered(run, "games", "turns")["turns"].to_numpy().astype(np.float64)[keep]
+    if metric == "advantage_p1":  # the first player's win (R9.4): turn-order position 1
+        return (game_ordered(run, "games", "winner")["winner"].to_numpy() == 0).astype(np.float64)[keep]
+    if metric in ("completion_rate", "failure_rate"):
+        status = game_ordered(run, "cards", "task_status")["task_status"].to_numpy()[keep, index]
+        done = (TASK_COMPLETED, TASK_LOST) if metric == "completion_rate" else (TASK_FAILED,)
+        return np.isin(status, done).astype(np.float64)
+    if metric in ("save_rate", "events_per_game"):
+        cards = game_ordered(run, "cards", "morale_events", "morale_saves")
+        events = cards["morale_events"].to_numpy()[keep, index].astype(np.float64)
+        if metric == "events_per_game":
+            return events
+        return np.stack([cards["morale_saves"].to_numpy()[keep, index], events * run.players], axis=-1).astype(float)
+    players = game_ordered(run, "players", "won", "held", "played")
+    n = run.players
+
+    def of_ally(column: str) -> np.ndarray:  # bool (games, players) of the swept ally
+        values = players[column].to_numpy()
+        return values.reshape(-1, n, values.shape[-1])[keep][:, :, index]
+
+    if metric == "play_rate":
+        plays = of_ally("played")
+        return np.stack([plays.sum(1), np.full(plays.shape[0], n)], axis=-1).astype(np.float64)
+    held, won = of_ally("held"), players["won"].to_numpy().reshape(-1, n)[keep] == 1
+    return np.stack([(held & won).sum(1), held.sum(1)], axis=-1).astype(np.float64)
+
+
+def adjacent_differences(run_dirs: Sequence[Path], values: Sequence[Any], metrics: Sequence[str], section: str,
+                         index: int) -> pd.DataFrame:  # fmt: skip
+    """Paired differences of each metric between neighbouring values (module docstring).
+
+    Parameters
+    ----------
+    run_dirs, values : sequences of equal length
+        The sweep's runs, in the order of the values.
+    metrics : sequence of str
+    section, index : the card's section of the deck and its position there.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (pair of neighbours, metric): ``from``, ``to``, ``metric``,
+        ``unit``, ``n`` and ``n_of`` (what was counted; for rates over player rows
+        and rolls, under the ``to`` value), ``a``, ``b``, ``difference`` (to − from)
+        with ``difference_low``/``difference_high`` (95%), ``p_value``.
+    """
+    from analysis.runs import Run
+
+    runs = [Run.open(d) for d in run_dirs]
+    rows = []
+    for (value_a, a), (value_b, b) in zip(zip(values, runs), zip(values[1:], runs[1:])):
+        check_paired(a, b)
+        every, finished = np.ones(int(a.manifest["n_games"]), bool), finished_games(a) & finished_games(b)
+        for metric in metrics:
+            keep = finished if metric in WIN_METRICS else every  # win rates count finished games (R4 Reading)
+            x_a, x_b = (_per_game(run, metric, section, index, keep) for run in (a, b))
+            unit, n_of = UNITS.get(metric, "share"), N_OF[metric][1]
+            if x_a.ndim == 1:
+                row = paired_row(metric, x_a, x_b, unit)
+            else:
+                row = {"metric": metric, "unit": unit, **rate_difference(x_a, x_b)}
+                row["n"] = row["trials_b"]
+            rows.append({"from": value_a, "to": value_b, **{k: row[k] for k in (
+                "metric", "unit", "n", "a", "b", "difference", "difference_low", "difference_high", "p_value")},
+                "n_of": n_of})  # fmt: skip
+    table = pd.DataFrame(rows)
+    table["n"] = table["n"].astype(np.int64)
+    return table
+
+
+def run_label(position: int, field: str, value: Any) -> str:
+    """The run folder of a value: ``01-symbols=red-blue``. Only letters, digits,
+    ``-``, ``_``, ``.`` and ``=`` (no ``[``, ``*`` or ``?`` that a reader of Parquet
+    globs would expand); the position keeps distinct values apart."""
+    slug = re.sub(r"[^A-Za-z0-9_.=-]+", "-", as_written(value)).strip("-") or "value"
+    return f"{position:02d}-{field}={slug}"
 
 
 def sweep(
@@ -82,16 +186,19 @@ def sweep(
     seed: int = 0,
     n_jobs: int = -1,
     progress: bool | None = None,
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``n_games`` games for each value of ``field`` of card ``card_id``.
 
-    Runs go to ``out/<field>=<value>`` (complete runs are reused).
+    Runs go to ``out/<position>-<field>=<value>`` (:func:`run_label`; complete runs
+    are reused).
 
     Returns
     -------
-    pandas.DataFrame
-        One row per (value, metric): ``value``, ``metric``, ``estimate``, ``low``,
-        ``high`` (95% CI) and ``n``.
+    points : pandas.DataFrame
+        One row per (value, metric): ``value``, ``metric``, ``unit``, ``estimate``,
+        ``low``, ``high`` (95% CI), ``n`` and ``n_of`` (what ``n`` counts).
+    differences : pandas.DataFrame
+        The paired differences between neighbouring values (:func:`adjacent_differences`).
 
     Raises
     ------
@@ -107,17 +214,18 @@ def sweep(
         if metric not in ("turns", "advantage_p1") and metric not in CARD_METRICS[section]:
             valid = ", ".join((*CARD_METRICS[section], "turns", "advantage_p1"))
             raise ValueError(f"metric {metric!r} does not apply to {card_id}; valid: {valid}")
-    rows = []
-    for value in values:
+    rows, run_dirs = [], []
+    for position, value in enumerate(values, 1):
         changed = yaml.safe_load(yaml.safe_dump(data))
         changed[section][index][field] = value
-        label = f"{field}={yaml.safe_dump(value, default_flow_style=True).strip().replace('/', '_')}"
-        deck = parse_deck(yaml.safe_dump(changed, sort_keys=False), f"{cards} with {card_id}.{label}")
+        label = run_label(position, field, value)
+        deck = parse_deck(yaml.safe_dump(changed, sort_keys=False), f"{cards} with {card_id}.{field} = {as_written(value)}")
         run_dir = Path(out) / label
         simulate(deck, n_games, run_dir, players, bots, seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
                  progress=progress)  # fmt: skip
+        run_dirs.append(run_dir)
         rows += [{"value": value, "metric": m, **_metric(run_dir, m, section, card_id)} for m in chosen]
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), adjacent_differences(run_dirs, list(values), chosen, section, index)
 
 
 def plot_sweep(table: pd.DataFrame, card_id: str, field: str) -> Figure:
@@ -127,7 +235,7 @@ def plot_sweep(table: pd.DataFrame, card_id: str, field: str) -> Figure:
     axes = figure.subplots(1, len(metrics), squeeze=False)[0]
     for ax, metric in zip(axes, metrics):
         rows = table[table["metric"] == metric]
-        labels = [str(v) for v in rows["value"]]
+        labels = [as_written(v) for v in rows["value"]]
         x = range(len(labels))
         ax.errorbar(x, rows["estimate"], yerr=[rows["estimate"] - rows["low"], rows["high"] - rows["estimate"]],
                     marker="o", capsize=3)  # fmt: skip

@@ -1,5 +1,7 @@
-"""Design comparison with common random numbers (issue: design comparison)."""
+"""Design comparison with common random numbers (issue: design comparison; issue 11
+item 8, issue 12 items 6-7)."""
 
+import os
 import random
 import subprocess
 import sys
@@ -9,7 +11,8 @@ import numpy as np
 import pytest
 import yaml
 
-from analysis.compare import comparison_tables, pairing_gain, paired_row
+from analysis.compare import card_diff, changes, comparison_tables, pairing_gain, paired_row
+from analysis.runs import Run
 from sim.runner import RunError, simulate
 from tests.conftest import DEFAULT_CARDS
 
@@ -32,7 +35,22 @@ def test_paired_row_matches_a_hand_computed_paired_t_interval():
     d = np.array([1.0, 0.0, 2.0, 1.0])  # mean 1, sd 0.8165, se 0.4082, t(3, 0.975) = 3.1824
     assert row["difference"] == pytest.approx(1.0)
     assert row["difference_low"] == pytest.approx(1.0 - 3.182446 * d.std(ddof=1) / 2, rel=1e-5)
-    assert row["p"] == pytest.approx(0.0917, abs=1e-3)
+    assert row["p_value"] == pytest.approx(0.0917, abs=1e-3)
+    assert row["effect_size"] == pytest.approx(1.0 / d.std(ddof=1))  # Cohen's d_z
+
+
+def test_paired_zero_one_outcomes_use_the_exact_mcnemar_test_of_statsmodels():
+    """A hand-made table: 5 pairs 0 under both, 3 won only under B, 12 only under A, 80 under both."""
+    from scipy.stats import binomtest
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    a = np.array([0] * 5 + [0] * 3 + [1] * 12 + [1] * 80, float)
+    b = np.array([0] * 5 + [1] * 3 + [0] * 12 + [1] * 80, float)
+    row = paired_row("won", a, b, "share")
+    expected = mcnemar([[5, 3], [12, 80]], exact=True).pvalue
+    assert row["p_value"] == pytest.approx(expected, rel=1e-12)
+    assert row["p_value"] == pytest.approx(binomtest(3, 15, 0.5).pvalue, rel=1e-12)
+    assert row["difference"] == pytest.approx(-9 / 100)
 
 
 def test_a_deck_compared_with_itself_shows_no_difference(tmp_path):
@@ -40,6 +58,18 @@ def test_a_deck_compared_with_itself_shows_no_difference(tmp_path):
     for table in tables.values():
         assert not table["significant"].any()
         assert (table["difference"].fillna(0) == 0).all()  # the very same games
+    assert changes(tables).empty
+
+
+def test_each_quantity_sits_in_one_family_and_none_is_counted_twice(tmp_path):
+    """AdvantageP1 (R9.4) is position 1 of the seat family only; tasks failed per game
+    (≡ morale-loss events, R8.1) and tasks completed per game (≡ tasks − failed) are gone."""
+    tables = pair(tmp_path, DEFAULT_CARDS, n_games=300)
+    metrics = [m for table in tables.values() for m in table["metric"]]
+    assert sum("AdvantageP1" in m for m in metrics) == 1
+    assert tables["seats"]["metric"].iloc[0] == "win rate of turn-order position 1 (AdvantageP1)"
+    assert list(tables["games"]["metric"]) == ["turns per game", "rounds per game", "morale-loss events per game",
+                                               "games decided by dice"]  # fmt: skip
 
 
 def test_false_positive_rate_stays_at_the_nominal_level_over_repeated_seeds(tmp_path, default_deck):
@@ -58,9 +88,37 @@ def test_doubling_one_tasks_points_changes_how_often_it_is_completed(tmp_path, d
     task = next(i for i, t in enumerate(data["tasks"]) if t["id"] == "find_your_badge")
     data["tasks"][task]["points"] *= 2
     tables = pair(tmp_path, write_deck(tmp_path / "b.yaml", data), n_games=4000, bots="greedy")
-    row = tables["tasks"].set_index("task").loc[default_deck.tasks[task].name]
+    name = default_deck.tasks[task].name
+    row = tables["tasks"].set_index("task").loc[name]
     assert row["significant"] and row["difference"] > 0
     assert pairing_gain(tables["games"]) > 2  # pairing narrows the intervals
+    moved = changes(tables)
+    assert (moved["what"] == f"{name}: completion").sum() == 1  # the planted change is flagged once
+    effect = moved["effect_size"].abs().to_numpy()
+    assert (effect[:-1] >= effect[1:]).all()  # largest effect first
+    diff = card_diff(Run.open(tmp_path / "cmp" / "a"), Run.open(tmp_path / "cmp" / "b"))
+    assert diff.to_dict("records") == [{"card": "find_your_badge", "field": "points", "old": "3", "new": "6"}]
+
+
+def test_holders_win_rate_difference_is_the_ratio_over_the_players_table(tmp_path, default_deck):
+    """The ally family compares wins/holders under B with wins/holders under A, over
+    the player rows of the games both runs finished, with a game-clustered interval."""
+    data = default_deck.to_yaml_data()
+    data["tasks"][0]["points"] += 2
+    tables = pair(tmp_path, write_deck(tmp_path / "b.yaml", data), n_games=400, bots="greedy")
+    row = tables["allies"].iloc[0]
+    rates = []
+    for side in ("a", "b"):
+        run = Run.open(tmp_path / "cmp" / side)
+        players = run.scan("players", "game", "won", "held").collect().to_pandas()
+        games = run.scan("games", "game", "stalled", "truncated").collect().to_pandas()
+        assert not (games["stalled"].any() or games["truncated"].any())  # every game counts
+        holds = players["held"].map(lambda held: bool(held[0]))
+        rates.append(players.loc[holds, "won"].mean())
+    assert row["a"] == pytest.approx(rates[0]) and row["b"] == pytest.approx(rates[1])
+    assert row["difference"] == pytest.approx(rates[1] - rates[0])
+    assert row["difference_low"] < row["difference"] < row["difference_high"]
+    assert row["n"] == 400 and row["unit"] == "share"
 
 
 def test_runs_that_did_not_play_the_same_games_are_refused(tmp_path):
@@ -78,21 +136,52 @@ def test_compare_from_the_command_line(tmp_path, default_deck):
     data["tasks"][0]["points"] += 3
     b = write_deck(tmp_path / "b.yaml", data)
     result = subprocess.run([str(script), "compare", str(DEFAULT_CARDS), str(b), "-n", "800", "--jobs", "1", "--quiet",
-                             "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300)  # fmt: skip
+                             "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "COLUMNS": "200"})  # fmt: skip
     assert result.returncode == 0, result.stderr
     html = (tmp_path / "out" / "compare.html").read_text()
-    assert "What changed from a to b" in html and "paired 95% CIs" in html
+    assert f"What changed from {DEFAULT_CARDS} (A) to {b} (B)" in html and "paired 95% CIs" in html
+    assert f"<td>{data['tasks'][0]['id']}</td>" in html and "<td>points</td>" in html  # the card diff
     assert (tmp_path / "out" / "tables" / "compare_allies.csv").exists()
+    moved = (tmp_path / "out" / "tables" / "compare_changes.csv").read_text().strip().splitlines()
+    assert len(moved) > 1  # three more points for the first task: its completion moves
+    assert "significant changes, largest effect first" in result.stdout and " pp" in result.stdout
+    assert "forest plot of the significant changes" in html
 
 
-def test_card_value_forbidding_a_crown_carrying_ally_lowers_its_players_win_rate(tmp_path):
+def _seat0_wins(run_dir: Path) -> np.ndarray:
+    players = Run.open(run_dir).scan("players", "game", "seat", "won").filter(seat=0).sort("game").collect()
+    return players["won"].to_numpy().astype(float)
+
+
+def test_card_value_is_measured_against_the_median_plain_ally(tmp_path, default_deck):
+    """Forbidding a plain ally costs win rate too: Lena's value is the win rate of seat 0
+    forbidden the reference plain ally minus forbidden Lena, on the same deals."""
+    from analysis.card_value import card_values, median_plain_ally
+    from analysis.cards import ally_strength
+
+    out = tmp_path / "cv"
+    table = card_values(DEFAULT_CARDS, 3000, out, allies=["lena"], n_jobs=1, progress=False)
+    (row,) = table.to_dict("records")
+    reference = median_plain_ally(default_deck, ally_strength(out / "baseline"))
+    plain = {a.id: a for a in default_deck.allies if not a.ability}
+    assert reference in plain and row["reference"] == plain[reference].name
+    never_lena, never_reference = _seat0_wins(out / "never-lena"), _seat0_wins(out / f"never-{reference}")
+    assert row["win_rate_value"] == pytest.approx(never_reference.mean() - never_lena.mean())
+    assert row["value_vs_baseline"] == pytest.approx(_seat0_wins(out / "baseline").mean() - never_lena.mean())
+    assert row["value_vs_baseline_low"] > 0  # forbidding Lena's crown costs seat 0 wins
+    # Per held game: the same total over the games in which seat 0 held Lena, fewer than all games.
+    assert 0 < row["held_games"] < 3000
+    assert row["value_per_held_game"] == pytest.approx(row["value_vs_baseline"] * 3000 / row["held_games"])
+    assert row["value_per_held_game_low"] < row["value_per_held_game"] < row["value_per_held_game_high"]
+
+
+def test_an_ally_valued_against_itself_is_worth_nothing(tmp_path):
     from analysis.card_value import card_values
 
-    table = card_values(DEFAULT_CARDS, 4000, tmp_path / "cv", allies=["lena"], n_jobs=1, progress=False)
+    table = card_values(DEFAULT_CARDS, 300, tmp_path / "cv", allies=["lena"], against="lena", n_jobs=1, progress=False)
     (row,) = table.to_dict("records")
-    assert row["ally"].startswith("Lena") and row["n"] == 4000
-    assert row["win_rate_value_low"] > 0 and row["significant"]  # the baseline wins more than the restricted seat
-    assert row["score_value"] > 0
+    assert row["win_rate_value"] == 0 and row["p_value"] == 1 and not row["significant"]
 
 
 def test_card_value_names_an_unknown_ally(tmp_path):
@@ -100,3 +189,26 @@ def test_card_value_names_an_unknown_ally(tmp_path):
 
     with pytest.raises(ValueError, match="'lenna' is not an ally id"):
         card_values(DEFAULT_CARDS, 10, tmp_path / "cv", allies=["lenna"], n_jobs=1, progress=False)
+    with pytest.raises(ValueError, match="'kim' is not an ally id"):
+        card_values(DEFAULT_CARDS, 10, tmp_path / "cv", allies=["lena"], against="kim", n_jobs=1, progress=False)
+
+
+def test_the_terminal_shows_rates_in_percent_differences_in_pp_and_other_units_as_they_are():
+    """Issue 12 item 7: the shared rich rendering (analysis/terminal.py) speaks the report's language."""
+    import pandas as pd
+    from rich.console import Console
+
+    from analysis.terminal import rich_table
+
+    table = pd.DataFrame({
+        "what": ["[red, blue]: completion", "turns per game"], "unit": ["share", "turns"], "a": [0.25, 80.0],
+        "b": [0.30, 82.5], "difference": [0.05, 2.5], "difference_low": [0.03, 2.0], "difference_high": [0.07, 3.0],
+        "p_value": [0.00012, 0.04], "miss": [1.75, 0.5],
+    })  # fmt: skip
+    console = Console(record=True, width=250)
+    console.print(rich_table(table, "changes"))
+    text = console.export_text()
+    assert "[red, blue]: completion" in text  # a card value is not read as rich markup
+    assert "25.0%" in text and "+5.0 pp (95% CI 3.0–7.0)" in text
+    assert "+2.5 (95% CI 2.0–3.0)" in text or "2.5 (95% CI 2.0–3.0)" in text
+    assert "0.00012" in text and "1.75" in text and "175" not in text
