@@ -128,12 +128,13 @@ MIN_TASKS = 1  # R9.1: a game with no face-up task is already over
 # Upper limits, so that any deck that validates plays (RULES "Readings": no silent
 # overflow). Each keeps every integer and buffer of the engine in range:
 MAX_POINTS = 10_000  # per card: a score is at most (MAX_TASKS + MAX_ALLIES) x MAX_POINTS
-# = 15,000,000 points, far inside the int32 of the deck arrays and records (2**31 - 1)
-MAX_ALLIES = 500  # the state's squads are (4, A, A) int64 (8 MB at 500) and its flow
-# network (23 + 3 A)^2 int64 (19 MB); option rows grow as A^2 (sim.state.option_rows)
-MAX_TASKS = 1_000  # with MAX_POINTS, bounds the score (above); task turns are int16
-MAX_MORALE = 1_000  # records count events and saves per morale card in int16: a game
-# has at most one event per task (R8.1), so at most 4 x MAX_TASKS saves per card
+# = 15,000,000 points (R9.2), far inside the int32 of the deck arrays and records
+MAX_ALLIES = 500  # a state's largest arrays grow as A^2 (sim.state): squads (4, A, A)
+# int64 = 8 MB, the flow network (23 + 3 A)^2 int64 <= 19 MB, option rows <= A^2 (A1
+# borrows) x 8 int64 = 16 MB; the search bot holds two states
+MAX_TASKS = 1_000  # with MAX_POINTS, bounds the score (above); records hold (games, T, 3)
+MAX_MORALE = 1_000  # with MAX_ALLIES, bounds the statue deck (A + M) and the records
+# (games, M, 2); per card a game counts one event at most (R8.5) and 4 saves, in int16
 MAX_COUNTS = {"allies": MAX_ALLIES, "tasks": MAX_TASKS, "morale": MAX_MORALE}
 
 

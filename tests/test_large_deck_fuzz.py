@@ -23,11 +23,12 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from sim.bots.policy import POLICY_IDS
+from sim.cards import MAX_ALLIES, MAX_MORALE, MAX_POINTS, MAX_TASKS
 from sim.bots.spec import bot_tables, parse_bot
 from sim.options import RuleOptions
 from sim.rules.squads import add_to_squad
 from sim.state import BOT_POLICY, STATUE_N
-from tests.test_invariants import GAME, compiled, deck_data, play_checked
+from tests.test_invariants import BASE, GAME, compiled, deck_data, play_checked
 
 ROOT = Path(__file__).resolve().parents[1]
 LARGE_DECKS = deck_data(allies=(46, 200), tasks=(31, 100), morale=(31, 100))
@@ -81,6 +82,24 @@ def test_large_decks_keep_every_invariant_with_every_bot(data, seats, game, squa
     )  # fmt: skip
     arrange = big_squads(squad_seat % n_players, squad_sizes, arrays.n_allies)
     play_checked(deck, arrays, options, n_players, seed, game_index, bots[:, BOT_POLICY], params, arrange)
+
+
+def test_r1_5_a_deck_at_every_limit_plays_and_keeps_every_invariant():
+    """Issue 13 item 5: the validation limits are safe. A deck of MAX_ALLIES allies
+    (every ability), MAX_TASKS tasks and MAX_MORALE morale cards, every card worth
+    MAX_POINTS, plays with four bots; scores (R9.2) are exact."""
+    data = {"format": 1}
+    for section, limit in (("allies", MAX_ALLIES), ("tasks", MAX_TASKS), ("morale", MAX_MORALE)):
+        cards = BASE[section]
+        data[section] = [{**cards[i % len(cards)], "id": f"{section}_{i}"} for i in range(limit)]
+        for card in data[section]:
+            if "points" in card:
+                card["points"] = MAX_POINTS
+    deck, arrays = compiled(data)
+    bots, params = bot_tables([parse_bot(name) for name in ("uniform", "greedy", "planner", "random")])
+    options = RuleOptions(debug=True, turn_cap=150)
+    for n_players in (2, 4):
+        play_checked(deck, arrays, options, n_players, 3, 0, bots[:, BOT_POLICY], params)
 
 
 def test_large_decks_pass_with_numba_boundscheck():
