@@ -6,10 +6,10 @@ lists), a ``name`` and an optional ``estimated`` list naming the fields whose
 values are estimates rather than printed values (RULES R1 Reading).
 
 Ally (R1.2): ``symbols`` (1 or 2 of the 7 symbols), ``points`` (victory points,
->= 0) and an optional ``ability`` key (A1-A9, see :class:`Ability`). Abilities are
+0 to ``MAX_POINTS``) and an optional ``ability`` key (A1-A9, see :class:`Ability`). Abilities are
 read from this key only, never inferred from a card's name.
 
-Task (R1.4): ``points`` (reward points, >= 0), ``requires`` (1 to 4 coloured
+Task (R1.4): ``points`` (reward points, 0 to ``MAX_POINTS``), ``requires`` (1 to 4 coloured
 symbols, never a crown) and ``special`` (a Special Task for A8).
 
 Morale card (R1.3, R8): ``save``, the dice result that saves a player, and
@@ -24,6 +24,10 @@ form                        meaning                     probability
 ``{one_face: a}``           a on either die             11/36
 ``any_double``              both dice equal             6/36
 ==========================  ==========================  ===========
+
+A deck holds at most ``MAX_ALLIES`` allies, ``MAX_TASKS`` tasks and ``MAX_MORALE``
+morale cards: the limits that keep the engine's integers and buffers in range (their
+reasons are given where they are defined).
 
 Loading never lets a raw exception through: every problem is reported as a
 :class:`CardProblem` naming the file, the line, the card and the field, and saying
@@ -43,6 +47,7 @@ from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -121,6 +126,17 @@ Name = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True)]
 PRINTED_COUNTS = {"allies": 40, "tasks": 25, "morale": 24}  # R1.1
 MIN_ALLIES = 6  # R3.2: three allies dealt to each of at least two players (R2.1)
 MIN_TASKS = 1  # R9.1: a game with no face-up task is already over
+# Upper limits, so that any deck that validates plays (RULES "Readings": no silent
+# overflow). Each keeps every integer and buffer of the engine in range:
+MAX_POINTS = 10_000  # per card: a score is at most (MAX_TASKS + MAX_ALLIES) x MAX_POINTS
+# = 15,000,000 points (R9.2), far inside the int32 of the deck arrays and records
+MAX_ALLIES = 500  # a state's largest arrays grow as A^2 (sim.state): squads (4, A, A)
+# int64 = 8 MB, the flow network (23 + 3 A)^2 int64 <= 19 MB, option rows <= A^2 (A1
+# borrows) x 8 int64 = 16 MB; the search bot holds two states
+MAX_TASKS = 1_000  # with MAX_POINTS, bounds the score (above); records hold (games, T, 3)
+MAX_MORALE = 1_000  # with MAX_ALLIES, bounds the statue deck (A + M) and the records
+# (games, M, 2); per card a game counts one event at most (R8.5) and 4 saves, in int16
+MAX_COUNTS = {"allies": MAX_ALLIES, "tasks": MAX_TASKS, "morale": MAX_MORALE}
 
 
 class Save(BaseModel):
@@ -192,18 +208,29 @@ class _Card(BaseModel):
         return names
 
 
+def _points_in_range(points: int) -> int:
+    if points > MAX_POINTS:
+        raise PydanticCustomError(
+            "card_limit", f"{points} points is more than the limit of {MAX_POINTS:,} per card (MAX_POINTS: keeps scores within 32-bit integers)"
+        )
+    return points
+
+
+Points = Annotated[int, Field(ge=0), AfterValidator(_points_in_range)]
+
+
 class Ally(_Card):
     """An Ally card (R1.2)."""
 
     symbols: Annotated[list[SymbolName], Field(min_length=1, max_length=2)]
-    points: Annotated[int, Field(ge=0)]
+    points: Points
     ability: AbilityName | None = None
 
 
 class Task(_Card):
     """A Task card (R1.4); ``special`` marks a Special Task (A8)."""
 
-    points: Annotated[int, Field(ge=0)]
+    points: Points
     requires: Annotated[list[ColourName], Field(min_length=1, max_length=4)]
     special: bool = False
 
@@ -366,7 +393,7 @@ def _message(error: dict[str, Any], model: type[BaseModel] | None) -> str:
     if kind == "literal_error":
         return f"{got!r} is not valid here; valid: {error['ctx']['expected']}"
     message = error["msg"].removeprefix("Value error, ")
-    return message if kind in {"save_form", "estimated_field"} else f"{message} (got {got!r})"
+    return message if kind in {"save_form", "estimated_field", "card_limit"} else f"{message} (got {got!r})"
 
 
 _SECTION_MODEL = {"allies": Ally, "tasks": Task, "morale": Morale}
@@ -391,6 +418,12 @@ def _deck_rule_problems(deck: Deck, file: str, node: yaml.Node | None, data: Any
         )
     if len(deck.tasks) < MIN_TASKS:
         problems.append(_problem(file, node, data, ("tasks",), f"no tasks: at least {MIN_TASKS} is needed (R9.1)"))
+    for section, limit in MAX_COUNTS.items():
+        count = len(getattr(deck, section))
+        if count > limit:
+            problems.append(
+                _problem(file, node, data, (section,), f"{count:,} {section} is more than the engine's limit of {limit:,} (MAX_{section.upper()} in sim/cards.py)")
+            )
     return problems
 
 

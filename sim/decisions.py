@@ -21,9 +21,10 @@ kind             option row                                                 rule
                                                                             A2, A8
 ``D_BORROW``     ``[borrower, lender]``, asked ``borrows`` times after a    A1
                  completion row that needs borrows
-``D_PENALTY``    ``[penalty type, index]``: squad allies as                 R8.3, R8.7
-                 ``squad * 64 + position``, completed tasks as their index
-                 in ``done``, hand allies as their hand position
+``D_PENALTY``    ``[penalty type, index, position]``: a squad ally as       R8.3, R8.7
+                 ``[type, squad, position in squad]``, a completed task
+                 as ``[type, index in done, EMPTY]``, a hand ally as
+                 ``[type, hand position, EMPTY]``
 ===============  =========================================================  ===========
 
 Completion rows: bit ``i`` of the task subset is the task at position ``i + 1``.
@@ -43,6 +44,10 @@ legal completion, and every legal choice of borrowers and lenders is reachable. 
 keeps both decisions' row counts within the deck's size (at most ``7 * A + 1`` and
 ``A * A`` rows for ``A`` allies), whatever the number of borrowers, where listing
 every combination at once grows as a power of the number of lenders.
+
+Every field of a row is a plain index (no packed encodings), so no squad size or
+card count is limited by the layout; :func:`sim.state.option_rows` bounds each
+kind's row count from the deck.
 
 Decision kinds are ``numpy.int64`` constants, not Python ints: numba compiles a
 separate copy of a kernel for each Python-int constant passed to it (a literal
@@ -69,4 +74,6 @@ C_FREE = 2
 C_BORROWS = 3  # D_COMPLETE: the number of borrows (A1) the completion needs
 C_BORROWER = 0  # D_BORROW: the borrowing ally
 C_LENDER = 1  # D_BORROW: the ally whose symbol it uses
-SQUAD_POS_BASE = 64  # D_PENALTY squad allies: squad * SQUAD_POS_BASE + position
+P_TYPE = 0  # D_PENALTY: the penalty type (sim.cards.Penalty)
+P_INDEX = 1  # D_PENALTY: the squad, the index in ``done`` or the hand position
+P_POS = 2  # D_PENALTY: the position in the squad (squad allies), EMPTY otherwise

@@ -141,7 +141,7 @@ MAX_BOT_PARAMS = 8  # numeric parameters per bot, bot_params (MAX_PLAYERS, MAX_B
 MAX_OPTIONS = 4096  # rows at least; more when the deck needs them (option_rows)
 OPTION_WIDTH = 8
 FLOW_BASE = 23  # fixed nodes of sim.rules.cover's flow network (flow_nodes)
-MAX_LOG = 20000
+MAX_LOG = 20000  # event rows of a traced game at first; sim.trace replays with more if they fill
 LOG_WIDTH = 6
 MAX_SCRIPT = 256
 MAX_TURN_CAP = 30_000  # turns a game may last at most (R4 Reading); turns are stored as int16
@@ -182,7 +182,7 @@ class State(NamedTuple):
     morale_stats: np.ndarray  # int64 (M, 2)
     ally_stats: np.ndarray  # int64 (A, 3)
     options: np.ndarray  # int64 (option_rows(deck), OPTION_WIDTH)
-    log: np.ndarray  # int64 (MAX_LOG or 1, LOG_WIDTH)
+    log: np.ndarray  # int64 (log_rows or 1, LOG_WIDTH)
     # Scratch space reused by the kernels so that a turn allocates nothing:
     needs: np.ndarray  # int64 (8, 6): colours required by each subset of the row
     special_needs: np.ndarray  # int64 (8, 6): the same, Special Tasks only
@@ -210,12 +210,50 @@ class State(NamedTuple):
 
 
 def option_rows(deck: DeckArrays) -> int:
-    """Rows of ``State.options`` for ``deck``: ``MAX_OPTIONS``, or more when the deck's
-    decisions can list more. A completion lists at most 7 task subsets per squad and
-    squads hold one ally at least (R6.1: ``7 A + 1`` rows with "none"); a borrow lists
-    at most one row per (A1 borrower, lender ally) pair (:mod:`sim.decisions`)."""
-    a = deck.n_allies
-    return max(MAX_OPTIONS, (N_SUBSETS - 1) * a + 1, _count_ability(deck, Ability.BORROW) * a)
+    """Rows of ``State.options`` for ``deck``: ``MAX_OPTIONS``, or more when some
+    decision of the deck can list more (the largest of :func:`option_rows_by_kind`)."""
+    return max(MAX_OPTIONS, *option_rows_by_kind(deck).values())
+
+
+def option_rows_by_kind(deck: DeckArrays) -> dict[str, int]:
+    """The most option rows each decision kind (:mod:`sim.decisions`) can list for
+    ``deck``, a bound that holds in every position.
+
+    With ``A`` allies, ``T`` tasks and ``H = HAND_LIMIT``: a seat's squads hold one
+    ally at least (R5.3), so any seat has at most ``A`` squads, and squads of all
+    seats hold at most ``A`` allies together.
+
+    ==============  ============================  ================================
+    kind            bound                         why
+    ==============  ============================  ================================
+    ``D_ACTION``    2                             play or draw (R4.1, R4.2)
+    ``D_PLAY``,     ``1 + H (A + 1)``             "none" (A4), then each hand card
+    ``D_EXTRA_PLAY``                              into each squad or a new one; also
+                                                  the search bot's candidate moves
+    ``D_SWAP``      ``1 + floor(A^2 / 4)``        "none", then (victim ally, own
+                    with an A6 card, else 0       squad) pairs: ``x`` allies in
+                                                  others' squads and ``y`` own squads
+                                                  hold distinct allies, ``x + y <= A``
+    ``D_RELOCATE``  ``1 + n_A7 (A - 1)``          "none", then each A7 ally to each
+                                                  other squad of its owner
+    ``D_COMPLETE``  ``7 A + 1``                   "none", then 7 task subsets per
+                                                  squad (R6.1)
+    ``D_BORROW``    ``n_A1 A``                    (A1 borrower, lender ally) pairs
+    ``D_PENALTY``   ``max(A, T, H)``              one card of the seat's squads,
+                                                  completed tasks or hand (R8.3)
+    ==============  ============================  ================================
+    """
+    a, t = deck.n_allies, deck.n_tasks
+    plays = 1 + HAND_LIMIT * (a + 1)
+    return {
+        "action": 2,
+        "play": plays,
+        "swap": 1 + a * a // 4 if _count_ability(deck, Ability.SWAP) else 0,
+        "relocate": 1 + _count_ability(deck, Ability.RELOCATE) * max(a - 1, 0),
+        "complete": (N_SUBSETS - 1) * a + 1,
+        "borrow": _count_ability(deck, Ability.BORROW) * a,
+        "penalty": max(a, t, HAND_LIMIT),
+    }
 
 
 def _count_ability(deck: DeckArrays, ability: Ability) -> int:
@@ -229,8 +267,10 @@ def flow_nodes(deck: DeckArrays) -> int:
     return FLOW_BASE + _count_ability(deck, Ability.DOUBLE) + 3 * _count_ability(deck, Ability.BORROW)
 
 
-def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State:
-    """Allocate a state for ``deck`` with room for ``MAX_PLAYERS`` seats.
+def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows: int = MAX_LOG) -> State:
+    """Allocate a state for ``deck`` with room for ``MAX_PLAYERS`` seats, and for
+    ``log_rows`` event rows when ``trace`` is on (the log stops, never overflows, when
+    they are full: :mod:`sim.trace` checks ``g[LOG_N]``).
 
     The arrays are reset by :func:`sim.rules.setup.setup_game` for each game, so one
     state serves a whole batch.
@@ -268,7 +308,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
         morale_stats=np.zeros((max(m, 1), 2), i8),
         ally_stats=np.zeros((a, 3), i8),
         options=np.zeros((rows, OPTION_WIDTH), i8),
-        log=np.zeros((MAX_LOG if trace else 1, LOG_WIDTH), i8),
+        log=np.zeros((log_rows if trace else 1, LOG_WIDTH), i8),
         needs=np.zeros((8, 6), i8),
         special_needs=np.zeros((8, 6), i8),
         subset_ok=np.zeros(8, np.bool_),

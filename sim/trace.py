@@ -19,6 +19,7 @@ from sim.options import RuleOptions
 from sim.state import (
     EMPTY,
     LOG_N,
+    MAX_LOG,
     N_PLAYERS,
     OUTCOME_FINISHED,
     OUTCOME_STALLED,
@@ -57,9 +58,14 @@ def replay(
         As :func:`sim.engine.run_games`.
     """
     arrays = compile_deck(deck)
-    state = new_state(arrays, options.to_array(trace=True), trace=True)
     specs = [parse_bot(text, [a.id for a in deck.allies]) for text in (bots or ["random"] * n_players)]
-    run_games(arrays, n_players, 1, seed, specs, options, first_game=game, state=state)
+    log_rows = MAX_LOG
+    while True:
+        state = new_state(arrays, options.to_array(trace=True), trace=True, log_rows=log_rows)
+        run_games(arrays, n_players, 1, seed, specs, options, first_game=game, state=state)
+        if state.g[LOG_N] < log_rows:
+            break
+        log_rows *= 4  # the log is full, so it may have stopped early: play the same game with more room
     header = "Rule options: " + ", ".join(f"{name} {'on' if on else 'off'}" for name, on in options.readings().items())
     return "\n".join([header, *_Formatter(deck, state).lines()])
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import yaml
 
-from sim.cards import Deck, DeckError, Save, SaveKind, parse_deck
+from sim.cards import MAX_ALLIES, MAX_MORALE, MAX_POINTS, MAX_TASKS, Deck, DeckError, Save, SaveKind, parse_deck
 from sim.deck_arrays import NO_SYMBOL, compile_deck
 from sim.deck_summary import summarise
 
@@ -224,3 +224,36 @@ def test_deck_data_is_not_changed_by_validation(default_deck):
     before = copy.deepcopy(default_deck.to_yaml_data())
     compile_deck(default_deck)
     assert default_deck.to_yaml_data() == before
+
+
+@pytest.mark.parametrize("points", [MAX_POINTS + 1, 2**31 - 1, 2**31])
+@pytest.mark.parametrize("section", ["allies", "tasks"])
+def test_r1_5_points_beyond_the_limit_are_refused_naming_it(section, points):
+    """Issue 13 item 5: points >= 2**31 passed validation, then crashed with an
+    OverflowError; points near 2**31 - 1 wrapped the int32 scores silently."""
+    (message,) = _problems(_mutated((section, 1, "points"), points))
+    assert "field 'points'" in message and f"limit of {MAX_POINTS:,} per card (MAX_POINTS" in message
+    assert len(message.splitlines()) == 1
+
+
+def test_r1_5_points_at_the_limit_keep_every_score_within_int32():
+    """A score is at most (MAX_TASKS + MAX_ALLIES) x MAX_POINTS (R9.2): the records'
+    int32 holds it."""
+    assert (MAX_TASKS + MAX_ALLIES) * MAX_POINTS <= np.iinfo(np.int32).max
+    data = _mutated(("tasks", 0, "points"), MAX_POINTS)
+    assert parse_deck(yaml.safe_dump(data)).tasks[0].points == MAX_POINTS
+
+
+@pytest.mark.parametrize("section, limit", [("allies", MAX_ALLIES), ("tasks", MAX_TASKS), ("morale", MAX_MORALE)])
+def test_r1_5_card_counts_beyond_the_engine_limits_are_refused_naming_them(section, limit):
+    """Issue 13 item 5: 100,000 allies passed validation, then failed with a
+    MemoryError asking for 298 GiB. Each count has a limit, named in one line."""
+    data = _deck_data()
+    card = data[section][0]
+    data[section] = [{**card, "id": f"c{i}"} for i in range(limit + 1)]
+    (message,) = _problems(data)
+    assert message.startswith("deck.yaml:") and message.endswith(
+        f": section '{section}': {limit + 1:,} {section} is more than the engine's limit of {limit:,} (MAX_{section.upper()} in sim/cards.py)"
+    )
+    data[section] = data[section][:limit]
+    assert len(getattr(parse_deck(yaml.safe_dump(data)), section)) == limit

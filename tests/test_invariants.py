@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from sim.cards import parse_deck
 from sim.bots.policy import POLICY_IDS
+from sim.bots.search import plan_turn
 from sim.bots.spec import bot_tables, parse_bot
 from sim.deck_arrays import compile_deck
 from sim.engine import run_games
@@ -29,8 +30,10 @@ from sim.rules.scoring import score_game
 from sim.rules.setup import setup_game
 from sim.rules.turn import take_turn
 from sim.state import (
+    ACTIVE,
     BOT_POLICY,
     EMPTY,
+    FORCED_N,
     HAND_LIMIT,
     MAX_PLAYERS,
     MORALE_EVENTS,
@@ -197,25 +200,33 @@ def check_scores(s, deck, ctx: str) -> None:
 
 def play_checked(
     deck, arrays, options: RuleOptions, n_players: int, seed: int, game_index: int, policies=RANDOM_POLICIES,
-    params=None,
+    params=None, arrange=None,
 ) -> int:
     """Play one game turn by turn, checking every invariant after setup and after every
     turn, then score it and check R9.2. Returns the number of turns played.
 
-    Seats whose policy is ``scripted`` always take the first option offered."""
+    Seats whose policy is ``scripted`` always take the first option offered; a
+    ``search`` seat plans its turn first, as in :func:`sim.engine.play_game`.
+    ``arrange(state, ref, deck_ref)``, if given, rearranges the position after setup."""
     s = new_state(arrays, options.to_array())
+    backup = kernel_state(new_state(arrays, options.to_array()))
     s.bots[:, BOT_POLICY] = policies
     if params is not None:
         s.bot_params[:] = params
     ref, deck_ref = kernel_state(s), arrays.kernel_ref()
     setup_game(ref, deck_ref, n_players, stream_keys(seed), game_index)
+    if arrange is not None:
+        arrange(s, ref, deck_ref)
     base = f"seed={seed} n_players={n_players} game_index={game_index} policies={policies[:n_players].tolist()} {options}"
     check_state(s, arrays, f"{base} after setup")
     while s.g[OUTCOME] == OUTCOME_RUNNING:
         s.script[:] = 0  # the scripted policy: option 0 at every decision of the turn
         s.g[SCRIPT_N] = s.script.shape[0]
         s.g[SCRIPT_POS] = 0
+        if s.bots[s.seat_bot[s.g[ACTIVE]], BOT_POLICY] == POLICY_IDS["search"]:
+            plan_turn(ref, backup, deck_ref)
         take_turn(ref, deck_ref)
+        s.g[FORCED_N] = 0
         check_state(s, arrays, f"{base} after turn {s.g[TURN]}")
     score_game(ref, deck_ref)
     check_scores(s, deck, f"{base} at the end, outcome {s.g[OUTCOME]}")
@@ -240,13 +251,14 @@ def saves(draw):
 
 
 @st.composite
-def deck_data(draw):
-    """A valid deck as YAML-ready data: the default deck with its counts, symbols,
-    requirements, abilities, points, Special marks, saves and penalties mutated."""
+def deck_data(draw, allies=(12, 45), tasks=(3, 30), morale=(0, 30)):
+    """A valid deck as YAML-ready data: the default deck with its counts (within the
+    ``(least, most)`` ranges given), symbols, requirements, abilities, points, Special
+    marks, saves and penalties mutated."""
     base_allies, base_tasks, base_morale = BASE["allies"], BASE["tasks"], BASE["morale"]
-    n_allies = draw(st.integers(12, 45))  # 4 players x 3 cards (R3.2)
-    n_tasks = draw(st.integers(3, 30))
-    n_morale = draw(st.integers(0, 30))
+    n_allies = draw(st.integers(*allies))  # at least 12: 4 players x 3 cards (R3.2)
+    n_tasks = draw(st.integers(*tasks))
+    n_morale = draw(st.integers(*morale))
     ability_mode = draw(st.sampled_from(["base", "none", "random", "all_nine", "heavy"]))
     heavy = draw(st.sampled_from(ABILITIES))
     mutate = draw(st.floats(0.0, 1.0))

@@ -40,7 +40,8 @@ from sim.decisions import (
     D_PLAY,
     D_RELOCATE,
     D_SWAP,
-    SQUAD_POS_BASE,
+    P_INDEX,
+    P_TYPE,
 )
 from sim.rules.completion import subset_needs
 from sim.rules.cover import CROWN, covers_plain, shortfall
@@ -198,13 +199,13 @@ def _symbol_use(st, deck, ally):
 def _penalty_choice(st, deck, seat, n_options):
     best_i, best_cost = 0, FAR + 1
     for i in range(n_options):
-        kind, index = st.options[i, 0], st.options[i, 1]
+        kind, index = st.options[i, P_TYPE], st.options[i, P_INDEX]
         if kind == COMPLETED_TASK:
             cost = deck.task_points[st.done[seat, index]]
         elif kind == HAND_ALLY:
             cost = _symbol_use(st, deck, st.hand[seat, index])
         else:
-            cost = FAR - _missing(st, seat, index // SQUAD_POS_BASE)
+            cost = FAR - _missing(st, seat, index)  # index: the squad
         if cost < best_cost:
             best_i, best_cost = i, cost
     return best_i

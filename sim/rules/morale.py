@@ -3,7 +3,7 @@
 from sim._numba import kernel
 from sim.bots.policy import decide
 from sim.cards import Ability, Penalty, SaveKind
-from sim.decisions import D_PENALTY, SQUAD_POS_BASE
+from sim.decisions import D_PENALTY, P_INDEX, P_POS, P_TYPE
 from sim.events import EV_DRAW_MORALE, EV_MORALE_EVENT, EV_PENALTY, EV_ROLL, log_event
 from sim.rng import roll_die
 from sim.rules.squads import take_from_hand, take_from_squad, to_statue_discard
@@ -55,26 +55,30 @@ def is_saved(deck, morale, die1, die2):
 
 @kernel
 def penalty_options(st, deck, seat, penalty):
-    """Write the cards ``seat`` may give up to ``penalty`` (R8.3, R8.4); return their count."""
+    """Write the cards ``seat`` may give up to ``penalty`` (R8.3, R8.4) as ``[type,
+    index, position]`` rows (:mod:`sim.decisions`); return their count."""
     n = 0
     if penalty == SQUAD_ALLY:
         for s in range(st.squad_n[seat]):
             for k in range(st.squad_size[seat, s]):
                 if deck.ally_ability[st.squad_cards[seat, s, k]] != UNTOUCHABLE:  # R8.4
-                    st.options[n, 0] = penalty
-                    st.options[n, 1] = s * SQUAD_POS_BASE + k
-                    n += 1
+                    n = _penalty_row(st, n, penalty, s, k)
     elif penalty == COMPLETED_TASK:
         for i in range(st.done_n[seat]):
-            st.options[n, 0] = penalty
-            st.options[n, 1] = i
-            n += 1
+            n = _penalty_row(st, n, penalty, i, EMPTY)
     else:
         for i in range(st.hand_n[seat]):
-            st.options[n, 0] = penalty
-            st.options[n, 1] = i
-            n += 1
+            n = _penalty_row(st, n, penalty, i, EMPTY)
     return n
+
+
+@kernel
+def _penalty_row(st, n, penalty, index, pos):
+    """Write option row ``n`` of a ``D_PENALTY`` decision; return ``n + 1``."""
+    st.options[n, P_TYPE] = penalty
+    st.options[n, P_INDEX] = index
+    st.options[n, P_POS] = pos
+    return n + 1
 
 
 @kernel
@@ -87,9 +91,10 @@ def suffer_penalty(st, deck, seat, penalty):
         st.seat_stats[seat, S_PENALTY_NOTHING] += 1
         log_event(st, EV_PENALTY, seat, penalty, EMPTY, 0, 0)
         return
-    index = st.options[decide(st, deck, seat, D_PENALTY, n), 1]
+    choice = decide(st, deck, seat, D_PENALTY, n)
+    index = st.options[choice, P_INDEX]
     if penalty == SQUAD_ALLY:
-        card = take_from_squad(st, deck, seat, index // SQUAD_POS_BASE, index % SQUAD_POS_BASE)
+        card = take_from_squad(st, deck, seat, index, st.options[choice, P_POS])
         to_statue_discard(st, card)
     elif penalty == COMPLETED_TASK:
         card = st.done[seat, index]

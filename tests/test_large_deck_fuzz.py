@@ -1,0 +1,117 @@
+"""Large-deck fuzzing (issue 13, item 6): decks of up to 200 allies, 100 tasks and 100
+morale cards, with abilities, 2-4 players, every built-in bot, and squads of more than
+64 allies laid out at the start. The invariants of :mod:`tests.test_invariants` hold
+after every turn, and nothing crashes (RULES R1.5, Reading "any deck that validates
+must play").
+
+:func:`test_large_decks_pass_with_numba_boundscheck` runs these tests again in a build
+with numba's bounds checking on, where an index past the end of any array is an
+``IndexError`` instead of silent memory corruption. It uses its own numba cache
+directory, so the normal cache stays untouched; with that cache warm it takes about a
+minute, the first compile several.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numba
+import numpy as np
+from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import strategies as st
+
+from sim.bots.policy import POLICY_IDS
+from sim.cards import MAX_ALLIES, MAX_MORALE, MAX_POINTS, MAX_TASKS
+from sim.bots.spec import bot_tables, parse_bot
+from sim.options import RuleOptions
+from sim.rules.squads import add_to_squad
+from sim.state import BOT_POLICY, STATUE_N
+from tests.test_invariants import BASE, GAME, compiled, deck_data, play_checked
+
+ROOT = Path(__file__).resolve().parents[1]
+LARGE_DECKS = deck_data(allies=(46, 200), tasks=(31, 100), morale=(31, 100))
+BOTS = [*(name for name in POLICY_IDS if name != "search"), "search:rollouts=2"]  # every built-in bot
+BIG_SQUAD = 65  # allies: more than the 64 of the old penalty encoding (squad x 64 + position)
+EXAMPLES = 4 if numba.config.BOUNDSCHECK else 25  # the bounds-checked build is slower
+
+
+def big_squads(seat: int, sizes: list[int], n_allies: int):
+    """An ``arrange`` for :func:`play_checked`: new squads of ``sizes`` allies for
+    ``seat``, taken from the top of the statue deck while it holds enough allies."""
+
+    def arrange(s, ref, deck_ref):
+        for size in sizes:
+            statue = s.statue[: s.g[STATUE_N]].copy()
+            allies = statue[statue < n_allies][::-1][:size]
+            if len(allies) < size:
+                return
+            rest = statue[~np.isin(statue, allies)]
+            s.statue[: len(rest)] = rest
+            s.g[STATUE_N] = len(rest)
+            squad = s.squad_n[seat]
+            for ally in allies:
+                add_to_squad(ref, deck_ref, seat, squad, ally)
+            note(f"seat {seat} starts with a squad of {size} allies")
+            event("a squad of more than 64 allies at the start")
+
+    return arrange
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(
+    data=LARGE_DECKS,
+    seats=st.lists(st.sampled_from(BOTS), min_size=4, max_size=4),
+    game=GAME,
+    squad_seat=st.integers(0, 3),
+    squad_sizes=st.lists(st.integers(BIG_SQUAD, 100), min_size=1, max_size=2),
+    readings=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+)
+def test_large_decks_keep_every_invariant_with_every_bot(data, seats, game, squad_seat, squad_sizes, readings):
+    """R3-R9 invariants after every turn and R9.2 scores at the end, on large decks
+    with big squads (so penalties, A6 and A7 reach positions past 64), every bot and
+    every rule option."""
+    deck, arrays = compiled(data)
+    bots, params = bot_tables([parse_bot(name) for name in seats])
+    n_players, seed, game_index = game
+    double_any, one_crown, existing = readings
+    options = RuleOptions(
+        debug=True, turn_cap=300, double_any_symbol=double_any, one_special_crown_per_squad=one_crown,
+        extra_play_existing_squad=existing,
+    )  # fmt: skip
+    arrange = big_squads(squad_seat % n_players, squad_sizes, arrays.n_allies)
+    play_checked(deck, arrays, options, n_players, seed, game_index, bots[:, BOT_POLICY], params, arrange)
+
+
+def test_r1_5_a_deck_at_every_limit_plays_and_keeps_every_invariant():
+    """Issue 13 item 5: the validation limits are safe. A deck of MAX_ALLIES allies
+    (every ability), MAX_TASKS tasks and MAX_MORALE morale cards, every card worth
+    MAX_POINTS, plays with four bots; scores (R9.2) are exact."""
+    data = {"format": 1}
+    for section, limit in (("allies", MAX_ALLIES), ("tasks", MAX_TASKS), ("morale", MAX_MORALE)):
+        cards = BASE[section]
+        data[section] = [{**cards[i % len(cards)], "id": f"{section}_{i}"} for i in range(limit)]
+        for card in data[section]:
+            if "points" in card:
+                card["points"] = MAX_POINTS
+    deck, arrays = compiled(data)
+    bots, params = bot_tables([parse_bot(name) for name in ("uniform", "greedy", "planner", "random")])
+    options = RuleOptions(debug=True, turn_cap=150)
+    for n_players in (2, 4):
+        play_checked(deck, arrays, options, n_players, 3, 0, bots[:, BOT_POLICY], params)
+
+
+def test_large_decks_pass_with_numba_boundscheck():
+    """The large-deck tests (this module's fuzzing and the scripted positions of
+    tests/test_rules_large_decks.py) pass in a build with ``NUMBA_BOUNDSCHECK=1``."""
+    cache = Path(tempfile.gettempdir()) / "revachol-numba-boundscheck"
+    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(cache)}
+    tests = ["tests/test_rules_large_decks.py", "tests/test_large_deck_fuzz.py", "-k", "not boundscheck"]
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    tail = result.stdout[-3000:] + result.stderr[-2000:]
+    assert result.returncode == 0, tail
+    assert " passed" in result.stdout and " failed" not in result.stdout, tail
