@@ -79,7 +79,12 @@ SCRIPT_POS = 20  # next entry of ``script`` for the scripted policy
 SCRIPT_N = 21  # entries in ``script``
 FORCED_N = 22  # choices queued in ``forced`` for the active seat (the search bot's plan)
 FORCED_POS = 23  # next of them
-G_LEN = 24
+BAD_CHOICE = 24  # 1 once a policy named no offered option; the game stops (sim.bots.policy.refuse_choice)
+BAD_SEAT = 25  # the seat that decided
+BAD_KIND = 26  # the decision kind (sim.decisions.D_*)
+BAD_INDEX = 27  # the index returned (BOT_RAISED when a user bot raised an error)
+BAD_N_OPTIONS = 28  # the options offered
+G_LEN = 29
 
 OUTCOME_RUNNING = 0
 OUTCOME_FINISHED = 1  # R9.1
