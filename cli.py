@@ -86,7 +86,7 @@ def run(
         play(deck, games, out, players, bots, seed, jobs, RuleOptions(debug=debug),
              resume=(out / "manifest.json").exists(), progress=None if not quiet else False, cards_file=cards)  # fmt: skip
         report_path = build_report(out, threshold_pp=threshold)
-    except (RunError, ValueError) as exc:
+    except (RunError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail(f"interrupted; finished chunks are kept in {out}: run the same command again to continue")
@@ -146,7 +146,7 @@ def simulate(
         )  # fmt: skip
         run(deck, games, out, players, bots, seed, jobs, options, chunk_size, resume, None if not quiet else False,
             scheduler, dask_local, cards_file=cards)  # fmt: skip
-    except (RunError, ValueError) as exc:
+    except (RunError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail(f"interrupted; finished chunks are kept in {out}: run the same command with --resume to continue")

@@ -23,6 +23,7 @@ from sim.rng import stream_keys
 from sim.rules.scoring import score_game
 from sim.rules.setup import setup_game
 from sim.rules.turn import take_turn
+from sim.rules.zones import check_zones
 from sim.bots.policy import SEARCH
 from sim.bots.search import plan_turn
 from sim.state import (
@@ -39,6 +40,7 @@ from sim.state import (
     MIN_PLAYERS,
     OUTCOME,
     OUTCOME_RUNNING,
+    R_DEBUG,
     State,
     kernel_state,
     new_state,
@@ -56,13 +58,16 @@ class BadChoiceError(ValueError):
 def play_game(st, backup, deck, n_players, keys, game_index):
     """Play game ``game_index`` to its end (R9.1, stalled or truncated) and score it.
     A ``search`` bot plans its turn first, using ``backup`` as scratch. A bad choice
-    (``st.g[BAD_CHOICE]``, :func:`sim.bots.policy.refuse_choice`) stops it after the turn."""
+    (``st.g[BAD_CHOICE]``, :func:`sim.bots.policy.refuse_choice`) stops it after the
+    turn. In debug mode every turn ends with :func:`sim.rules.zones.check_zones`."""
     setup_game(st, deck, n_players, keys, game_index)
     while st.g[OUTCOME] == OUTCOME_RUNNING and st.g[BAD_CHOICE] == 0:
         if st.bots[st.seat_bot[st.g[ACTIVE]], BOT_POLICY] == SEARCH:
             plan_turn(st, backup, deck)
         take_turn(st, deck)
         st.g[FORCED_N] = 0
+        if st.rules[R_DEBUG]:
+            check_zones(st, deck)
     score_game(st, deck)
 
 

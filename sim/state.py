@@ -124,7 +124,7 @@ AS_LENT = 2  # times its symbol was borrowed by A1
 # --- rules: the run's rule options and switches, int64 ---------------------------------
 R_DOUBLE_ANY_SYMBOL = 0  # opt_double_any_symbol (A2 Reading), 0 or 1
 R_TURN_CAP = 1  # turns before a game is truncated (R4 Reading)
-R_DEBUG = 2  # 1: assert every choice is a legal option
+R_DEBUG = 2  # 1: assert the zones after every turn (sim.rules.zones)
 R_TRACE = 3  # 1: write the event log
 R_SHUFFLE_SEATS = 4  # 1: each game deals the run's bots to the seats in a random order
 R_ONE_SPECIAL_CROWN = 5  # opt_one_special_crown_per_squad (A8 Reading), 0 or 1

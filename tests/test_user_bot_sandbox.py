@@ -12,6 +12,10 @@ from sim.bots.spec import parse_bot
 from sim.bots.user import load_bot
 from sim.engine import BadChoiceError, run_games
 from sim.options import RuleOptions
+from sim.rng import stream_keys
+from sim.rules.setup import setup_game
+from sim.rules.zones import check_zones
+from sim.state import kernel_state, new_state
 from tests.test_cli import revachol
 
 HEADER = "from sim.bots.user import bot\nfrom sim.decisions import D_PLAY\n\n"
@@ -134,3 +138,18 @@ def test_cli_debug_is_recorded_in_the_manifest(tmp_path):
     result = revachol("simulate", "-n", "10", "--players", "2", "--debug", "--jobs", "1", "--quiet", "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert json.loads((out / "manifest.json").read_text())["rule_options"]["debug"] is True
+
+
+def test_debug_zone_check_passes_a_fresh_deal_and_names_a_duplicated_ally(default_arrays):
+    """R3.2-R3.4: after the deal every card is in one zone; an ally copied into a second
+    hand slot is caught by sim.rules.zones.check_zones, the check --debug adds per turn."""
+    st = new_state(default_arrays, RuleOptions(debug=True).to_array())
+    ref, deck = kernel_state(st), default_arrays.kernel_ref()
+    setup_game(ref, deck, 3, stream_keys(4), 0)
+    check_zones(ref, deck)
+    st.hand[1, 1] = st.hand[1, 0]
+    with pytest.raises(AssertionError, match=r"an ally is in no zone or in two"):
+        check_zones(ref, deck)
+    st.hand[1, 1] = 10_000
+    with pytest.raises(AssertionError, match=r"a card index that is not a card of the deck"):
+        check_zones(ref, deck)
