@@ -133,11 +133,15 @@ def test_cli_scripted_is_not_offered(tmp_path):
     )
 
 
-def test_cli_debug_is_recorded_in_the_manifest(tmp_path):
+def test_cli_simulate_and_run_take_debug_and_record_it_in_the_manifest(tmp_path):
     out = tmp_path / "run"
     result = revachol("simulate", "-n", "10", "--players", "2", "--debug", "--jobs", "1", "--quiet", "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert json.loads((out / "manifest.json").read_text())["rule_options"]["debug"] is True
+    result = revachol("run", "-n", "200", "--players", "2", "--debug", "--jobs", "1", "--quiet", "--runs",
+                      str(tmp_path / "runs"), "--name", "r")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads((tmp_path / "runs" / "r" / "manifest.json").read_text())["rule_options"]["debug"] is True
 
 
 def test_debug_zone_check_passes_a_fresh_deal_and_names_a_duplicated_ally(default_arrays):

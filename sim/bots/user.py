@@ -44,9 +44,11 @@ The sandbox is the interface, checked by the compiler and one comparison:
   loaded; this costs nothing at run time and, unlike an inspection of the bot's
   bytecode, follows aliases and helper functions, because it is the type checker.
 * The bot is compiled with ``boundscheck=True``: an index past an array's end raises
-  ``IndexError``, and so does any other exception in the bot. The wrapper
-  :func:`bot` compiles catches it and returns :data:`RAISED` (numba does not carry
-  the exception's text out of a C callback).
+  ``IndexError``. The C callback that :func:`bot` compiles around the bot catches
+  that, or any other exception of the bot, and returns :data:`RAISED` (numba cannot
+  bind the exception, so its text is lost; a bot returning ``RAISED`` itself is
+  reported as raising). Copies of the observation, the other way to protect the
+  state, would cost a copy of every squad at every decision.
 * The engine checks every returned index (:func:`sim.bots.policy.decide`); an index
   outside ``[0, n_options)``, or :data:`RAISED`, stops the run with
   :class:`sim.engine.BadChoiceError` naming the bot file, the bot, the decision kind
