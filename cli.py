@@ -22,6 +22,7 @@ BOTS = ("Built-in bots: random, uniform (every rule path), greedy (the default),
 DOUBLE_ANY_SYMBOL = typer.Option(False, help="Rule option opt_double_any_symbol (A2 may double any symbol in its squad).")
 ONE_SPECIAL_CROWN = typer.Option(False, "--one-special-crown-per-squad", help="Rule option opt_one_special_crown_per_squad (A8: one extra crown per squad, not one per A8 card).")
 EXTRA_PLAY_EXISTING = typer.Option(False, "--extra-play-existing-squad", help="Rule option opt_extra_play_existing_squad (A4: the extra card goes into an existing squad only).")
+DEBUG = typer.Option(False, help="Run the engine's debug assertions (slower); every bot's choice is checked anyway.")
 
 
 @app.callback()
@@ -73,9 +74,11 @@ def run(
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     quiet: bool = typer.Option(False, help="No progress bar."),
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
+    debug: bool = DEBUG,
 ) -> None:
     """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat. The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
     from analysis.report import build_report
+    from sim.options import RuleOptions
     from sim.runner import RunError, run_name
     from sim.runner import simulate as play
 
@@ -86,10 +89,10 @@ def run(
     outs = [runs / base] if len(counts) == 1 else [runs / base / f"{n}p" for n in counts]
     try:
         for n, out in zip(counts, outs):
-            play(deck, games, out, n, bots, seed, jobs, resume=(out / "manifest.json").exists(),
+            play(deck, games, out, n, bots, seed, jobs, RuleOptions(debug=debug), resume=(out / "manifest.json").exists(),
                  progress=None if not quiet else False, cards_file=cards)  # fmt: skip
         report_path = build_report(outs, out=runs / base / "report", threshold_pp=threshold)
-    except (RunError, ValueError) as exc:
+    except (RunError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail(f"interrupted; finished chunks are kept in {runs / base}: run the same command again to continue")
@@ -148,6 +151,7 @@ def simulate(
     one_special_crown_per_squad: bool = ONE_SPECIAL_CROWN,
     extra_play_existing_squad: bool = EXTRA_PLAY_EXISTING,
     turn_cap: int = typer.Option(1000, min=1, help="Turns after which a game stops as truncated (R4 Reading)."),
+    debug: bool = DEBUG,
 ) -> None:
     """Play many games and write them to a run directory: Parquet tables of games, players and cards, a copy of the card file, and manifest.json. Interrupted runs continue with --resume; results do not depend on --jobs or --chunk-size."""
     from sim.options import RuleOptions
@@ -160,10 +164,11 @@ def simulate(
         options = RuleOptions(
             double_any_symbol=double_any_symbol, one_special_crown_per_squad=one_special_crown_per_squad,
             extra_play_existing_squad=extra_play_existing_squad, turn_cap=turn_cap, shuffle_seats=shuffle_seats,
+            debug=debug,
         )  # fmt: skip
         run(deck, games, out, players, bots, seed, jobs, options, chunk_size, resume, None if not quiet else False,
             scheduler, dask_local, cards_file=cards)  # fmt: skip
-    except (RunError, ValueError) as exc:
+    except (RunError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail(f"interrupted; finished chunks are kept in {out}: run the same command with --resume to continue")

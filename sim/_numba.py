@@ -80,8 +80,9 @@ def _borrow(ref):
 
 class ViewType(types.Type):
     """Numba type of a :class:`View`: a pointer to the payload of a ``ref_type``
-    StructRef, whose fields it exposes read-only; all of them, or only those named in
-    ``visible`` (a user bot's observation, :mod:`sim.bots.user`)."""
+    StructRef, whose fields it exposes (kernels write their elements); all of them, or
+    only those named in ``visible`` (a user bot's observation, :mod:`sim.bots.user`),
+    typed as read-only arrays, so that writing one is a compile error."""
 
     def __init__(self, ref_type, visible: tuple[str, ...] | None = None):
         self.ref_type = ref_type
@@ -98,13 +99,15 @@ class _ViewAttributes(AttributeTemplate):
     key = ViewType
 
     def generic_resolve(self, typ, attr):
-        if typ.visible is not None and attr not in typ.visible:
-            return None
-        return typ.ref_type.field_dict.get(attr)
+        field = typ.ref_type.field_dict.get(attr)
+        if typ.visible is None or field is None:
+            return field
+        return field.copy(readonly=True) if attr in typ.visible else None
 
 
 @lower_getattr_generic(ViewType)
-def _view_getattr(context, builder, typ, value, attr):
+def view_field(context, builder, typ, value, attr):
+    """The LLVM value of field ``attr`` of the view ``value`` (a borrowed array)."""
     data_type = typ.ref_type.get_data_type()
     payload = context.data_model_manager[data_type].get_value_type()
     data = cgutils.create_struct_proxy(data_type)(context, builder, ref=builder.bitcast(value, payload.as_pointer()))

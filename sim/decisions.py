@@ -3,8 +3,8 @@
 At each decision the engine writes every legal option as one row of
 ``State.options`` (int64, ``OPTION_WIDTH`` columns, unused columns ``EMPTY``) and asks
 the seat's policy for a row index (:func:`sim.bots.policy.decide`). A policy never
-computes legality itself; in debug mode (``R_DEBUG``) the engine asserts that the
-index names one of the options it offered. Where a decision is optional, row 0 is
+computes legality itself; the engine checks, always, that the index names one of
+the options it offered. Where a decision is optional, row 0 is
 "do nothing".
 
 ===============  =========================================================  ===========

@@ -3,15 +3,19 @@
 :func:`run_games` validates its inputs and calls :func:`play_batch`, a compiled
 kernel that plays games ``first_game .. first_game + n_games - 1`` of a run one
 after another in a single reused :class:`sim.state.State`, asking the seats'
-bots at every decision and writing one record row per game.
+bots at every decision and writing one record row per game. A bot that names no
+offered option stops the batch: :func:`run_games` raises :class:`BadChoiceError`
+and returns no record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sim import decisions
 from sim._numba import kernel
 from sim.bots.spec import BotSpec, bot_tables, parse_bot
+from sim.bots.user import RAISED
 from sim.deck_arrays import DeckArrays
 from sim.lead import note_leaders
 from sim.options import RuleOptions
@@ -20,10 +24,16 @@ from sim.rng import stream_keys
 from sim.rules.scoring import score_game
 from sim.rules.setup import setup_game
 from sim.rules.turn import take_turn
+from sim.rules.zones import check_zones
 from sim.bots.policy import SEARCH
 from sim.bots.search import plan_turn
 from sim.state import (
     ACTIVE,
+    BAD_CHOICE,
+    BAD_INDEX,
+    BAD_KIND,
+    BAD_N_OPTIONS,
+    BAD_SEAT,
     BOT_POLICY,
     FORCED_N,
     INITIAL_HAND,
@@ -31,34 +41,50 @@ from sim.state import (
     MIN_PLAYERS,
     OUTCOME,
     OUTCOME_RUNNING,
+    R_DEBUG,
     State,
     kernel_state,
     new_state,
 )
 
+DECISION_NAMES = {int(value): name for name, value in vars(decisions).items() if name.startswith("D_")}
+
+
+class BadChoiceError(ValueError):
+    """A bot returned an option index outside ``[0, n_options)``, or a user bot raised
+    an error; the message names the bot (and its file), the decision and the index."""
+
 
 @kernel
 def play_game(st, backup, deck, n_players, keys, game_index):
     """Play game ``game_index`` to its end (R9.1, stalled or truncated) and score it.
-    A ``search`` bot plans its turn first, using ``backup`` as scratch."""
+    A ``search`` bot plans its turn first, using ``backup`` as scratch. A bad choice
+    (``st.g[BAD_CHOICE]``, :func:`sim.bots.policy.refuse_choice`) stops it after the
+    turn. In debug mode every turn ends with :func:`sim.rules.zones.check_zones`."""
     setup_game(st, deck, n_players, keys, game_index)
-    while st.g[OUTCOME] == OUTCOME_RUNNING:
+    while st.g[OUTCOME] == OUTCOME_RUNNING and st.g[BAD_CHOICE] == 0:
         if st.bots[st.seat_bot[st.g[ACTIVE]], BOT_POLICY] == SEARCH:
             plan_turn(st, backup, deck)
         take_turn(st, deck)
         note_leaders(st, deck)
         st.g[FORCED_N] = 0
+        if st.rules[R_DEBUG]:
+            check_zones(st, deck)
     score_game(st, deck)
 
 
 @kernel
 def play_batch(st, backup, deck, n_players, keys, first_game, games, players, held, played, opening, tasks, morale, allies):
-    """Play ``games.shape[0]`` consecutive games and fill their record rows."""
+    """Play ``games.shape[0]`` consecutive games and fill their record rows; stop at a
+    game with a bad choice. Returns the number of games recorded."""
     for i in range(games.shape[0]):
         game_index = first_game + i
         play_game(st, backup, deck, n_players, keys, game_index)
+        if st.g[BAD_CHOICE]:
+            return i
         games[i, 0] = game_index
         write_record(st, i, games, players, held, played, opening, tasks, morale, allies)
+    return games.shape[0]
 
 
 def bot_specs(bots: Sequence[str | BotSpec], n_players: int) -> list[BotSpec]:
@@ -125,6 +151,8 @@ def run_games(
     ------
     ValueError
         For a player count the deck cannot serve or an unknown bot.
+    BadChoiceError
+        When a bot names no offered option (or a user bot raises an error).
     """
     check_players(deck, n_players)
     specs = bot_specs(bots or ["random"] * n_players, n_players)
@@ -133,5 +161,21 @@ def run_games(
     st.bots[:], st.bot_params[:] = bot_tables(specs)
     record = Record.empty(n_games, MAX_PLAYERS, deck.n_allies, deck.n_tasks, deck.n_morale)
     backup = new_state(deck, st.rules)
-    play_batch(kernel_state(st), kernel_state(backup), deck.kernel_ref(), n_players, stream_keys(seed), first_game, *record)
+    played = play_batch(kernel_state(st), kernel_state(backup), deck.kernel_ref(), n_players, stream_keys(seed),
+                        first_game, *record)  # fmt: skip
+    if st.g[BAD_CHOICE]:
+        raise BadChoiceError(bad_choice_message(st, specs, first_game + played))
     return record
+
+
+def bad_choice_message(st: State, specs: Sequence[BotSpec], game: int) -> str:
+    """One line on the bad choice recorded in ``st.g[BAD_*]`` during game ``game``."""
+    seat, index, n_options = (int(st.g[k]) for k in (BAD_SEAT, BAD_INDEX, BAD_N_OPTIONS))
+    spec = specs[st.seat_bot[seat]]
+    who = f"bot file {spec.source}: bot {spec.policy!r}" if spec.source else f"bot {spec.label!r}"
+    kind = DECISION_NAMES.get(int(st.g[BAD_KIND]), f"kind {int(st.g[BAD_KIND])}")
+    where = f"at a {kind} decision (seat {seat}, game {game})"
+    if spec.source and index == RAISED:
+        return (f"{who} raised an error {where}: an index past the end of an array, a division by zero, "
+                f"or an exception it raises")  # fmt: skip
+    return f"{who} returned option index {index} {where}, which offered {n_options} options (0 to {n_options - 1})"

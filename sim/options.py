@@ -42,7 +42,9 @@ class RuleOptions:
         Turns (stuck turns included) after which a game stops as truncated (R4
         Reading); default 1,000, at most ``MAX_TURN_CAP`` (turns are stored as int16).
     debug : bool
-        Assert that every choice a policy makes is one of the options offered.
+        After every turn, assert that every card is in exactly one zone
+        (:mod:`sim.rules.zones`). Every bot's choice is checked in any case
+        (:func:`sim.bots.policy.decide`).
     shuffle_seats : bool
         Deal the run's bots to the seats in a random order in each game (SEATS
         stream), so that a bot's results are not tied to who plays after whom. The

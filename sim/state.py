@@ -79,7 +79,12 @@ SCRIPT_POS = 20  # next entry of ``script`` for the scripted policy
 SCRIPT_N = 21  # entries in ``script``
 FORCED_N = 22  # choices queued in ``forced`` for the active seat (the search bot's plan)
 FORCED_POS = 23  # next of them
-G_LEN = 24
+BAD_CHOICE = 24  # 1 once a policy named no offered option; the game stops (sim.bots.policy.refuse_choice)
+BAD_SEAT = 25  # the seat that decided
+BAD_KIND = 26  # the decision kind (sim.decisions.D_*)
+BAD_INDEX = 27  # the index returned (BOT_RAISED when a user bot raised an error)
+BAD_N_OPTIONS = 28  # the options offered
+G_LEN = 29
 
 OUTCOME_RUNNING = 0
 OUTCOME_FINISHED = 1  # R9.1
@@ -119,7 +124,7 @@ AS_LENT = 2  # times its symbol was borrowed by A1
 # --- rules: the run's rule options and switches, int64 ---------------------------------
 R_DOUBLE_ANY_SYMBOL = 0  # opt_double_any_symbol (A2 Reading), 0 or 1
 R_TURN_CAP = 1  # turns before a game is truncated (R4 Reading)
-R_DEBUG = 2  # 1: assert every choice is a legal option
+R_DEBUG = 2  # 1: assert the zones after every turn (sim.rules.zones)
 R_TRACE = 3  # 1: write the event log
 R_SHUFFLE_SEATS = 4  # 1: each game deals the run's bots to the seats in a random order
 R_ONE_SPECIAL_CROWN = 5  # opt_one_special_crown_per_squad (A8 Reading), 0 or 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import yaml
 
-from sim.bots.policy import POLICY_IDS
+from sim.bots.policy import SCRIPTED
 from sim.cards import parse_deck
 from sim.deck_arrays import compile_deck
 from sim.events import EV_ROLL
@@ -117,7 +117,7 @@ class Table:
         self.st.rules[:] = options.to_array(trace=True)
         self.ref = kernel_state(self.st)
         self.deck = ARRAYS.kernel_ref()
-        self.st.bots[:, BOT_POLICY] = POLICY_IDS["scripted"]
+        self.st.bots[:, BOT_POLICY] = SCRIPTED
         setup_game(self.ref, self.deck, n_players, stream_keys(seed), 0)
         g = self.st.g
         for index in (TASK_DECK_N, STATUE_N, STATUE_DISCARD_N, TRACK_N, PERM_TASKS_N, PERM_MORALE_N, LOG_N):

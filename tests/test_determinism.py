@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from sim.bots.policy import POLICY_IDS
+from sim.bots.policy import POLICY_IDS, SCRIPTED
 from sim.engine import run_games
 from sim.options import RuleOptions
 from sim.record import GAME_FIELDS, Record
@@ -152,7 +152,7 @@ def _play_out(s, arrays, policies) -> None:
     s.bots[:, BOT_POLICY] = policies
     ref, deck = kernel_state(s), arrays.kernel_ref()
     while s.g[OUTCOME] == OUTCOME_RUNNING:
-        if policies[0] == POLICY_IDS["scripted"]:  # always the first option offered
+        if policies[0] == SCRIPTED:  # always the first option offered
             s.script[:] = 0
             s.g[SCRIPT_N] = s.script.shape[0]
             s.g[SCRIPT_POS] = 0
@@ -166,7 +166,7 @@ def test_crn_the_deal_does_not_depend_on_the_policies(default_arrays, n_players)
     made or has played games with the ``random`` or a different (``scripted``: always
     the first option) policy before (common random numbers, sim.rng)."""
     keys = stream_keys(77)
-    scripted = np.full(MAX_PLAYERS, POLICY_IDS["scripted"], np.int64)
+    scripted = np.full(MAX_PLAYERS, SCRIPTED, np.int64)
     for game_index in (0, 1, 999):
         deals = []
         for policies in (RANDOM, scripted):

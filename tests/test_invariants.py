@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.cards import parse_deck
-from sim.bots.policy import POLICY_IDS
+from sim.bots.policy import POLICY_IDS, SCRIPTED
 from sim.bots.search import plan_turn
 from sim.bots.spec import bot_tables, parse_bot
 from sim.deck_arrays import compile_deck
@@ -354,8 +354,8 @@ def test_mixed_policy_playouts_keep_every_invariant(data, seats, game):
     complete a task and pile their allies into one squad, so games end by morale-loss
     events (R8) or stall (R4 Reading), with many squad penalties (R8.3)."""
     deck, arrays = (DEFAULT_DECK, DEFAULT_ARRAYS) if data is None else compiled(data)
-    bots, params = bot_tables([parse_bot(name) for name in seats])
-    policies = bots[:, BOT_POLICY]
+    bots, params = bot_tables([parse_bot("random" if name == "scripted" else name) for name in seats])
+    policies = np.where(np.array(seats) == "scripted", SCRIPTED, bots[:, BOT_POLICY])  # users cannot name it
     n_players, seed, game_index = game
     play_checked(deck, arrays, RuleOptions(debug=True, turn_cap=400), n_players, seed, game_index, policies, params)
 

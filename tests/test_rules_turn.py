@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from sim.decisions import D_ACTION
 from sim.engine import run_games
 from sim.options import RuleOptions
 from sim.rng import stream_keys
@@ -11,6 +12,11 @@ from sim.rules.squads import take_from_squad
 from sim.rules.turn import take_turn
 from sim.state import (
     ACTIVE,
+    BAD_CHOICE,
+    BAD_INDEX,
+    BAD_KIND,
+    BAD_N_OPTIONS,
+    BAD_SEAT,
     OUTCOME,
     OUTCOME_RUNNING,
     OUTCOME_STALLED,
@@ -84,9 +90,11 @@ def test_r4_2_draw_takes_an_ally_into_the_hand_and_ends_the_turn():
 
 def test_r4_3_play_is_the_only_action_offered_with_five_cards():
     t = Table().row("t_red", "t_yellow", "t_blue").hand(0, "red", "red2", "green", "yellow", "purple")
-    t.statue("blue").script(1)  # index 1 does not exist: only 'play' is offered
-    with pytest.raises(AssertionError, match="not offered"):
-        turn(t)
+    t.statue("blue").script(1, 0, 0, 0)  # index 1 does not exist: only 'play' is offered
+    turn(t)
+    g = t.st.g  # the engine refused index 1, recorded it, and played option 0 (sim.bots.policy.refuse_choice)
+    assert (g[BAD_CHOICE], g[BAD_SEAT], g[BAD_KIND], g[BAD_INDEX], g[BAD_N_OPTIONS]) == (1, 0, D_ACTION, 1, 1)
+    assert len(t.hand_of(0)) == 4
 
 
 def test_r4_4_tasks_are_not_completed_on_a_draw_turn():

@@ -3,7 +3,9 @@
 A run lists its bots in ``State.bots`` (policy id, restricted ally, restriction) and
 ``State.bot_params``; ``State.seat_bot`` says which bot sits in each seat this game.
 :func:`decide` filters the options by the bot's restriction, calls its policy's
-kernel, and checks the answer in debug mode.
+kernel, and checks the answer, always: an index outside ``[0, n_options)`` stops the
+game (:func:`refuse_choice`) and :func:`sim.engine.run_games` raises
+:class:`sim.engine.BadChoiceError` naming the bot, the decision and the index.
 """
 
 import numpy as np
@@ -16,7 +18,10 @@ from sim.bots.random_bot import random_choose
 from sim.bots.restrict import restrict_options
 from sim.bots.uniform_bot import uniform_choose
 from sim.bots.user import user_choose
-from sim.state import ACTIVE, FORCED_N, FORCED_POS, BOT_ADDRESS, BOT_POLICY, BOT_RESTRICTED, BOT_RESTRICTION, R_DEBUG, RESTRICT_NONE, SCRIPT_N, SCRIPT_POS
+from sim.state import (
+    ACTIVE, BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, BOT_ADDRESS, BOT_POLICY, BOT_RESTRICTED,
+    BOT_RESTRICTION, FORCED_N, FORCED_POS, RESTRICT_NONE, SCRIPT_N, SCRIPT_POS,
+)  # fmt: skip
 
 RANDOM = 0
 SCRIPTED = 1
@@ -26,19 +31,19 @@ PLANNER = 4
 USER = 5  # a bot from a user's file (sim.bots.user); not chosen by name
 SEARCH = 6
 PLANNER_DEFAULTS = np.array(list(planner.PARAMS.values()), np.float64)
-POLICY_IDS = {
-    "random": RANDOM, "scripted": SCRIPTED, "uniform": UNIFORM, "greedy": GREEDY, "planner": PLANNER, "search": SEARCH,
+POLICY_IDS = {  # the bots a user may name (sim.bots.spec)
+    "random": RANDOM, "uniform": UNIFORM, "greedy": GREEDY, "planner": PLANNER, "search": SEARCH,
 }  # fmt: skip
 POLICY_PARAMS = {  # name: default value, in the order of State.bot_params
-    "random": {}, "scripted": {}, "uniform": {}, "greedy": greedy.PARAMS, "planner": planner.PARAMS,
-    "search": {"rollouts": 64.0},
+    "random": {}, "uniform": {}, "greedy": greedy.PARAMS, "planner": planner.PARAMS, "search": {"rollouts": 64.0},
 }  # fmt: skip
 
 
 @kernel
 def scripted_choose(st):
     """The ``scripted`` policy: the next option index from ``st.script``, in order.
-    It replays a recorded or hand-written list of decisions (tests, replays).
+    It replays a hand-written list of decisions in tests that set ``st.script`` and
+    ``st.bots`` themselves; users cannot name it (it is not in ``POLICY_IDS``).
 
     Raises
     ------
@@ -53,43 +58,54 @@ def scripted_choose(st):
 
 
 @kernel
+def refuse_choice(st, seat, kind, choice, n_options):
+    """Record the game's first choice outside ``[0, n_options)`` in ``st.g[BAD_*]``
+    (:mod:`sim.state`) and return 0 in its place, a row every decision offers, so that
+    the turn ends without reading or writing past the options; the game loop
+    (:func:`sim.engine.play_game`) then stops."""
+    if st.g[BAD_CHOICE] == 0:
+        st.g[BAD_CHOICE] = 1
+        st.g[BAD_SEAT] = seat
+        st.g[BAD_KIND] = kind
+        st.g[BAD_INDEX] = choice
+        st.g[BAD_N_OPTIONS] = n_options
+    return 0
+
+
+@kernel
 def decide(st, deck, seat, kind, n_options):
     """Ask the bot of seat ``seat`` (``st.seat_bot``, ``st.bots``) to pick one of the
     ``n_options`` rows of ``st.options`` for a decision of ``kind``
     (:mod:`sim.decisions`), after its restriction, if any, filters them.
 
-    Raises
-    ------
-    AssertionError
-        In debug mode, when the policy names no offered option.
+    Returns the index, or 0 when the policy named no offered option; that is
+    recorded by :func:`refuse_choice` and stops the game (one comparison, always).
     """
     if st.g[FORCED_POS] < st.g[FORCED_N] and seat == st.g[ACTIVE]:  # a planned move (sim.bots.search)
         choice = st.forced[st.g[FORCED_POS]]
         st.g[FORCED_POS] += 1
-        if st.rules[R_DEBUG]:
-            assert 0 <= choice < n_options, "a planned move names no offered option"
-        return choice
-    bot = st.seat_bot[seat]
-    if st.bots[bot, BOT_RESTRICTION] != RESTRICT_NONE:
-        ally, mode = st.bots[bot, BOT_RESTRICTED], st.bots[bot, BOT_RESTRICTION]
-        n_options = restrict_options(st, seat, kind, n_options, ally, mode)
-    policy = st.bots[bot, BOT_POLICY]
-    if policy == RANDOM:
-        choice = random_choose(st, deck, seat, kind, n_options)
-    elif policy == GREEDY:
-        choice = greedy_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
-    elif policy == PLANNER:
-        choice = planner_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
-    elif policy == SEARCH:  # its turn's first moves are planned by sim.bots.search; the rest as planner
-        choice = planner_choose(st, deck, seat, kind, n_options, PLANNER_DEFAULTS)
-    elif policy == SCRIPTED:
-        choice = scripted_choose(st)
-    elif policy == UNIFORM:
-        choice = uniform_choose(st, n_options)
-    elif policy == USER:
-        choice = user_choose(st, deck, seat, kind, n_options, st.bots[bot, BOT_ADDRESS])
     else:
-        raise ValueError("unknown policy id")
-    if st.rules[R_DEBUG]:
-        assert 0 <= choice < n_options, "policy chose an option that was not offered"
+        bot = st.seat_bot[seat]
+        if st.bots[bot, BOT_RESTRICTION] != RESTRICT_NONE:
+            ally, mode = st.bots[bot, BOT_RESTRICTED], st.bots[bot, BOT_RESTRICTION]
+            n_options = restrict_options(st, seat, kind, n_options, ally, mode)
+        policy = st.bots[bot, BOT_POLICY]
+        if policy == RANDOM:
+            choice = random_choose(st, deck, seat, kind, n_options)
+        elif policy == GREEDY:
+            choice = greedy_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
+        elif policy == PLANNER:
+            choice = planner_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
+        elif policy == SEARCH:  # its turn's first moves are planned by sim.bots.search; the rest as planner
+            choice = planner_choose(st, deck, seat, kind, n_options, PLANNER_DEFAULTS)
+        elif policy == SCRIPTED:
+            choice = scripted_choose(st)
+        elif policy == UNIFORM:
+            choice = uniform_choose(st, n_options)
+        elif policy == USER:
+            choice = user_choose(st, deck, seat, kind, n_options, st.bots[bot, BOT_ADDRESS])
+        else:
+            raise ValueError("unknown policy id")
+    if not 0 <= choice < n_options:
+        return refuse_choice(st, seat, kind, choice, n_options)
     return choice

@@ -16,8 +16,10 @@ and play it by path and name: ``revachol simulate --bot mybots.py:careful`` or
 The function is compiled (numba ``cfunc``) with this fixed signature:
 
 ``obs``
-    What the player may see (a view of the state with the :data:`VISIBLE` fields only): ``options`` (the legal options
-    of the decision, layouts in :mod:`sim.decisions`), ``own_hand[:hand_n[seat]]``,
+    What the player may see (a view of the state with the :data:`VISIBLE` fields only,
+    read-only): ``options`` (the legal options
+    of the decision, layouts in :mod:`sim.decisions`), ``own_hand[:hand_n[seat]]``
+    (``EMPTY`` after them),
     ``hand_n`` (every seat's hand size), the squads of every seat (``squad_n``,
     ``squad_size``, ``squad_cards``, ``squad_symbols``), the task ``row`` and the
     morale ``track``, every seat's completed tasks (``done``, ``done_n``) and
@@ -27,12 +29,32 @@ The function is compiled (numba ``cfunc``) with this fixed signature:
     the order of the decks and the deal and dice streams are not readable: using
     them is a compile error.
 ``deck``
-    The card data (:mod:`sim.deck_arrays`), all public.
+    The card data (:mod:`sim.deck_arrays`), all public, read-only.
 ``seat``, ``kind``, ``n_options``
     The deciding seat, the decision kind (``sim.decisions.D_*``), the option count.
 
-It returns an option index in ``[0, n_options)``; the engine checks it in debug mode.
-Randomness comes from :func:`random_below`, on the bot's own stream.
+It returns an option index in ``[0, n_options)``. Randomness comes from
+:func:`random_below`, on the bot's own stream.
+
+The sandbox is the interface, checked by the compiler and one comparison:
+
+* The observation's arrays are typed read-only (numba's ``readonly`` arrays, see
+  :class:`sim._numba.ViewType`), so ``obs.done_n[1] = 0``, ``obs.row.fill(0)`` or a
+  write through a slice or a called function is a compile error when the bot file is
+  loaded; this costs nothing at run time and, unlike an inspection of the bot's
+  bytecode, follows aliases and helper functions, because it is the type checker.
+* The bot is compiled with ``boundscheck=True``: an index past an array's end raises
+  ``IndexError``. The C callback that :func:`bot` compiles around the bot catches
+  that, or any other exception of the bot, and returns :data:`RAISED` (numba cannot
+  bind the exception, so its text is lost; a bot returning ``RAISED`` itself is
+  reported as raising). Copies of the observation, the other way to protect the
+  state, would cost a copy of every squad at every decision.
+* The engine checks every returned index (:func:`sim.bots.policy.decide`); an index
+  outside ``[0, n_options)``, or :data:`RAISED`, stops the run with
+  :class:`sim.engine.BadChoiceError` naming the bot file, the bot, the decision kind
+  and the index.
+* Importing the bot file runs its top-level code; an exception there, ``sys.exit``
+  included, is one :class:`ValueError` naming the file.
 """
 
 from __future__ import annotations
@@ -47,13 +69,15 @@ from llvmlite import ir
 from numba import cfunc, njit, typeof, types
 from numba.extending import intrinsic
 
-from sim._numba import ViewType, kernel
+from sim._numba import ViewType, kernel, view_field
 from sim.rng import below
+from sim.state import EMPTY
 
 VISIBLE = (
     "options", "own_hand", "hand_n", "squad_n", "squad_size", "squad_cards", "squad_symbols", "row", "track",
-    "done", "done_n", "received_n", "g", "bot_params", "seat_bot", "bot_stream",
+    "done", "done_n", "received_n", "g", "bot_params", "seat_bot",
 )  # fmt: skip
+RAISED = np.iinfo(np.int64).min  # what a bot "returns" when it raised an error
 
 
 @intrinsic
@@ -81,10 +105,23 @@ def call_bot(typingctx, address, obs, deck, seat, kind, n_options):
     return types.int64(address, obs, deck, seat, kind, n_options), codegen
 
 
+@intrinsic
+def _bot_stream(typingctx, obs):
+    """``State.bot_stream`` of an observation, writable: only :func:`random_below`
+    draws from it (the bot sees no stream)."""
+    if not isinstance(obs, ViewType):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return view_field(context, builder, signature.args[0], args[0], "bot_stream")
+
+    return obs.ref_type.field_dict["bot_stream"](obs), codegen
+
+
 @njit
 def random_below(obs, n):
     """A uniform integer in ``[0, n)`` from the deciding bot's stream."""
-    return below(obs.bot_stream, np.int64(0), n)
+    return below(_bot_stream(obs), np.int64(0), n)
 
 
 @njit
@@ -103,8 +140,9 @@ def signature():
 
     empty = compile_deck(Deck(format=1, allies=[], tasks=[], morale=[]))
     state_view = kernel_state(new_state(empty, RuleOptions().to_array()))
-    return types.int64(ViewType(typeof(state_view).ref_type, VISIBLE), typeof(empty.kernel_ref()), types.int64,
-                       types.int64, types.int64)  # fmt: skip
+    deck_type = typeof(empty.kernel_ref()).ref_type
+    return types.int64(ViewType(typeof(state_view).ref_type, VISIBLE), ViewType(deck_type, tuple(deck_type.field_dict)),
+                       types.int64, types.int64, types.int64)  # fmt: skip
 
 
 @dataclass
@@ -118,17 +156,26 @@ class UserBot:
 
 
 def bot(params: dict[str, float] | None = None):
-    """Decorator: compile ``func`` as a user bot with these parameters and defaults.
+    """Decorator: compile ``func`` as a user bot with these parameters and defaults,
+    with bounds checks, inside a C callback that returns :data:`RAISED` when it raises.
 
     Raises
     ------
     numba.core.errors.TypingError
-        When the function reads something its player cannot see, or has the wrong
-        signature.
+        When the function reads something its player cannot see, writes to its
+        observation, or has the wrong signature.
     """
 
     def compile_bot(func) -> UserBot:
-        compiled = cfunc(signature())(func)
+        checked = njit(boundscheck=True)(func)
+
+        def guarded(obs, deck, seat, kind, n_options):
+            try:
+                return checked(obs, deck, seat, kind, n_options)
+            except Exception:  # numba cannot bind the exception: report that it happened
+                return RAISED
+
+        compiled = cfunc(signature())(guarded)
         return UserBot(func.__name__, dict(params or {}), compiled.address, compiled)
 
     return compile_bot
@@ -150,11 +197,8 @@ def load_bot(path: str, name: str) -> UserBot:
     module = importlib.util.module_from_spec(module_spec)
     try:
         module_spec.loader.exec_module(module)
-    except Exception as exc:  # the user's code: report any failure as one clear error
-        lines = [line.strip() for line in str(exc).splitlines() if line.strip()] or [""]
-        hidden = next((line for line in lines if "Unknown attribute" in line), None)
-        detail = f"{hidden.split(' of type ')[0]}: a bot sees only {', '.join(VISIBLE)}" if hidden else lines[0]
-        raise ValueError(f"bot file {path}: {type(exc).__name__}: {detail}") from None
+    except (Exception, SystemExit) as exc:  # the user's code: report any failure, exit included, as one line
+        raise ValueError(f"bot file {path}: {type(exc).__name__}: {_error_detail(exc, file.name)}") from None
     found = getattr(module, name, None)
     if not isinstance(found, UserBot):
         bots = [k for k, v in vars(module).items() if isinstance(v, UserBot)]
@@ -162,10 +206,30 @@ def load_bot(path: str, name: str) -> UserBot:
     return found
 
 
+def _error_detail(exc: BaseException, file_name: str) -> str:
+    """The line of a bot file's import error that says what is wrong."""
+    if isinstance(exc, SystemExit):
+        return f"the file calls sys.exit({exc.code!r}) when imported; a bot file only defines bots"
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()] or [""]
+    hidden = next((line for line in lines if "Unknown attribute" in line), None)
+    if hidden:
+        return f"{hidden.split(' of type ')[0]}: a bot sees only {', '.join(VISIBLE)}"
+    if any("readonly array" in line for line in lines):
+        places = [i for i, line in enumerate(lines) if line.startswith("File ") and file_name in line]
+        where = ""
+        if places:  # numba quotes the file, the function's first line, the offending line and a caret
+            at = places[-1]
+            caret = next((i for i in range(at + 1, len(lines)) if set(lines[i]) == {"^"}), at + 2)
+            where = f"{lines[at].rstrip(':').split(', ')[-1]}: {lines[caret - 1]}: "
+        return f"{where}a bot may not change its observation (obs is read-only)"
+    return lines[0]
+
+
 @kernel
 def user_choose(st, deck, seat, kind, n_options, address):
-    """Copy the seat's hand into its observation and call the user bot at ``address``."""
-    for k in range(st.hand_n[seat]):
-        st.own_hand[k] = st.hand[seat, k]
+    """Copy the seat's hand into its observation (``EMPTY`` after it, so that no other
+    seat's hand shows) and call the user bot at ``address``."""
+    for k in range(st.own_hand.shape[0]):
+        st.own_hand[k] = st.hand[seat, k] if k < st.hand_n[seat] else EMPTY
     return call_bot(address, observe(st), deck, seat, kind, n_options)
 
