@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import yaml
 
-from sim.bots.policy import POLICY_IDS
+from sim.bots.policy import SCRIPTED
 from sim.cards import Penalty, parse_deck
 from sim.deck_arrays import compile_deck
 from sim.options import RuleOptions
@@ -41,7 +41,7 @@ class Position:
         self.arrays = compile_deck(parse_deck(yaml.safe_dump(data, sort_keys=False)))
         self.st = new_state(self.arrays, RuleOptions(debug=True).to_array())
         self.ref, self.deck = kernel_state(self.st), self.arrays.kernel_ref()
-        self.st.bots[:, BOT_POLICY] = POLICY_IDS["scripted"]
+        self.st.bots[:, BOT_POLICY] = SCRIPTED
         setup_game(self.ref, self.deck, n_players, stream_keys(0), 0)
         self.st.hand_n[:] = self.st.squad_n[:] = self.st.squad_size[:] = self.st.squad_symbols[:] = 0
         self.first_plain = len(special)
