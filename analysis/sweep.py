@@ -30,6 +30,7 @@ import yaml
 from matplotlib.figure import Figure
 
 from analysis.cards import ally_strength, task_outcomes
+from analysis.figures import plain
 from analysis.length import game_length
 from analysis.morale import morale_cards
 from analysis.seats import seat_balance
@@ -127,7 +128,7 @@ def plot_sweep(table: pd.DataFrame, card_id: str, field: str) -> Figure:
     axes = figure.subplots(1, len(metrics), squeeze=False)[0]
     for ax, metric in zip(axes, metrics):
         rows = table[table["metric"] == metric]
-        labels = [str(v) for v in rows["value"]]
+        labels = [plain(v) for v in rows["value"]]
         x = range(len(labels))
         ax.errorbar(x, rows["estimate"], yerr=[rows["estimate"] - rows["low"], rows["high"] - rows["estimate"]],
                     marker="o", capsize=3)  # fmt: skip

@@ -122,6 +122,16 @@ MIN_ALLIES = 6  # R3.2: three allies dealt to each of at least two players (R2.1
 MIN_TASKS = 1  # R9.1: a game with no face-up task is already over
 
 
+MAX_ECHO = 60  # characters of a value quoted back in an error message
+
+
+def _echo(value: Any) -> str:
+    """``repr(value)``, cut to :data:`MAX_ECHO` characters so that an error message
+    never repeats a huge value."""
+    text = repr(value)
+    return text if len(text) <= MAX_ECHO else f"{text[:MAX_ECHO]}... ({len(text):,} characters)"
+
+
 class Save(BaseModel):
     """A morale card's save requirement, compared die by die (R8.2)."""
 
@@ -186,7 +196,7 @@ class _Card(BaseModel):
         for name in names:
             if name not in fields:
                 raise PydanticCustomError(
-                    "estimated_field", f"{name!r} is not a field of this card; valid: {', '.join(fields)}"
+                    "estimated_field", f"{_echo(name)} is not a field of this card; valid: {', '.join(fields)}"
                 )
         return names
 
@@ -288,7 +298,18 @@ class DeckError(Exception):
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """PyYAML's safe loader that refuses a key given twice in one mapping."""
+    """PyYAML's safe loader that refuses a key given twice in one mapping, and
+    aliases (``*name``): a deck file has no use for them, and a few nested aliases
+    expand to billions of nodes ("billion laughs")."""
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.get_event()
+            raise yaml.composer.ComposerError(
+                None, None, f"alias *{event.anchor[:MAX_ECHO]} is not allowed in a deck file; write the value out",
+                event.start_mark,
+            )  # fmt: skip
+        return super().compose_node(parent, index)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen: set[Any] = set()
@@ -296,7 +317,7 @@ class _StrictLoader(yaml.SafeLoader):
             key = self.construct_object(key_node, deep=deep)
             if key in seen:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"the key {key!r} is given twice in one mapping; keep one", key_node.start_mark
+                    None, None, f"the key {_echo(key)} is given twice in one mapping; keep one", key_node.start_mark
                 )
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
@@ -357,9 +378,9 @@ def _message(error: dict[str, Any], model: type[BaseModel] | None) -> str:
         valid = ", ".join(model.model_fields) if model else "see docs/DECK.md"
         return f"unknown field; valid fields: {valid}"
     if kind == "literal_error":
-        return f"{got!r} is not valid here; valid: {error['ctx']['expected']}"
+        return f"{_echo(got)} is not valid here; valid: {error['ctx']['expected']}"
     message = error["msg"].removeprefix("Value error, ")
-    return message if kind in {"save_form", "estimated_field"} else f"{message} (got {got!r})"
+    return message if kind in {"save_form", "estimated_field"} else f"{message} (got {_echo(got)})"
 
 
 _SECTION_MODEL = {"allies": Ally, "tasks": Task, "morale": Morale}
