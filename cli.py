@@ -83,7 +83,7 @@ def run(
         play(deck, games, out, players, bots, seed, jobs, resume=(out / "manifest.json").exists(),
              progress=None if not quiet else False, cards_file=cards)  # fmt: skip
         report_path = build_report(out, threshold_pp=threshold)
-    except (RunError, ValueError) as exc:
+    except (RunError, ValueError, OSError) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail(f"interrupted; finished chunks are kept in {out}: run the same command again to continue")

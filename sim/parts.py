@@ -87,6 +87,6 @@ def part_problem(path: Path, first_game: int, n_games: int, rows: int, recorded:
     last = first_game + n_games - 1
     if games.n_unique() != n_games or games.min() != first_game or games.max() != last:
         return f"games {games.min()}..{games.max()} ({games.n_unique()} distinct), expected {first_game}..{last}"
-    if recorded is not None and recorded.get("sha256") != sha256(path):
+    if isinstance(recorded, dict) and recorded.get("sha256") != sha256(path):
         return "its checksum differs from the one recorded when it was written"
     return None

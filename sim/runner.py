@@ -34,8 +34,8 @@ import os
 import shutil
 import sys
 import time
-from concurrent.futures import BrokenExecutor
 from collections.abc import Iterator, Sequence
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -85,13 +85,21 @@ class RunSpec:
 
     @classmethod
     def of(cls, manifest: dict) -> RunSpec:
-        """The spec a manifest records."""
+        """The spec a manifest records.
+
+        Raises
+        ------
+        RunError
+            When a field is missing or of the wrong type.
+        """
         keys = ("deck_hash", "n_games", "n_players", "bots", "root_seed", "chunk_size", "rule_options")
         try:
             hash_, games, players, bots, seed, chunk, options = (manifest[key] for key in keys)
             return cls(hash_, int(games), int(players), tuple(bots), int(seed), int(chunk), dict(options))
         except (KeyError, TypeError, ValueError) as exc:
-            raise RunError(f"the run manifest lacks a valid {exc}; it was not written by sim.runner") from None
+            missing = [key for key in keys if key not in manifest]
+            what = f"lacks {', '.join(missing)}" if missing else f"has a field of the wrong type ({str(exc)[:100]})"
+            raise RunError(f"the run manifest {what}; was it written by sim.runner?") from None
 
 
 def part_key(table: str, chunk: int) -> str:
@@ -117,6 +125,12 @@ def chunk_problems(out_dir: Path, spec: RunSpec, recorded: dict, chunk: int) -> 
     return problems
 
 
+def _recorded(manifest: dict) -> dict:
+    """The manifest's ``parts`` (``{}`` when absent or not an object)."""
+    parts = manifest.get("parts")
+    return parts if isinstance(parts, dict) else {}
+
+
 def check_parts(out_dir: str | Path, manifest: dict) -> None:
     """Refuse a run directory with a damaged part, before any table is read.
 
@@ -131,7 +145,7 @@ def check_parts(out_dir: str | Path, manifest: dict) -> None:
     out_dir, spec = Path(out_dir), RunSpec.of(manifest)
     complete = manifest.get("status") == "complete"
     for chunk in range(spec.n_chunks):
-        for problem in chunk_problems(out_dir, spec, manifest.get("parts") or {}, chunk):
+        for problem in chunk_problems(out_dir, spec, _recorded(manifest), chunk):
             if complete or not problem.endswith(": missing"):
                 raise RunError(f"{out_dir}: part {problem}; run `revachol simulate --resume` on it to replay the chunk")
 
@@ -221,7 +235,7 @@ def _prepare(out_dir: Path, spec: RunSpec, deck_text: str, cards_file: str, resu
                 f"{out_dir} holds a different run ({', '.join(differ)} differ); resume needs the same settings"
             )
         manifest["timings"] = old.get("timings", {})
-        manifest["parts"] = old.get("parts") or {}
+        manifest["parts"] = _recorded(old)
     elif any(path.name not in LOCK_FILES for path in out_dir.iterdir()):
         raise RunError(f"{out_dir} exists and is not a run directory; choose an empty or new directory")
     for table in TABLES:
@@ -390,8 +404,8 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
         show = sys.stderr.isatty() if how["progress"] is None else how["progress"]
         started = time.perf_counter()
         chunk_seconds = manifest["timings"].get("chunk_seconds", 0.0)
-        with (_backend(how["scheduler"], how["dask_local"]) as backend, _progress(show, spec.n_games, done_games) as bar,
-              no_working_directory_imports()):  # fmt: skip
+        with (no_working_directory_imports(), _backend(how["scheduler"], how["dask_local"]) as backend,
+              _progress(show, spec.n_games, done_games) as bar):  # fmt: skip
             manifest["backend"] = backend
             parallel = joblib.Parallel(n_jobs=how["n_jobs"], return_as="generator_unordered", backend=None)
             tasks = (joblib.delayed(run_chunk)(out_dir, arrays, spec, bots, c, os.getpid()) for c in todo)
