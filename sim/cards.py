@@ -280,12 +280,12 @@ class CardProblem:
         where = f"{self.file}:{self.line}" if self.line else self.file
         parts = []
         if self.section is not None and self.index is not None:
-            card = f"'{self.card_id}'" if self.card_id else "with no valid id"
+            card = _echo(self.card_id) if self.card_id else "with no valid id"
             parts.append(f"{SECTION_KIND[self.section]} {card} ({self.section}[{self.index}])")
         elif self.section is not None:
             parts.append(f"section '{self.section}'")
         if self.field:
-            parts.append(f"field '{self.field}'")
+            parts.append(f"field {_echo(self.field)}")
         return f"{where}: {', '.join(parts) + ': ' if parts else ''}{self.message}"
 
 

@@ -246,8 +246,10 @@ def test_an_error_message_never_echoes_a_long_value_in_full(default_deck):
     data["allies"][0]["points"] = "9" * 100_000
     data["tasks"][0]["requires"] = ["x" * 100_000]
     data["morale"][0]["estimated"] = ["y" * 100_000]
+    data["morale"][1]["z" * 100_000] = 1  # an unknown field
+    data["allies"][1]["id"] = "W" * 100_000  # not snake_case
     with pytest.raises(DeckError) as error:
         parse_deck(yaml.safe_dump(data, sort_keys=False), "long.yaml")
     messages = [str(p) for p in error.value.problems]
-    assert len(messages) == 3 and all(len(m) < 400 for m in messages), messages
+    assert len(messages) == 5 and all(len(m) < 400 for m in messages), messages
     assert all("(100,002 characters)" in m for m in messages)
