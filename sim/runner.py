@@ -344,11 +344,15 @@ def simulate(
     Raises
     ------
     RunError
-        For a directory that cannot take this run.
+        For a directory that cannot take this run (another run's, not a run
+        directory, or being written by another process, named); and, in one line
+        with the resume hint, for an OS failure (a path that is a file, read-only,
+        a full disk) or a worker process that died.
     sim.cards.DeckError
         For an invalid card file.
     ValueError
-        For a player count, bot or option the rules do not allow.
+        For a player count, bot or option the rules do not allow, ``n_jobs=0`` or
+        a negative seed; raised before the directory is touched.
     """
     if n_games < 1 or chunk_size < 1:
         raise ValueError(f"n_games and chunk_size must be at least 1, got {n_games} and {chunk_size}")
