@@ -15,6 +15,9 @@ app = typer.Typer(
 )
 
 DEFAULT_CARDS = Path("cards.yaml")
+# The built-in bots (sim.bots.policy), weakest to strongest; kept literal so that --help imports no engine.
+BOTS = ("Built-in bots: random, uniform (every rule path), greedy (the default), planner, search (strongest, "
+        "slowest; search:rollouts=N); or FILE.py:NAME for your own.")  # fmt: skip
 # Rule options (RULES.md readings, sim/options.py), shared by the commands that play games.
 DOUBLE_ANY_SYMBOL = typer.Option(False, help="Rule option opt_double_any_symbol (A2 may double any symbol in its squad).")
 ONE_SPECIAL_CROWN = typer.Option(False, "--one-special-crown-per-squad", help="Rule option opt_one_special_crown_per_squad (A8: one extra crown per squad, not one per A8 card).")
@@ -62,8 +65,8 @@ def validate(
 def run(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     games: int = typer.Option(100_000, "--games", "-n", min=1, help="Number of games to play."),
-    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat (see simulate --help)."),
+    players: str = typer.Option("4", help="Number of players, 2 to 4 (R2.1); several, e.g. 2,3,4, play each count on the same seeds and report them side by side."),
+    bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat (NAME[:key=value,...], see simulate --help). {BOTS}"),
     seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
     runs: Path = typer.Option(Path("runs"), help="Folder that holds the run directories."),
     name: str | None = typer.Option(None, help="Name of the run directory; default: from the card file, its hash, players, bots, games and seed."),
@@ -76,18 +79,32 @@ def run(
     from sim.runner import RunError, run_name
     from sim.runner import simulate as play
 
+    counts = _player_counts(players)
     deck = _load(cards)
     bots = bot[0] if len(bot) == 1 else bot
-    out = runs / (name or run_name(cards, deck, players, bots, games, seed))
+    base = name or run_name(cards, deck, ",".join(map(str, counts)), bots, games, seed)
+    outs = [runs / base] if len(counts) == 1 else [runs / base / f"{n}p" for n in counts]
     try:
-        play(deck, games, out, players, bots, seed, jobs, resume=(out / "manifest.json").exists(),
-             progress=None if not quiet else False, cards_file=cards)  # fmt: skip
-        report_path = build_report(out, threshold_pp=threshold)
+        for n, out in zip(counts, outs):
+            play(deck, games, out, n, bots, seed, jobs, resume=(out / "manifest.json").exists(),
+                 progress=None if not quiet else False, cards_file=cards)  # fmt: skip
+        report_path = build_report(outs, out=runs / base / "report", threshold_pp=threshold)
     except (RunError, ValueError, OSError) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        _fail(f"interrupted; finished chunks are kept in {out}: run the same command again to continue")
-    typer.echo(f"{games:,} games in {out}\nreport: {report_path}")
+        _fail(f"interrupted; finished chunks are kept in {runs / base}: run the same command again to continue")
+    typer.echo(f"{games:,} games per player count in {runs / base}\nreport: {report_path}")
+
+
+def _player_counts(text: str) -> list[int]:
+    """``"2,3,4"`` as ``[2, 3, 4]``; one clear error for anything but distinct counts 2-4 (R2.1)."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or len(set(counts)) != len(counts) or not all(2 <= n <= 4 for n in counts):
+        _fail(f"--players {text!r}: give a player count from 2 to 4, or several separated by commas, e.g. 2,3,4 (R2.1)")
+    return counts
 
 
 @app.command()
@@ -95,11 +112,16 @@ def bench(
     games: int = typer.Option(100_000, "--games", "-n", min=1, help="Games per line."),
     bot: str = typer.Option("random", help="Bot in every seat."),
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    cold: bool = typer.Option(False, "--cold", help="Instead, time a first run in a fresh process with an empty numba cache, phase by phase (seconds): what a fresh install waits before its first game."),
 ) -> None:
     """Measure the engine's speed in games/s on one core: the card file and its ability-free variant, with 2 and 4 players. A measurement, not a test."""
-    from sim.bench import engine_speed, format_lines, pin_to_one_core
+    from sim.bench import engine_speed, first_run_phases, format_lines, format_phases, pin_to_one_core
 
     _load(cards)
+    if cold:
+        typer.echo(f"first run of {bot!r}, 4 players, in a fresh process with an empty numba cache:")
+        typer.echo(format_phases(first_run_phases(cards, bot, cold=True)))
+        return
     typer.echo(pin_to_one_core())
     try:
         typer.echo(format_lines(engine_speed(cards, games, bot)))
@@ -113,7 +135,7 @@ def simulate(
     out: Path = typer.Option(..., "--out", "-o", help="Run directory to write (new or empty; with --resume, the run to continue)."),
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["random"], help="Bot for every seat, or repeat once per seat: NAME[:key=value,...], e.g. greedy:w_points=2 or greedy:never=harry_du_bois (bots: random, greedy, uniform)."),
+    bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat: NAME[:key=value,...], e.g. greedy:w_points=2 or greedy:never=harry_du_bois. {BOTS}"),
     shuffle_seats: bool = typer.Option(False, help="Give the bots to the seats in a random order in each game (the first player is random anyway, R2.2)."),
     seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
@@ -154,14 +176,21 @@ def report(
     out: Path | None = typer.Option(None, help="where to write; default RUN_DIR/report"),
     include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates"),
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
+    target_turns: str | None = typer.Option(None, help="Your target for mean turns per game, LO..HI (e.g. 50..60): the findings rank game length by its miss."),
 ) -> None:
-    """Write the balance report of a run: one self-contained HTML page (game length, morale loss, card strength, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded) headed by the run's provenance, and every table as CSV under tables/. Prints the path of the HTML file."""
+    """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the path of the HTML file."""
     from analysis.report import build_report
+    from analysis.tune import Target
     from sim.cards import DeckError
     from sim.runner import RunError
 
     try:
-        path = build_report(run_dir, out, include_unfinished, threshold)
+        target = Target.parse(f"turns={target_turns}") if target_turns is not None else None
+    except ValueError:
+        _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
+    try:
+        path = build_report(run_dir, out, include_unfinished, threshold,
+                            target_turns=(target.low, target.high) if target else None)  # fmt: skip
     except (RunError, DeckError, ValueError, OSError) as exc:
         _fail(str(exc).replace("\n", "; "))
     typer.echo(str(path))
@@ -173,7 +202,7 @@ def compare(
     b: Path = typer.Argument(..., help="The changed card file (B), with as many allies, tasks and morale cards as A."),
     games: int = typer.Option(20_000, "--games", "-n", min=2, help="Games played under each card file."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat (see simulate --help)."),
+    bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat (NAME[:key=value,...], see simulate --help). {BOTS}"),
     seed: int = typer.Option(0, help="Root seed shared by both decks: the same deals and dice (common random numbers)."),
     out: Path | None = typer.Option(None, help="Where to write; default runs/compare-A-vs-B-..."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
@@ -303,7 +332,7 @@ def replay(
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     game: int = typer.Option(0, min=0, help="Which game of the run to show (games are numbered from 0)."),
-    bot: str = typer.Option("random", help="The bot in every seat."),
+    bot: str = typer.Option("random", help=f"The bot in every seat. {BOTS}"),
     double_any_symbol: bool = DOUBLE_ANY_SYMBOL,
     one_special_crown_per_squad: bool = ONE_SPECIAL_CROWN,
     extra_play_existing_squad: bool = EXTRA_PLAY_EXISTING,

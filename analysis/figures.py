@@ -13,11 +13,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, NullFormatter
 
 BAND_ALPHA = 0.25
 FLAG_COLOUR = "tab:red"
 MARKERS = "os^Dv<>p"  # one per run in the per-card figures
+RUN_COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown", "tab:pink", "tab:olive", "tab:cyan")
+# one per run in the per-card figures: never red, which marks flagged cards
 
 
 def _figure(width: float = 7.5, height: float = 4.2, ncols: int = 1) -> tuple[Figure, list]:
@@ -115,15 +117,23 @@ def _card_rows(table: pd.DataFrame, order_by: str | None = None):
 
 
 def _card_intervals(table: pd.DataFrame, column: str, flag: str | None = None, order_by: str | None = None):
-    """A dot per card (one marker shape per run) with its interval as a horizontal
-    bar, red where ``flag`` is set; returns the figure, its axes and the y positions."""
+    """A dot per card (one colour and marker shape per run) with its interval as a
+    horizontal bar, red where ``flag`` is set; returns the figure, its axes and the y
+    positions."""
     names, series = _card_rows(table, order_by)
     figure, (ax,) = _figure(7.5, 0.26 * len(names) + 1.6)
     y = np.arange(len(names))
-    for offset, marker, (label, rows) in zip(_offsets(len(series)), MARKERS, series):
-        colours = np.where(rows[flag].astype(bool), FLAG_COLOUR, "tab:blue") if flag else "tab:blue"
+    for offset, marker, colour, (label, rows) in zip(_offsets(len(series)), MARKERS, RUN_COLOURS, series):
+        flagged = rows[flag].astype(bool).to_numpy() if flag else np.zeros(len(rows), bool)
+        if len(series) == 1:  # one run: flagged cards in red
+            colours = np.where(flagged, FLAG_COLOUR, colour)
+            edges = colours
+        else:  # several runs: each run its colour and marker, a flagged card ringed in red
+            colours = np.full(len(rows), colour)
+            edges = np.where(flagged, FLAG_COLOUR, colour)
         ax.errorbar(100 * rows[column], y + offset, xerr=_errors(rows, column), fmt="none", ecolor=colours, lw=1.2)
-        ax.scatter(100 * rows[column], y + offset, c=colours, marker=marker, s=16, zorder=3, label=label)
+        ax.scatter(100 * rows[column], y + offset, c=colours, edgecolors=edges, linewidths=1.2, marker=marker, s=16,
+                   zorder=3, label=label)  # fmt: skip
     ax.set_yticks(y, [plain(name) for name in names], fontsize="small")
     return figure, ax, y
 
@@ -202,4 +212,49 @@ def plot_scores(histogram: pd.DataFrame) -> Figure:
                title=f"Final scores by turn order — {label}")  # fmt: skip
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.legend(fontsize="small")
+    return figure
+
+
+def _number_points(ax, x: np.ndarray, y: np.ndarray, names) -> None:
+    """Number each point in red, staggered so that neighbours stay apart, and list
+    the numbers with the names beside the axes (long names do not fit among the
+    points)."""
+    key = []
+    for j, order in enumerate(np.argsort(x, kind="stable")):
+        ax.annotate(str(j + 1), (x[order], y[order]), xytext=(4, 3 + 9 * (j % 3)), textcoords="offset points",
+                    fontsize="x-small", color=FLAG_COLOUR, fontweight="bold")  # fmt: skip
+        key.append(f"{j + 1}  {names[order]}")
+    if key:
+        ax.text(1.02, 1.0, "\n".join(key), transform=ax.transAxes, va="top", fontsize="x-small", color=FLAG_COLOUR)
+
+
+def plot_task_calibration(calibration: pd.DataFrame) -> Figure:
+    """Each task's printed points against its difficulty (completion rate on a logit
+    axis, Wilson interval), and its par from the other tasks with the par's 95%
+    interval (:func:`analysis.task_calibration.task_calibration`); tasks with a
+    verdict in red, numbered and named beside the axes. One panel per run."""
+    series = list(_series(calibration))
+    figure, axes = _figure(10 * max(len(series), 1), 4.6, ncols=max(len(series), 1))
+    for ax, (label, rows) in zip(axes, series):
+        rate = rows["completion_rate"].to_numpy(float).clip(1e-4, 1 - 1e-4)
+        flagged = (rows["verdict"] != "").to_numpy()
+        colours = np.where(flagged, FLAG_COLOUR, "tab:blue")
+        ax.set_xscale("logit")
+        par = rows["par_points"].to_numpy(float)
+        ax.errorbar(rate, par, yerr=np.abs(np.vstack([par - rows["par_points_low"], rows["par_points_high"] - par])),
+                    fmt="_", color="grey", lw=1, ms=10, label="par: what the other tasks pay at this difficulty")  # fmt: skip
+        ax.vlines(rate, par, rows["points"], colors=colours, lw=0.8, alpha=0.6)
+        rate_errors = np.abs(np.vstack([rate - rows["completion_rate_low"], rows["completion_rate_high"] - rate]))
+        ax.errorbar(rate, rows["points"], xerr=rate_errors, fmt="none", ecolor=colours, lw=1)
+        points = rows["points"].to_numpy(float)
+        ax.scatter(rate[~flagged], points[~flagged], c="tab:blue", s=22, zorder=3, label="printed points")
+        ax.scatter(rate[flagged], points[flagged], c=FLAG_COLOUR, s=22, zorder=3, label="printed points, out of line")
+        _number_points(ax, rate[flagged], points[flagged], list(rows["name"][flagged]))
+        ax.xaxis.set_major_formatter(lambda value, _: f"{100 * value:g}%")
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set(xlabel="completion rate (% of games, logit axis: harder to the left)", ylabel="points",
+               title=f"Task rewards against difficulty (red: out of line) — {label}")  # fmt: skip
+        ax.legend(fontsize="small")
+    if not series:
+        axes[0].text(0.5, 0.5, "no tasks to show", ha="center", transform=axes[0].transAxes)
     return figure

@@ -2,7 +2,9 @@
 
 Every string that reaches the page goes through :func:`html.escape` — card names
 and the rest of ``cards.yaml`` included — so a card file cannot inject markup.
-Figures are embedded as base64 PNG, so the page is one self-contained file.
+Figures are embedded as base64 PNG, and sortable tables carry the DataTables
+library inline (itables' offline mode), so the page is one self-contained file that
+works offline.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from html import escape
 
 import numpy as np
 import pandas as pd
+from itables import to_html_datatable
+from itables.javascript import generate_init_offline_itables_html
+from itables.options import dt_bundle
 from matplotlib.figure import Figure
 
 from analysis.runs import KEYS
@@ -75,8 +80,7 @@ def estimate(value: float, low: float, high: float, unit: str = "%", n: int | No
     head = f"{value:{sign},.{places}f}{percent}{points}{' ' + noun if noun else ''}"
     inside = []
     if bounded:
-        dash = " to " if min(low, high) < 0 else "–"
-        inside.append(f"95% CI {low:,.{places}f}{dash}{high:,.{places}f}{percent}")
+        inside.append(f"95% CI {_interval(low, high, places, percent)}")
     if n is not None:
         inside.append(f"n = {count(n)} {n_of}")
     return f"{head} ({', '.join(inside)})" if inside else head
@@ -111,13 +115,38 @@ def _cell(value, column: str, unit: str) -> str:
     return str(value)
 
 
-def present(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> pd.DataFrame:
-    """The table as text for reading: each estimate and its ``_low``/``_high``
-    bounds merged into one cell (``27.1% (95% CI 26.8–27.4%)``), rates in percent,
-    counts with separators, columns named for readers (:data:`LABELS`). Rows whose
-    ``unit`` is ``share`` show their statistics in percent. The run keys are dropped
-    when there is one run."""
-    hide = set(hide) | ({"unit"} if "unit" in table else set())
+def _interval(low: float, high: float, places: int, percent: str = "") -> str:
+    low, high = (round(bound, places) + 0.0 for bound in (low, high))  # + 0.0: no "-0.0"
+    dash = " to " if min(low, high) < 0 else "–"
+    return f"{low:,.{places}f}{dash}{high:,.{places}f}{percent}"
+
+
+def _number(value, column: str, unit: str):
+    """A plain cell kept as a number, so that a sortable table sorts it as one."""
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else ""
+    if isinstance(value, (int, np.integer)) or not isinstance(value, (float, np.floating)) or not np.isfinite(value):
+        return value
+    if column in P_VALUE_COLUMNS:
+        return float(f"{value:.2g}")
+    if unit in ("%", "pp"):
+        return round(100 * float(value), 1)
+    if float(value).is_integer():
+        return int(value)
+    return float(f"{value:.3g}") if abs(value) < 100 else round(float(value), 1)
+
+
+def present(table: pd.DataFrame, hide: tuple[str, ...] = (), compact: bool = False) -> pd.DataFrame:
+    """The table for reading: rates in percent, columns named for readers
+    (:data:`LABELS`). Rows whose ``unit`` is ``share`` show their statistics in
+    percent. The run keys are dropped when there is one run.
+
+    By default each estimate and its ``_low``/``_high`` bounds become one text
+    cell (``27.1% (95% CI 26.8–27.4%)``) and counts get separators. With
+    ``compact`` an estimate is a number in its unit (``win rate (%)``: 27.1) and a
+    short ``95% CI`` column beside it (``26.8–27.4``), and every number stays a
+    number, for a table that sorts and never wraps (:func:`sortable_html`)."""
+    hide = set(hide) | ({"unit"} if "unit" in table and not compact else set())
     if "run" in table and table["run"].nunique() == 1:
         hide |= set(KEYS)
     bounds = {c for c in table.columns if c.endswith(("_low", "_high")) and c.rsplit("_", 1)[0] in table.columns}
@@ -134,13 +163,26 @@ def present(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> pd.DataFrame:
             label = LABELS.get(column, column.replace("_", " "))
             if column.endswith("_pp") and f"{column[:-3]}_low_pp" in bounds:
                 base = column[:-3]
-                out[f"{label} (95% CI)"] = estimate(row[column] / 100, row[f"{base}_low_pp"] / 100,
-                                                    row[f"{base}_high_pp"] / 100, "pp")  # fmt: skip
+                value, low, high = (row[c] / 100 for c in (column, f"{base}_low_pp", f"{base}_high_pp"))
+                unit = "pp"
             elif f"{column}_low" in bounds:
-                out[f"{label} (95% CI)"] = estimate(row[column], row[f"{column}_low"], row[f"{column}_high"], unit,
-                                                    least=LEAST_DECIMALS.get(column, 1))  # fmt: skip
+                value, low, high = row[column], row[f"{column}_low"], row[f"{column}_high"]
+            elif compact and column == "unit":  # rows of mixed units: say which are in percent
+                out[label] = "%" if share_row else row[column]
+                continue
             else:
-                out[label] = _cell(row[column], column, unit)
+                out[label] = _number(row[column], column, unit) if compact else _cell(row[column], column, unit)
+                continue
+            least = LEAST_DECIMALS.get(column, 1)
+            if not compact:
+                out[f"{label} (95% CI)"] = estimate(value, low, high, unit, least=least)
+                continue
+            scale = 100.0 if unit in ("%", "pp") else 1.0
+            places = _decimals(scale * (high - low), least)
+            header_unit = _unit(column) or ("pp" if column.endswith("_pp") else "")  # the column's, not the row's
+            out[f"{label} ({header_unit})" if header_unit else label] = round(scale * float(value), places)
+            bounded = np.isfinite(low) and np.isfinite(high)
+            out[f"{label} 95% CI"] = _interval(scale * low, scale * high, places) if bounded else ""
         rows.append(out)
     return pd.DataFrame(rows)
 
@@ -156,6 +198,22 @@ def text_table_html(table: pd.DataFrame) -> str:
 def table_html(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> str:
     """The report table as an escaped HTML table of :func:`present`."""
     return text_table_html(present(table, hide))
+
+
+def sortable_html(table: pd.DataFrame) -> str:
+    """A table that sorts by any column in the page (itables, DataTables), without
+    paging, cells on one line, scrolling sideways when wide. Cells are escaped by
+    itables (``allow_html`` off), so card text cannot inject markup; the page must
+    carry :func:`sortable_script` once."""
+    return to_html_datatable(table, connected=False, paging=False, scrollX=True, showIndex=False,
+                             classes="display nowrap compact", display_logo_when_loading=False,
+                             layout={"topStart": None, "topEnd": "search", "bottomStart": None, "bottomEnd": None})  # fmt: skip
+
+
+def sortable_script() -> str:
+    """The DataTables library and its style, inline (itables' offline mode): no
+    network needed to open the page."""
+    return generate_init_offline_itables_html(dt_bundle)
 
 
 def figure_png(figure: Figure) -> bytes:
@@ -176,6 +234,9 @@ h1 { margin-bottom: 0.2em; } h2 { border-bottom: 2px solid #ccc; padding-bottom:
 .answer { font-size: 1.15em; background: #eef4fb; border-left: 4px solid #2c6fbb; padding: 0.6em 0.9em; }
 .warning { background: #fff4e0; border-left: 4px solid #d98200; padding: 0.6em 0.9em; }
 .note { color: #555; font-size: 0.92em; }
+ol.findings li { margin: 0.25em 0; } ol.findings a, details a { white-space: nowrap; font-size: 0.9em; }
+#findings { background: #f6f9fc; border: 1px solid #d5e2f0; padding: 0.2em 1em 0.6em; }
+#findings h2 { margin-top: 0.4em; }
 table.table { border-collapse: collapse; font-size: 0.85em; margin: 0.8em 0; }
 table.table th, table.table td { border-bottom: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }
 table.table th { background: #f3f3f3; }
@@ -184,7 +245,8 @@ img { max-width: 100%; margin: 0.6em 0; }
 """
 
 
-def page(title: str, body: str) -> str:
-    """A whole HTML document around ``body`` (already HTML)."""
+def page(title: str, body: str, head: str = "") -> str:
+    """A whole HTML document around ``body`` (already HTML); ``head`` (HTML, e.g.
+    :func:`sortable_script`) goes into the document's head."""
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
-            f"<style>{STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")  # fmt: skip
+            f"<style>{STYLE}</style>\n{head}\n</head>\n<body>\n{body}\n</body>\n</html>\n")  # fmt: skip

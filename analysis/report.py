@@ -3,13 +3,18 @@ as PNG.
 
 Layout of ``out`` (default ``RUN_DIR/report``)::
 
-    report.html          provenance header, then one section per question
+    report.html          warnings (estimated values, incomplete runs), the Findings
+                         block, one section per question, provenance at the end
     tables/<name>.csv    every table, raw numbers (rates as fractions), named after
-                         the function of analysis.length/morale/cards/seats
+                         the function of analysis.length/morale/cards/seats/
+                         task_calibration/findings
     figures/<name>.png   the figures embedded in the page
 
-Each section opens with a one-sentence answer per run, then its figures and tables.
-Every rate or mean carries its n and a 95% confidence interval (:mod:`analysis.stats`).
+The Findings block (:mod:`analysis.findings`) opens the page: one sentence per
+finding, most important first, each linking to its section. Each section opens with
+a one-sentence answer per run, then its figures and tables; tables sort by any
+column in the page (:func:`analysis.html.sortable_html`). Every rate or mean carries
+its n and a 95% confidence interval (:mod:`analysis.stats`).
 """
 
 from __future__ import annotations
@@ -25,11 +30,14 @@ import numpy as np
 import pandas as pd
 
 from analysis import cards, figures, length, morale, seats
-from analysis.html import count, estimate, figure_png, image_html, page, table_html, text_table_html
+from analysis.findings import findings
+from analysis.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
+from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, task_calibration
 from analysis.runs import Run, RunsLike, open_runs
 from sim import __version__
 
 REPORT_FILE = "report.html"
+FINDINGS_SHOWN = 8  # findings listed in the first screen; the rest fold away
 
 
 @dataclass
@@ -219,23 +227,26 @@ def _strength_answer(rows: pd.DataFrame) -> str:
 
 
 def _completers_display(completers: pd.DataFrame) -> str:
-    """Which position completes each task, one column per position (run by run)."""
+    """Which position completes each task, one share and one interval column per
+    position (run by run), sortable."""
     parts = []
     for run, rows in completers.groupby("run", sort=False):
-        cells = rows.assign(cell=[estimate(r["share"], r["share_low"], r["share_high"]) for _, r in rows.iterrows()])
-        wide = cells.pivot_table(index=["task", "name", "completions"], columns="position", values="cell",
-                                 aggfunc="first", sort=False)  # fmt: skip
-        wide.columns = [f"position {p} (95% CI)" for p in wide.columns]
-        wide = wide.reset_index().drop(columns="task").assign(completions=lambda f: f["completions"].map(count))
+        cells = present(rows, ("task", "completions", "count", "baseline"), compact=True).assign(
+            position=rows["position"].to_numpy(), name=rows["name"].to_numpy())  # fmt: skip
+        values = [c for c in cells.columns if c.startswith("share")]
+        wide = cells.pivot_table(index="name", columns="position", values=values, aggfunc="first", sort=False)
+        wide.columns = [f"position {p} {'95% CI' if 'CI' in v else '(%)'}" for v, p in wide.columns]
+        wide = wide[sorted(wide.columns, key=lambda c: (int(c.split()[1]), "CI" in c))]
+        wide.insert(0, "completions", rows.drop_duplicates("name").set_index("name")["completions"])
         title = f"<p class='note'>{escape(str(run))}</p>" if completers["run"].nunique() > 1 else ""
-        parts.append(title + text_table_html(wide))
+        parts.append(title + sortable_html(wide.reset_index()))
     return "\n".join(parts)
 
 
-def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: float) -> Section:
+def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: float, outcomes: pd.DataFrame) -> Section:
     strength = cards.ally_strength(runs, include_unfinished, threshold_pp).sort_values(
         ["run", "effect_pp"], ascending=[True, False], kind="stable")
-    contributions, outcomes = cards.ally_contributions(runs), cards.task_outcomes(runs)
+    contributions = cards.ally_contributions(runs)
     completers = cards.task_completers(runs)
     answers = []
     for run in runs:
@@ -255,7 +266,7 @@ def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: floa
          ("task_outcomes", figures.plot_task_outcomes(outcomes), "Completion rate of each task")],
         [Table("ally_strength", strength, "Allies by effect on win rate against the average ally, verdict, "
                "and 17lands-style win rates (RULES R9.3 winner).",
-               hide=("ally", "symbols", "estimated", "baseline", "p_value", "threshold_pp", "games")),
+               hide=("ally", "estimated", "baseline", "p_value", "threshold_pp", "games")),
          Table("ally_contributions", contributions, "Allies: task points completed by their squads, times taken by "
                "A6, times lent to A1 (totals and per game).", hide=("ally", "symbols", "estimated")),
          Table("task_outcomes", outcomes, "Tasks: completion and failure rates, completions lost to penalties, "
@@ -263,6 +274,49 @@ def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: floa
          Table("task_completers", completers,
                "Tasks: share of completions by turn-order position (fair share 1/players).",
                display=_completers_display(completers))],
+    )  # fmt: skip
+
+
+CALIBRATION = (
+    "How a task's reward is judged. Expected points = points × completion rate × (1 − share of completions lost "
+    "to penalties): what the task is worth per game. Difficulty is the completion rate on the logit scale. For "
+    "each task a straight line of points on difficulty is fitted to the other tasks (so an outlier cannot pull "
+    "the line to itself); its value at the task's difficulty is the par, with its 95% CI. A task overpays or "
+    "underpays when its points lie outside the par's interval after a Benjamini–Hochberg correction (q ≤ 0.05) "
+    "and its gap from par is at least the practical threshold. The requirement (symbols, colours, Special) is shown "
+    "beside it; the fit uses only the measured completion rate."
+)
+
+
+def _tasks_section(runs: list[Run], outcomes: pd.DataFrame, threshold_points: float) -> Section:
+    calibration = task_calibration(outcomes, threshold_points).sort_values(["run", "gap_points"], kind="stable")
+    answers = []
+    for run in runs:
+        rows = _rows(calibration, run)
+        flagged = rows[rows["verdict"] != ""].sort_values("gap_points")
+        if flagged.empty:
+            answer = (f"Every task pays within {threshold_points:g} point{'s' * (threshold_points != 1)} of what "
+                      f"tasks of similar difficulty pay on average, or the gap is within the par's uncertainty "
+                      f"({len(rows)} tasks).")  # fmt: skip
+        else:
+            listed = "; ".join(f"{r['name']} {r['verdict']} ({r['points']:g} points against a par of "
+                               f"{estimate(r['par_points'], r['par_points_low'], r['par_points_high'], '')})"
+                               for _, r in flagged.iterrows())  # fmt: skip
+            answer = (f"{len(flagged)} of {len(rows)} tasks pay out of line with their difficulty by "
+                      f"{threshold_points:g} point{'s' * (threshold_points != 1)} or more: {listed}.")  # fmt: skip
+        low, high = rows.loc[rows["expected_points"].idxmin()], rows.loc[rows["expected_points"].idxmax()]
+        answers.append((f"{_prefix(runs, run)}{answer}",
+                        f"Expected points per game range from {_value(low, 'expected_points', '', n=low['games'])} "
+                        f"for {low['name']} to {_value(high, 'expected_points', '')} for {high['name']}."))  # fmt: skip
+    return Section(
+        "Task rewards",
+        answers,
+        [CALIBRATION],
+        [("task_calibration", figures.plot_task_calibration(calibration),
+          "Each task's points against its completion rate, with its par from the other tasks")],
+        [Table("task_calibration", calibration, "Tasks by gap from par, most underpaid first: verdict, par from the "
+               "other tasks, expected points per game, completion rate, requirement.",
+               hide=("task", "p_value", "threshold_points", "games"))],
     )  # fmt: skip
 
 
@@ -349,27 +403,50 @@ def _provenance(run: Run, include_unfinished: bool) -> str:
                     f"{timings.get('chunk_seconds', 0.0):,.1f} s in workers, backend {m.get('backend', '–')}"),
     ]  # fmt: skip
     body = "".join(f"<tr><td>{escape(k)}</td><td>{escape(str(v))}</td></tr>" for k, v in rows)
-    html = f"<h3>{escape(run.label)}</h3>\n<table class='provenance'>{body}</table>\n"
-    warnings, notes = [], []
-    if m.get("status") != "complete" or games != m.get("n_games"):
-        warnings.append(f"This run is not complete: {count(games)} of {count(m.get('n_games', 0))} games are in "
-                        f"its tables.")  # fmt: skip
-    estimated = _estimated_line(run)
-    if estimated:
-        warnings.append(estimated)
     unfinished = len(run.unfinished)
     if include_unfinished:
-        notes.append(f"Win rates and scores count the {count(unfinished)} stalled and truncated games (asked for).")
+        note = f"Win rates and scores count the {count(unfinished)} stalled and truncated games (asked for)."
     else:
-        notes.append(f"Win rates and scores leave out stalled and truncated games (RULES R4 Reading): "
-                     f"{count(unfinished)} in this run. Pass --include-unfinished to count them.")  # fmt: skip
-    return (html + "".join(f"<p class='warning'>{escape(w)}</p>\n" for w in warnings)
-            + "".join(f"<p class='note'>{escape(n)}</p>\n" for n in notes))  # fmt: skip
+        note = (f"Win rates and scores leave out stalled and truncated games (RULES R4 Reading): "
+                f"{count(unfinished)} in this run. Pass --include-unfinished to count them.")  # fmt: skip
+    return (f"<h3>{escape(run.label)}</h3>\n<table class='provenance'>{body}</table>\n"
+            f"<p class='note'>{escape(note)}</p>\n")  # fmt: skip
+
+
+def _warnings(runs: list[Run]) -> str:
+    """The banners that stay on top: estimated card values, incomplete runs."""
+    warnings = []
+    for run in runs:
+        m, games = run.manifest, run.games
+        if m.get("status") != "complete" or games != m.get("n_games"):
+            warnings.append(f"{_prefix(runs, run)}This run is not complete: {count(games)} of "
+                            f"{count(m.get('n_games', 0))} games are in its tables.")  # fmt: skip
+        estimated = _estimated_line(run)
+        if estimated:
+            warnings.append(f"{_prefix(runs, run)}{estimated}")
+    return "".join(f"<p class='warning'>{escape(w)}</p>\n" for w in warnings)
+
+
+def _anchor(title: str) -> str:
+    return title.lower().replace(" ", "-")
+
+
+def _findings_html(table: pd.DataFrame) -> str:
+    """The Findings block: the first :data:`FINDINGS_SHOWN` findings, then the rest
+    folded; each sentence links to its section."""
+    items = [f"<li>{escape(r['sentence'])} <a href='#{_anchor(r['section'])}'>{escape(r['section'])} →</a></li>"
+             for _, r in table.iterrows()]  # fmt: skip
+    shown, rest = items[:FINDINGS_SHOWN], items[FINDINGS_SHOWN:]
+    folded = (f"<details><summary>{len(rest)} more finding{'s' * (len(rest) != 1)}</summary>"
+              f"<ol start='{FINDINGS_SHOWN + 1}'>{''.join(rest)}</ol></details>") if rest else ""  # fmt: skip
+    return (f"<section id='findings'><h2>Findings</h2>\n<p class='note'>Most important first: ranked by the "
+            f"distance from fair (or from the target) in units of the practical threshold. As CSV: "
+            f"<a href='tables/findings.csv'>tables/findings.csv</a></p>\n"
+            f"<ol class='findings'>{''.join(shown)}</ol>{folded}</section>")  # fmt: skip
 
 
 def _section_html(section: Section, pngs: dict[str, bytes]) -> str:
-    anchor = section.title.lower().replace(" ", "-")
-    parts = [f"<h2 id='{anchor}'>{escape(section.title)}</h2>"]
+    parts = [f"<h2 id='{_anchor(section.title)}'>{escape(section.title)}</h2>"]
     for answer, details in section.answers:
         parts.append(f"<p class='answer'>{escape(answer)}</p>")
         parts.append(f"<p>{escape(details)}</p>" if details else "")
@@ -379,15 +456,24 @@ def _section_html(section: Section, pngs: dict[str, bytes]) -> str:
         link = f"<a href='tables/{table.name}.csv'>tables/{table.name}.csv</a>"
         if table.shown:
             parts.append(f"<h3>{escape(table.caption)}</h3>")
-            parts.append(table.display or table_html(table.frame, table.hide))
+            parts.append(table.display or sortable_html(present(table.frame, table.hide, compact=True)))
             parts.append(f"<p class='note'>As CSV: {link}</p>")
         else:
             parts.append(f"<p class='note'>{escape(table.caption)} Full table: {link}</p>")
     return "\n".join(parts)
 
 
+def default_report_dir(runs: list[Run]) -> Path:
+    """``<run>/report`` for one run; for several, a folder of its own beside the
+    first, ``comparison-<run>+<run>…``, so that no run's own report is overwritten."""
+    if len(runs) == 1:
+        return runs[0].path / "report"
+    return runs[0].path.parent / ("comparison-" + "+".join(run.name for run in runs))
+
+
 def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinished: bool = False,
-                 threshold_pp: float = cards.DEFAULT_THRESHOLD_PP) -> Path:  # fmt: skip
+                 threshold_pp: float = cards.DEFAULT_THRESHOLD_PP, threshold_points: float = DEFAULT_THRESHOLD_POINTS,
+                 target_turns: tuple[float, float] | None = None) -> Path:  # fmt: skip
     """Write the balance report of one or several runs.
 
     Parameters
@@ -395,13 +481,19 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     runs : run directory, Run, or a sequence of them
         Several runs split every figure by run (player count, bot mix, deck).
     out : path, optional
-        Directory to write (created); default ``<first run>/report``.
+        Directory to write (created); default: :func:`default_report_dir`.
     include_unfinished : bool
         Count stalled and truncated games in win rates and scores (RULES R4
         Reading leaves them out by default).
     threshold_pp : float
         Smallest effect on win rate (percentage points) that earns an ally a
-        verdict (:func:`analysis.cards.verdicts`).
+        verdict (:func:`analysis.cards.verdicts`), and of the first player's edge
+        that counts as a finding's unit of distance (:mod:`analysis.findings`).
+    threshold_points : float
+        Smallest gap from par, in points, that earns a task a verdict
+        (:mod:`analysis.task_calibration`).
+    target_turns : (low, high), optional
+        The designer's target range of mean turns per game, for the findings.
 
     Returns
     -------
@@ -416,11 +508,17 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     if "matplotlib.pyplot" not in sys.modules:  # headless (the CLI); a notebook keeps its backend, as the
         matplotlib.use("Agg")  # figures are drawn on Figure objects and never through pyplot
     runs = open_runs(runs)
-    out = Path(out) if out is not None else runs[0].path / "report"
+    out = Path(out) if out is not None else default_report_dir(runs)
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(parents=True, exist_ok=True)
+    outcomes = cards.task_outcomes(runs)
     sections = [_length_section(runs), _morale_section(runs, include_unfinished),
-                _cards_section(runs, include_unfinished, threshold_pp), _seats_section(runs, include_unfinished)]
+                _cards_section(runs, include_unfinished, threshold_pp, outcomes),
+                _tasks_section(runs, outcomes, threshold_points), _seats_section(runs, include_unfinished)]
+    tables = {table.name: table.frame for section in sections for table in section.tables}
+    found = findings(tables["ally_strength"], tables["task_calibration"], tables["seat_balance"],
+                     tables["game_length"], tables["morale_impact"], threshold_pp, target_turns)  # fmt: skip
+    found.to_csv(out / "tables" / "findings.csv", index=False)
     pngs = {}
     for section in sections:
         for table in section.tables:
@@ -430,14 +528,17 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
             (out / "figures" / f"{name}.png").write_bytes(pngs[name])
     made = datetime.now(timezone.utc).isoformat(timespec="seconds")
     title = "Balance report — " + "; ".join(run.label for run in runs)
-    contents = " · ".join(f"<a href='#{s.title.lower().replace(' ', '-')}'>{escape(s.title)}</a>" for s in sections)
+    contents = " · ".join(f"<a href='#{_anchor(t)}'>{escape(t)}</a>" for t in [s.title for s in sections] + ["Provenance"])
     body = "\n".join([
         f"<h1>{escape(title)}</h1>",
         f"<p class='note'>Made {escape(made)}. Every rate and mean carries its sample size and a 95% confidence "
         f"interval. Sections: {contents}</p>",
-        *(_provenance(run, include_unfinished) for run in runs),
+        _warnings(runs),
+        _findings_html(found),
         *(_section_html(section, pngs) for section in sections),
+        "<h2 id='provenance'>Provenance</h2>",
+        *(_provenance(run, include_unfinished) for run in runs),
     ])  # fmt: skip
     path = out / REPORT_FILE
-    path.write_text(page(title, body), encoding="utf-8")
+    path.write_text(page(title, body, sortable_script()), encoding="utf-8")
     return path

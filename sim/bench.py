@@ -9,7 +9,11 @@ platform allows.
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,3 +97,46 @@ def format_lines(lines: list[SpeedLine]) -> str:
     out.append("  ".join("-" * w for w in widths))
     out += ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]
     return "\n".join(out)
+
+
+_FIRST_RUN = """
+import json, sys, time
+t0 = time.perf_counter()
+from sim.cards import load_deck
+from sim.deck_arrays import compile_deck
+from sim.engine import run_games
+t1 = time.perf_counter()
+deck = compile_deck(load_deck(sys.argv[1]))
+t2 = time.perf_counter()
+run_games(deck, int(sys.argv[3]), 1, seed=0, bots=[sys.argv[2]] * int(sys.argv[3]))
+t3 = time.perf_counter()
+run_games(deck, int(sys.argv[3]), 1000, seed=1, bots=[sys.argv[2]] * int(sys.argv[3]))
+t4 = time.perf_counter()
+print(json.dumps({"imports": t1 - t0, "deck": t2 - t1, "first game (compile or cache load)": t3 - t2,
+                  "next 1,000 games": t4 - t3}))
+"""
+
+
+def first_run_phases(cards: str | Path, bot: str = "greedy", n_players: int = 4, cold: bool = True) -> dict[str, float]:
+    """Seconds per phase of a first run in a fresh Python process: imports, reading the
+    deck, the first game (which compiles the engine, or loads it from numba's cache),
+    then 1,000 games. With ``cold`` the process gets an empty temporary
+    ``NUMBA_CACHE_DIR``, so everything is compiled as on a fresh install.
+
+    Raises
+    ------
+    subprocess.CalledProcessError
+        When the process fails.
+    """
+    with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache:
+        env = {**os.environ, "NUMBA_NUM_THREADS": "1", **({"NUMBA_CACHE_DIR": cache} if cold else {})}
+        command = [sys.executable, "-c", _FIRST_RUN, str(cards), bot, str(n_players)]
+        out = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def format_phases(phases: dict[str, float]) -> str:
+    """One line per phase and the total, in seconds."""
+    width = max(map(len, phases))
+    lines = [f"{name.ljust(width)}  {seconds:7.2f} s" for name, seconds in phases.items()]
+    return "\n".join([*lines, f"{'total'.ljust(width)}  {sum(phases.values()):7.2f} s"])

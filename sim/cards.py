@@ -32,6 +32,7 @@ what would be valid, all gathered in one :class:`DeckError`.
 
 from __future__ import annotations
 
+import difflib
 import enum
 import hashlib
 import json
@@ -297,6 +298,10 @@ class DeckError(Exception):
         super().__init__("\n".join(str(p) for p in problems))
 
 
+# PyYAML's problems that a tab or a misaligned line causes: they get a plain hint.
+INDENTATION_SIGNS = ("'\\t'", "<block end>", "mapping values are not allowed", "could not find expected ':'")
+
+
 class _StrictLoader(yaml.SafeLoader):
     """PyYAML's safe loader that refuses a key given twice in one mapping, and
     aliases (``*name``): a deck file has no use for them, and a few nested aliases
@@ -332,6 +337,8 @@ def _parse_yaml(text: str, file: str) -> tuple[Any, yaml.Node | None]:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
         line = mark.line + 1 if mark is not None else None
+        if line is not None and any(sign in problem for sign in INDENTATION_SIGNS):
+            problem += f"; check the indentation of line {line}: use spaces, not tabs"
         raise DeckError([CardProblem(file, line, f"not valid YAML: {problem}")]) from None
     finally:
         loader.dispose()
@@ -473,3 +480,11 @@ def load_deck(path: str | Path) -> Deck:
     except (OSError, UnicodeDecodeError) as exc:
         raise DeckError([CardProblem(str(path), None, f"cannot read the deck file: {exc}")]) from None
     return parse_deck(text, str(path))
+
+
+def unknown_id(kind: str, value: str, ids: list[str], where: str = "cards.yaml") -> str:
+    """The message for an id that names no card: ``'hary' is not an ally id of
+    cards.yaml; did you mean 'harry'?`` (closest ids by :func:`difflib.get_close_matches`)."""
+    close = difflib.get_close_matches(value, ids, n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else f"; the {kind} ids are listed in {where}"
+    return f"{value!r} is not {'an' if kind[0] in 'aeiou' else 'a'} {kind} id of {where}{hint}"

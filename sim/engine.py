@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from sim._numba import kernel
 from sim.bots.spec import BotSpec, bot_tables, parse_bot
 from sim.deck_arrays import DeckArrays
+from sim.lead import note_leaders
 from sim.options import RuleOptions
 from sim.record import Record, write_record
 from sim.rng import stream_keys
@@ -45,6 +46,7 @@ def play_game(st, backup, deck, n_players, keys, game_index):
         if st.bots[st.seat_bot[st.g[ACTIVE]], BOT_POLICY] == SEARCH:
             plan_turn(st, backup, deck)
         take_turn(st, deck)
+        note_leaders(st, deck)
         st.g[FORCED_N] = 0
     score_game(st, deck)
 

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from sim.state import (
+    MAX_TURN_CAP,
     R_DEBUG,
     R_DOUBLE_ANY_SYMBOL,
     R_EXTRA_PLAY_EXISTING,
@@ -17,8 +18,6 @@ from sim.state import (
     RULES_LEN,
 )
 
-
-MAX_TURN_CAP = 30_000
 READINGS = ("double_any_symbol", "one_special_crown_per_squad", "extra_play_existing_squad")
 
 

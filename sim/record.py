@@ -6,22 +6,26 @@ narrowest that hold any value a game can produce (turns are capped, R4 Reading),
 that a chunk of games stays small in memory.
 
 games, int32 (n, len(GAME_FIELDS))
-    ==================  =====================================================
-    game                game index within the run (the seed's counter)
-    n_players           seats (2-4)
-    turns               turns played, stuck turns included (turns)
-    rounds              ceil(turns / n_players) (rounds)
-    first_player        seat that played first (R2.2)
-    morale_events       morale-loss events (events, R8)
-    tasks_completed     tasks completed, by anyone (tasks)
-    tasks_failed        tasks failed in events (tasks, R8.1)
-    stuck_turns         turns passed with an empty hand and no draw (turns)
-    stalled             1 when n players in a row were stuck (R4 Reading)
-    truncated           1 when the turn cap stopped the game (R4 Reading)
-    winner              turn order of the winner (R9.3)
-    tie_broken_by_dice  1 when R9.3's die roll decided the winner
-    first_event_turn    turn of the first morale-loss event, 0 if none (turns)
-    ==================  =====================================================
+    =====================  =====================================================
+    game                   game index within the run (the seed's counter)
+    n_players              seats (2-4)
+    turns                  turns played, stuck turns included (turns)
+    rounds                 ceil(turns / n_players) (rounds)
+    first_player           seat that played first (R2.2)
+    morale_events          morale-loss events (events, R8)
+    tasks_completed        tasks completed, by anyone (tasks)
+    tasks_failed           tasks failed in events (tasks, R8.1)
+    stuck_turns            turns passed with an empty hand and no draw (turns)
+    stalled                1 when n players in a row were stuck (R4 Reading)
+    truncated              1 when the turn cap stopped the game (R4 Reading)
+    winner                 turn order of the winner (R9.3)
+    tie_broken_by_dice     1 when R9.3's die roll decided the winner
+    first_event_turn       turn of the first morale-loss event, 0 if none (turns)
+    margin                 winner's points minus the runner-up's (points)
+    lead_changes           times the seat leading alone changed (:mod:`sim.lead`)
+    lead_taken_turn        turn the last seat to lead alone took the lead (turns)
+    winner_behind_at_half  1 when the winner trailed after turn ``turns // 2``
+    =====================  =====================================================
 
 players, int32 (n, P, len(PLAYER_FIELDS)), by turn order; rows past n_players are 0
     ========================  ===============================================
@@ -62,6 +66,7 @@ import numpy as np
 import polars as pl
 
 from sim._numba import kernel
+from sim.lead import write_closeness
 from sim.state import (
     EMPTY,
     FIRST,
@@ -91,6 +96,7 @@ from sim.state import (
 GAME_FIELDS = (
     "game", "n_players", "turns", "rounds", "first_player", "morale_events", "tasks_completed",
     "tasks_failed", "stuck_turns", "stalled", "truncated", "winner", "tie_broken_by_dice", "first_event_turn",
+    "margin", "lead_changes", "lead_taken_turn", "winner_behind_at_half",
 )  # fmt: skip
 PLAYER_FIELDS = (
     "seat", "score", "tasks_held", "tasks_completed", "tasks_lost", "penalties_squad_ally",
@@ -181,6 +187,7 @@ def write_record(st, i, games, players, held, played, opening, tasks, morale, al
     row[11] = (st.g[WINNER] - first) % n
     row[12] = st.g[TIE_DICE]
     row[13] = st.g[FIRST_EVENT_TURN]
+    write_closeness(st, row, 14)
     for order in range(n):
         seat = (first + order) % n
         out = players[i, order]

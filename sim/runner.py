@@ -49,6 +49,7 @@ from sim.lock import FILES as LOCK_FILES
 from sim.lock import LockedError, locked
 from sim.options import RuleOptions
 from sim.parts import part_path, part_problem, temporary_name, write_part
+from sim.progress import RunProgress
 from sim.rules import RULES_VERSION
 from sim.state import new_state
 from sim.workers import exit_with_parent, no_working_directory_imports
@@ -270,22 +271,12 @@ def _backend(scheduler: str | None, dask_local: int | None) -> Iterator[str]:
         yield f"dask ({client.scheduler.address})"
 
 
-def _progress(enabled: bool, total: int, done: int):
-    """A rich progress bar of games done, games/s and ETA, or nothing."""
-    if not enabled:
-        return contextlib.nullcontext(None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
-    from rich.text import Text
-
-    class GamesPerSecond(ProgressColumn):
-        def render(self, task):
-            speed = task.finished_speed or task.speed
-            return Text("" if speed is None else f"{speed:,.0f} games/s")
-
-    bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(), TextColumn("ETA"),
-                   TimeRemainingColumn())  # fmt: skip
-    bar.add_task("games", total=total, completed=done)
-    return bar
+def warm_engine(arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec]) -> None:
+    """Compile the engine for this run, or load it from numba's cache, in this process
+    by playing one game: the workers then only load the cache, instead of each
+    compiling the engine at once and racing to write it."""
+    options = RuleOptions(**spec.options)
+    run_games(arrays, spec.n_players, 1, spec.seed, bots, options, state=new_state(arrays, options.to_array()))
 
 
 def simulate(
@@ -328,7 +319,8 @@ def simulate(
     resume : bool
         Continue the run in ``out_dir``, reusing its complete chunks.
     progress : bool, optional
-        Show a progress bar (games, games/s, ETA); default: when stderr is a terminal.
+        Show the compilation status, then a bar of games with games/s and ETA
+        (:mod:`sim.progress`); default: when stderr is a terminal.
     scheduler, dask_local : optional
         Run on the Dask cluster at this address, or on a new LocalCluster of this
         many workers, through joblib's Dask backend.
@@ -408,8 +400,11 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
         show = sys.stderr.isatty() if how["progress"] is None else how["progress"]
         started = time.perf_counter()
         chunk_seconds = manifest["timings"].get("chunk_seconds", 0.0)
-        with (no_working_directory_imports(), _backend(how["scheduler"], how["dask_local"]) as backend,
-              _progress(show, spec.n_games, done_games) as bar):  # fmt: skip
+        display = RunProgress(show, spec.n_games, done_games)
+        if todo:
+            with display.compiling():
+                warm_engine(arrays, spec, bots)
+        with no_working_directory_imports(), _backend(how["scheduler"], how["dask_local"]) as backend, display.games():
             manifest["backend"] = backend
             parallel = joblib.Parallel(n_jobs=how["n_jobs"], return_as="generator_unordered", backend=None)
             tasks = (joblib.delayed(run_chunk)(out_dir, arrays, spec, bots, c, os.getpid()) for c in todo)
@@ -417,8 +412,7 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
                 chunk_seconds += seconds
                 manifest["parts"].update(written)
                 _write_json(out_dir / MANIFEST, manifest)
-                if bar is not None:
-                    bar.advance(bar.task_ids[0], n)
+                display.advance(n)
     except BaseException:
         if fresh and not (manifest and manifest["parts"]):
             _empty(out_dir)
@@ -445,9 +439,11 @@ def _empty(out_dir: Path) -> None:
         (out_dir / MANIFEST).unlink(missing_ok=True)
 
 
-def run_name(cards_file: str | Path, deck: Deck, players: int, bots: str | Sequence[str], n_games: int, seed: int) -> str:
+def run_name(cards_file: str | Path, deck: Deck, players: int | str, bots: str | Sequence[str], n_games: int,
+             seed: int) -> str:  # fmt: skip
     """A run directory name that changes whenever the run would: card file and deck
-    hash, players, bots, games and seed (``cards-1a2b3c4d-4p-greedy-100000g-seed0``)."""
+    hash, players (a count, or counts such as ``2,3,4``), bots, games and seed
+    (``cards-1a2b3c4d-4p-greedy-100000g-seed0``)."""
     label = bots if isinstance(bots, str) else "+".join(bots)
     safe = "".join(ch if ch.isalnum() or ch in "._+-" else "_" for ch in label)
     return f"{Path(cards_file).stem}-{deck.content_hash[:8]}-{players}p-{safe}-{n_games}g-seed{seed}"

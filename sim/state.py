@@ -144,6 +144,7 @@ FLOW_BASE = 23  # fixed nodes of sim.rules.cover's flow network (flow_nodes)
 MAX_LOG = 20000
 LOG_WIDTH = 6
 MAX_SCRIPT = 256
+MAX_TURN_CAP = 30_000  # turns a game may last at most (R4 Reading); turns are stored as int16
 
 
 class State(NamedTuple):
@@ -205,6 +206,7 @@ class State(NamedTuple):
     forced: np.ndarray  # int64 (4,): option indices the active seat takes first this turn (sim.bots.search)
     pool: np.ndarray  # int64 (A + M,): scratch for the search bot's determinisation
     wins: np.ndarray  # int64 (option_rows(deck),): scratch for the search bot's rollout wins per candidate
+    leaders: np.ndarray  # int8 (MAX_TURN_CAP + 1,): seats with the most points after each turn (sim.lead)
 
 
 def option_rows(deck: DeckArrays) -> int:
@@ -289,6 +291,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False) -> State
         forced=np.zeros(4, i8),
         pool=np.zeros(a + m, i8),
         wins=np.zeros(rows, i8),
+        leaders=np.zeros(MAX_TURN_CAP + 1, np.int8),
     )
 
 

@@ -77,7 +77,7 @@ class _Formatter:
     def task(self, index: int) -> str:
         card = self.deck.tasks[index]
         special = ", Special" if card.special else ""
-        return f"'{card.name}' [{'+'.join(card.requires)}, {card.points} pts{special}]"
+        return f"'{card.name}' [{'+'.join(card.requires)}, {plural(card.points, 'point')}{special}]"
 
     def morale(self, index: int) -> str:
         card = self.deck.morale[index]
@@ -143,15 +143,18 @@ class _Formatter:
         tasks = [t for t in (t1, t2, t3) if t != EMPTY]
         members, borrowed = [], []
         i += 1
+        squad = 0
         while i < len(self.rows) and self.rows[i][0] in (ev.EV_SQUAD_CARD, ev.EV_BORROW):
-            code, a, b, c, _, _ = self.rows[i]
+            code, a, b, c, d, _ = self.rows[i]
             if code == ev.EV_SQUAD_CARD:
                 members.append((a, b, c))
+                squad = d
             else:
                 borrowed.append((a, b, c))
             i += 1
         names = " and ".join(self.task(t) for t in tasks)
-        out.append(f"  Seat {seat} completes {names} for {points} points.")
+        allies = ", ".join(self.deck.allies[m[0]].name for m in members)
+        out.append(f"  Seat {seat}'s squad {squad + 1} ({allies}) completes {names} for {plural(points, 'point')}.")
         out.append(f"    Symbols: {self._cover_text(tasks, [m[0] for m in members], [b[1] for b in borrowed])}")
         for borrower, lender, owner in borrowed:
             out.append(
@@ -186,8 +189,13 @@ class _Formatter:
         for seat in range(st.g[N_PLAYERS]):
             tie = " (tie decided by dice, R9.3)" if st.g[TIE_DICE] else ""
             won = f"  <- winner{tie}" if seat == st.g[WINNER] else ""
-            lines.append(f"  Seat {seat}: {st.seat_stats[seat, S_SCORE]} points, {st.done_n[seat]} tasks{won}")
+            lines.append(f"  Seat {seat}: {plural(st.seat_stats[seat, S_SCORE], 'point')}, {plural(st.done_n[seat], 'task')}{won}")
         return lines
+
+
+def plural(n: int, noun: str) -> str:
+    """``1 point``, ``2 points``, ``0 points``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _save_text(save) -> str:

@@ -259,3 +259,27 @@ def test_morale_save_rate_counts_every_players_roll(tmp_path, default_deck):
     assert (card["events"], card["rolls"], card["saves"]) == (3, 9, 1)
     assert card["save_rate"] == pytest.approx(1 / 9) and card["events_per_game"] == pytest.approx(1.5)
     assert card["probability"] == pytest.approx(float(default_deck.morale[0].save.probability))
+
+
+# --- closeness and drama -----------------------------------------------------------------
+
+
+def test_closeness_reports_margin_lead_changes_decisiveness_and_comebacks(tmp_path, default_deck):
+    from analysis.closeness import closeness, margin_histogram
+
+    record = empty_record(default_deck, 4, 2)
+    col = {f: GAME_FIELDS.index(f) for f in ("turns", "margin", "lead_changes", "lead_taken_turn", "winner_behind_at_half", "truncated")}
+    record.games[:, col["turns"]] = [10, 20, 40, 30]
+    record.games[:, col["margin"]] = [0, 2, 4, 9]
+    record.games[:, col["lead_changes"]] = [1, 3, 0, 7]
+    record.games[:, col["lead_taken_turn"]] = [5, 10, 0, 3]  # game 2: nobody ever led alone
+    record.games[:, col["winner_behind_at_half"]] = [1, 0, 0, 1]
+    record.games[3, col["truncated"]] = 1  # left out (R4 Reading)
+    table = closeness(hand_made_run(tmp_path / "r", record, default_deck, ["greedy"] * 2)).set_index("measure")
+    assert table.loc["margin", "value"] == pytest.approx(2.0) and table.loc["margin", "games"] == 3
+    assert table.loc["lead_changes", "value"] == pytest.approx(4 / 3)
+    assert table.loc["decisiveness", "value"] == pytest.approx(0.5) and table.loc["decisiveness", "games"] == 2
+    low, high = wilson([1], [3])
+    assert table.loc["comeback_rate", ["value", "value_low", "value_high"]].tolist() == pytest.approx([1 / 3, low[0], high[0]])
+    shares = margin_histogram(tmp_path / "r").set_index("margin")["share"]
+    assert shares.to_dict() == pytest.approx({0: 1 / 3, 2: 1 / 3, 4: 1 / 3})

@@ -19,11 +19,11 @@ from sim.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("revachol")
-SECTIONS = ("Game length", "Morale loss", "Card strength", "Seat advantage")
+SECTIONS = ("Game length", "Morale loss", "Card strength", "Task rewards", "Seat advantage")
 TABLES = ("game_length", "game_endings", "length_histogram", "length_survival", "first_event_incidence",
           "morale_per_game", "morale_event_distribution", "player_penalties", "morale_cards", "ally_strength",
           "ally_contributions", "task_outcomes", "task_completers", "seat_win_rates", "seat_balance",
-          "score_summary", "score_histogram", "bot_win_rates")  # fmt: skip
+          "score_summary", "score_histogram", "bot_win_rates", "task_calibration", "findings")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -65,16 +65,18 @@ def test_the_report_answers_every_question_with_provenance_and_csv_tables(run_4p
     assert "leave out stalled and truncated games" in page
     assert "GIH WR" in page and "IWD" in page
     images = re.findall(r'<img src="data:image/png;base64,', page)
-    assert len(images) == 8 and "src=\"http" not in page  # self-contained
+    assert len(images) == 9 and "src=\"http" not in page and "<script src" not in page  # self-contained
+    assert page.index("id='findings'") < page.index("id='game-length'") < page.index("id='provenance'")
+    assert page.index("This deck holds estimated values") < page.index("id='findings'")
     for table in TABLES:
         assert (tmp_path / "report" / "tables" / f"{table}.csv").stat().st_size > 0, table
-    assert len(list((tmp_path / "report" / "figures").glob("*.png"))) == 8
+    assert len(list((tmp_path / "report" / "figures").glob("*.png"))) == 9
 
 
 def test_text_from_the_card_file_is_escaped(script_run, tmp_path):
     page = build_report(script_run, tmp_path / "report").read_text(encoding="utf-8")
-    assert "<script>" not in page
-    assert "&lt;script&gt;alert(&#x27;ally&#x27;)&lt;/script&gt;" in page
+    assert "<script>alert" not in page and "alert(" not in page.replace("&lt;script&gt;alert(", "")
+    assert "&lt;script&gt;alert(" in page  # in the sortable tables' data (itables escapes) and the sentences
 
 
 def revachol(*args: str) -> subprocess.CompletedProcess:
@@ -110,3 +112,23 @@ def test_card_and_run_names_with_dollars_are_drawn_literally_never_as_math_text(
     (ax,) = figure.axes
     assert [label.get_text() for label in ax.get_yticklabels()] == [rf"Kim \$\notacommand{{\$ Kitsuragi", r"Cuno \$5 \$6"]
     assert all(not label._preprocess_math(label.get_text())[1] for label in ax.get_yticklabels())
+
+
+def test_a_report_of_several_runs_goes_to_its_own_folder_and_leaves_each_runs_report(script_run, tmp_path):
+    own = build_report(script_run)
+    before = own.read_bytes()
+    other = simulate(ROOT / "cards.yaml", 300, tmp_path / "other", players=2, seed=1, n_jobs=1, progress=False)
+    both = build_report([script_run, other])
+    assert both.parent == script_run.parent / f"comparison-{script_run.name}+other"
+    assert own.read_bytes() == before
+
+
+def test_findings_are_escaped_link_to_their_section_and_fold_after_eight():
+    from analysis.report import FINDINGS_SHOWN, _findings_html
+
+    sentences = ["<script>alert('ally')</script> is stronger than the average ally."] + [f"Finding {i}." for i in range(9)]
+    html = _findings_html(pd.DataFrame({"sentence": sentences, "section": "Card strength"}))
+    assert "<script>" not in html and "&lt;script&gt;alert(&#x27;ally&#x27;)&lt;/script&gt;" in html
+    assert html.count("href='#card-strength'") == 10
+    shown, folded = html.split("<details>")
+    assert shown.count("<li>") == FINDINGS_SHOWN and "2 more findings" in folded and "Finding 8." in folded

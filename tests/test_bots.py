@@ -171,6 +171,8 @@ def test_bot_specs_parse_parameters_and_name_what_is_wrong():
         parse_bot("greedy:w_points=lots")
     with pytest.raises(ValueError, match="'kimmy' is not an ally id"):
         parse_bot("random:never=kimmy", ["kim_kitsuragi"])
+    with pytest.raises(ValueError, match="'kim_kitsuragy' is not an ally id of the deck; did you mean 'kim_kitsuragi'"):
+        parse_bot("random:never=kim_kitsuragy", ["lena", "kim_kitsuragi"])
 
 
 def test_seats_get_the_bots_in_order_or_shuffled_per_game(default_arrays):

@@ -171,6 +171,16 @@ def test_broken_yaml_is_a_clean_error_with_its_line():
     assert message.startswith("deck.yaml:") and "not valid YAML" in message
 
 
+def test_a_tab_or_a_misaligned_line_gets_an_indentation_hint():
+    text = _deck_yaml()
+    tabbed = text.replace("  points: 0\n", "\tpoints: 0\n", 1)
+    (message,) = _problems(tabbed)
+    line = tabbed.splitlines().index("\tpoints: 0") + 1
+    assert message.endswith(f"check the indentation of line {line}: use spaces, not tabs")
+    (message,) = _problems(text.replace("  points: 0\n", "   points: 0\n", 1))
+    assert "check the indentation of line" in message
+
+
 def test_a_key_given_twice_is_an_error_not_a_silent_overwrite():
     text = _deck_yaml().replace("  points: 0\n", "  points: 0\n  points: 5\n", 1)
     (message,) = _problems(text)

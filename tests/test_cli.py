@@ -53,6 +53,9 @@ def test_replay_prints_a_full_game_with_events_and_scores():
     for phrase in ("is dealt", "Turn 1: seat", "plays", "draws", "completes", "Symbols:", "MORALE-LOSS EVENT", "rolls",
                    "Game over after", "Final scores", "<- winner"):  # fmt: skip
         assert phrase in out, phrase
+    # which squad completed, and singular units (seed 3: seat 1's first squad, Titus Hardie alone)
+    assert "Seat 1's squad 1 (Titus Hardie) completes 'Visit the Dolorian Church' [purple, 1 point] for 1 point." in out
+    assert "1 points" not in out and " 1 tasks" not in out
 
 
 def test_replay_and_simulate_take_the_a4_and_a8_rule_options(tmp_path):
@@ -93,7 +96,44 @@ def test_run_plays_the_games_and_writes_the_report(tmp_path):
     assert again.returncode == 0 and len(list(tmp_path.iterdir())) == 1  # the same run, continued
 
 
+def test_run_with_several_player_counts_plays_each_and_reports_them_side_by_side(tmp_path):
+    result = revachol("run", "-n", "600", "--players", "2,4", "--runs", str(tmp_path), "--quiet", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    (base,) = tmp_path.iterdir()
+    assert "-2,4p-greedy-600g-seed0" in base.name
+    manifests = {n: json.loads((base / f"{n}p" / "manifest.json").read_text()) for n in (2, 4)}
+    assert {n: (m["n_players"], m["root_seed"]) for n, m in manifests.items()} == {2: (2, 0), 4: (4, 0)}
+    seats = (base / "report" / "tables" / "seat_win_rates.csv").read_text()
+    assert "2p" in seats and "4p" in seats  # one report, both counts
+
+
+def test_run_refuses_a_player_count_outside_2_to_4_in_one_line(tmp_path):
+    result = revachol("run", "--players", "2,5", "--runs", str(tmp_path))
+    assert result.returncode == 1 and result.stderr.count("\n") == 1 and "2 to 4" in result.stderr
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("command", ["simulate", "run", "replay"])
+def test_help_lists_every_built_in_bot(command):
+    from sim.bots.policy import POLICY_IDS
+
+    text = " ".join(revachol(command, "--help").stdout.split())
+    assert all(name in text for name in POLICY_IDS if name != "scripted"), text
+
+
+def test_simulate_plays_greedy_by_default_like_run(tmp_path):
+    result = revachol("simulate", "-n", "20", "--out", str(tmp_path / "r"), "--jobs", "1", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert json.loads((tmp_path / "r" / "manifest.json").read_text())["bots"] == ["greedy"] * 4
+
+
 def test_bench_prints_games_per_second():
     result = revachol("bench", "-n", "2000")
     assert result.returncode == 0, result.stderr
     assert "games/s" in result.stdout and "no abilities" in result.stdout
+
+
+def test_report_refuses_a_malformed_length_target_in_one_line(tmp_path):
+    result = revachol("report", str(tmp_path), "--target-turns", "fifty")
+    assert result.returncode == 1
+    assert result.stderr.strip() == "error: --target-turns 'fifty': write LO..HI in turns, e.g. 50..60"

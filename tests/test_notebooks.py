@@ -3,8 +3,8 @@
 Each notebook runs in a fresh ``python3`` kernel of the interpreter running the
 tests, from the ``notebooks/`` folder as Jupyter would, with ``MPLBACKEND=agg``,
 few games (``REVACHOL_NOTEBOOK_GAMES``, which every notebook's ``N_GAMES`` reads)
-and ``TMPDIR`` under the test's ``tmp_path``, so that the runs and reports they
-write under ``tempfile.mkdtemp()`` are cleaned up with it.
+and ``REVACHOL_RUNS`` (the notebooks' runs folder, ``../runs`` by default) under the
+test's ``tmp_path``, so that the runs and reports they write are cleaned up with it.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def test_notebook_is_stored_without_outputs_and_reads_the_game_count(name):
 def test_notebook_runs(name, tmp_path, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "agg")
     monkeypatch.setenv(GAMES_VARIABLE, str(GAMES))
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setenv("REVACHOL_RUNS", str(tmp_path))
     nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     client = NotebookClient(
         nb,

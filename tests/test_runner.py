@@ -94,7 +94,7 @@ def test_a_run_killed_mid_way_resumes_to_identical_tables(tmp_path):
         pytest.skip("the revachol console script is not installed")
     out = tmp_path / "killed"
     command = [str(SCRIPT), "simulate", "-n", "6000", "--players", "4", "--seed", "9", "--jobs", "1",
-               "--chunk-size", "300", "--quiet", "--out", str(out)]  # fmt: skip
+               "--chunk-size", "300", "--quiet", "--bot", "random", "--out", str(out)]  # fmt: skip
     process = subprocess.Popen(command, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while len(list((out / "games").glob("part-*.parquet"))) < 3 and time.monotonic() < deadline:

@@ -17,6 +17,7 @@ import numpy as np
 
 from sim.bots.policy import POLICY_IDS, POLICY_PARAMS, USER
 from sim.bots.user import load_bot
+from sim.cards import unknown_id
 from sim.state import (
     BOT_ADDRESS,
     BOT_COLUMNS,
@@ -76,7 +77,7 @@ def parse_bot(text: str, ally_ids: Sequence[str] = ()) -> BotSpec:
             raise ValueError(f"bot {text!r}: {item!r} is not key=value")
         if key in RESTRICTIONS:
             if value not in ally_ids:
-                raise ValueError(f"bot {text!r}: {value!r} is not an ally id of the deck (see cards.yaml)")
+                raise ValueError(f"bot {text!r}: {unknown_id('ally', value, list(ally_ids), 'the deck')}")
             restricted, restriction = list(ally_ids).index(value), RESTRICTIONS[key]
         elif key in defaults:
             try:

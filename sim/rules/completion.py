@@ -237,13 +237,13 @@ def complete_tasks(st, deck, seat, choice):
             receive(st, owner, ally)
             st.ally_stats[lender, AS_LENT] += 1
             log_event(st, EV_BORROW, ally, lender, owner, 0, 0)
-            log_event(st, EV_SQUAD_CARD, ally, 2, owner, 0, 0)
+            log_event(st, EV_SQUAD_CARD, ally, 2, owner, squad, 0)
         elif deck.ally_ability[ally] == STAYS:
             add_to_squad(st, deck, seat, st.squad_n[seat], ally)
-            log_event(st, EV_SQUAD_CARD, ally, 1, seat, 0, 0)
+            log_event(st, EV_SQUAD_CARD, ally, 1, seat, squad, 0)
         else:
             to_statue_discard(st, ally)
-            log_event(st, EV_SQUAD_CARD, ally, 0, EMPTY, 0, 0)
+            log_event(st, EV_SQUAD_CARD, ally, 0, EMPTY, squad, 0)
     refill_row(st)
 
 

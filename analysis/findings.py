@@ -1,0 +1,158 @@
+"""Findings: the report's answers as plain sentences, ranked by how far each is from
+fair or from the designer's target.
+
+Each finding is one sentence with its number, its 95% CI and its n, and the report
+section that holds the detail. Sources (tables computed elsewhere, so that the
+notebook can pass its own):
+
+* allies with a verdict (:func:`analysis.cards.ally_strength`);
+* tasks whose reward is out of line with their difficulty
+  (:func:`analysis.task_calibration.task_calibration`);
+* the first player's edge (:func:`analysis.seats.seat_balance`, R9.4);
+* game length (:func:`analysis.length.game_length`);
+* the task points penalties take back (:func:`analysis.morale.morale_impact`, R8.3);
+* the share of games decided by dice (:func:`analysis.seats.seat_balance`, which
+  counts them with :func:`analysis.seats.tie_counts`, R9.3).
+
+``distance`` ranks them: how far the finding is from fair (or from the target) in
+units of its practical threshold, so 1 is "just big enough to matter". An ally's is
+``|effect_pp| / threshold_pp``; a task's ``|points − par| / threshold_points``; the
+first player's ``|win rate − 1/n|`` in pp over ``threshold_pp``; game length's miss
+of the target range in turns over ``threshold_turns``. Findings with no fair value
+and no target (length without a target, penalties, dice) have distance 0 and come
+last, in the order above.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis.cards import DEFAULT_THRESHOLD_PP
+from analysis.html import estimate
+
+DEFAULT_THRESHOLD_TURNS = 5.0  # a miss of the length target (turns) that matters
+COLUMNS = ("run", "kind", "subject", "sentence", "value", "low", "high", "n", "unit", "distance", "section")
+SECTIONS = {  # kind: the report section holding its detail
+    "ally": "Card strength",
+    "task": "Task rewards",
+    "first_player": "Seat advantage",
+    "length": "Game length",
+    "penalties": "Morale loss",
+    "dice": "Seat advantage",
+}
+
+
+def _finding(run, kind, subject, sentence, value, low, high, n, unit, distance) -> dict:
+    return dict(zip(COLUMNS, (run, kind, subject, sentence, value, low, high, n, unit, distance, SECTIONS[kind])))
+
+
+def _allies(strength: pd.DataFrame) -> list[dict]:
+    out = []
+    for _, r in strength[strength["verdict"] != ""].iterrows():
+        effect = estimate(r["effect_pp"] / 100, r["effect_low_pp"] / 100, r["effect_high_pp"] / 100, "pp",
+                          n=r["games"], noun="win rate")  # fmt: skip
+        out.append(_finding(r["run"], "ally", r["name"], f"{r['name']} is {r['verdict']} than the average ally: "
+                            f"{effect}.", r["effect_pp"], r["effect_low_pp"], r["effect_high_pp"], r["games"], "pp",
+                            abs(r["effect_pp"]) / r["threshold_pp"]))  # fmt: skip
+    return out
+
+
+def _tasks(calibration: pd.DataFrame) -> list[dict]:
+    out = []
+    how = {"underpays": "pays less than tasks as hard as it", "overpays": "pays more than tasks as hard as it"}
+    for _, r in calibration[calibration["verdict"] != ""].iterrows():
+        rate = estimate(r["completion_rate"], r["completion_rate_low"], r["completion_rate_high"], n=r["games"],
+                        noun="of games")  # fmt: skip
+        par = estimate(r["par_points"], r["par_points_low"], r["par_points_high"], "", noun="points")
+        out.append(_finding(r["run"], "task", r["name"], f"{r['name']} {how[r['verdict']]}: {r['points']:g} points, "
+                            f"where tasks completed in {rate} pay {par}.", r["gap_points"],
+                            r["points"] - r["par_points_high"], r["points"] - r["par_points_low"], r["games"],
+                            "points", abs(r["gap_points"]) / r["threshold_points"]))  # fmt: skip
+    return out
+
+
+def _seats(balance: pd.DataFrame, threshold_pp: float) -> list[dict]:
+    out = []
+    for _, r in balance[balance["games"] > 0].iterrows():
+        fair = 1 / r["players"]
+        edge = 100 * (r["advantage_p1"] - fair)
+        out.append(_finding(r["run"], "first_player", "first player",
+                            f"The first player wins {estimate(r['advantage_p1'], r['advantage_p1_low'], r['advantage_p1_high'], n=r['games'], noun='of games')} "
+                            f"against {100 * fair:.1f}% for a fair seat: {edge:+.1f} pp.",
+                            edge, 100 * (r["advantage_p1_low"] - fair), 100 * (r["advantage_p1_high"] - fair),
+                            r["games"], "pp", abs(edge) / threshold_pp))  # fmt: skip
+    return out
+
+
+def _length(length: pd.DataFrame, target_turns: tuple[float, float] | None, threshold_turns: float) -> list[dict]:
+    out = []
+    for _, r in length[length["measure"] == "turns"].iterrows():
+        mean = estimate(r["mean"], r["mean_low"], r["mean_high"], "", n=r["games"], noun="turns")
+        if target_turns is None:
+            text, distance = "", 0.0
+        else:
+            low, high = target_turns
+            miss = max(low - r["mean"], r["mean"] - high, 0.0)
+            text, distance = f", against a target of {low:g}–{high:g} turns", miss / threshold_turns
+        out.append(_finding(r["run"], "length", "game length", f"A game lasts {mean} on average{text}.", r["mean"],
+                            r["mean_low"], r["mean_high"], r["games"], "turns", distance))  # fmt: skip
+    return out
+
+
+def _penalties(impact: pd.DataFrame) -> list[dict]:
+    rows = impact[impact["measure"] == "points_lost_share"]
+    return [_finding(r["run"], "penalties", "penalties",
+                     f"Penalties (R8.3) take back {estimate(r['value'], r['value_low'], r['value_high'], n=r['n'], n_of='task points', noun='of the task points completed')}.", r["value"], r["value_low"], r["value_high"], r["n"],
+                     "share", 0.0) for _, r in rows.iterrows()]  # fmt: skip
+
+
+def _dice(balance: pd.DataFrame) -> list[dict]:
+    return [_finding(r["run"], "dice", "dice",
+                     f"{estimate(r['decided_by_dice_rate'], r['decided_by_dice_rate_low'], r['decided_by_dice_rate_high'], n=r['games'], noun='of games')} "
+                     f"are decided by the die roll after a tie (R9.3).", r["decided_by_dice_rate"],
+                     r["decided_by_dice_rate_low"], r["decided_by_dice_rate_high"], r["games"], "share", 0.0)
+            for _, r in balance[balance["games"] > 0].iterrows()]  # fmt: skip
+
+
+def findings(strength: pd.DataFrame, calibration: pd.DataFrame, balance: pd.DataFrame, length: pd.DataFrame,
+             impact: pd.DataFrame, threshold_pp: float = DEFAULT_THRESHOLD_PP,
+             target_turns: tuple[float, float] | None = None,
+             threshold_turns: float = DEFAULT_THRESHOLD_TURNS) -> pd.DataFrame:  # fmt: skip
+    """The findings of one or several runs, most important first (module docstring).
+
+    Parameters
+    ----------
+    strength, calibration, balance, length, impact : pandas.DataFrame
+        :func:`analysis.cards.ally_strength`,
+        :func:`analysis.task_calibration.task_calibration`,
+        :func:`analysis.seats.seat_balance`, :func:`analysis.length.game_length`,
+        :func:`analysis.morale.morale_impact`.
+    threshold_pp : float
+        Practical threshold of the first player's edge (percentage points of win
+        rate). Allies carry their own in ``strength["threshold_pp"]``.
+    target_turns : (low, high), optional
+        The designer's target range of mean turns per game.
+    threshold_turns : float
+        A miss of ``target_turns`` (turns) counted as one unit of distance.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per finding: ``run``, ``kind`` (``ally``, ``task``,
+        ``first_player``, ``length``, ``penalties``, ``dice``), ``subject``,
+        ``sentence`` (plain text, with the number, its 95% CI and n), ``value``
+        with ``low``/``high`` in ``unit`` (pp, points, turns, or share as a
+        fraction), ``n`` (games, or task points for penalties), ``distance``
+        (from fair or target, in practical thresholds), ``section`` (the report
+        section's title). Sorted by ``distance``, largest first; several runs'
+        sentences start with the run's name.
+    """
+    rows = [*_allies(strength), *_tasks(calibration), *_seats(balance, threshold_pp),
+            *_length(length, target_turns, threshold_turns), *_penalties(impact), *_dice(balance)]  # fmt: skip
+    out = pd.DataFrame(rows, columns=list(COLUMNS))
+    if out["run"].nunique() > 1:
+        out["sentence"] = out["run"].astype(str) + ": " + out["sentence"]
+    out["n"] = out["n"].astype(np.int64)
+    return out.sort_values("distance", ascending=False, kind="stable").reset_index(drop=True)
+

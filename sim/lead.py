@@ -1,0 +1,77 @@
+"""Who leads after each turn, and the game's closeness and drama from it.
+
+Ludii's LeadChange, Drama and Decisiveness metrics (Ludeme/Ludii,
+``Evaluation/src/metrics/multiple/metrics/``), adapted to a game scored once at the
+end: the *lead* after a turn is held by the seats with the most points that R9.2
+would score at that moment (completed tasks held plus allies received face down).
+A seat *leads alone* when no other seat has as many points.
+
+The engine writes one byte per turn (:func:`note_leaders`), the bitmask of the seats
+with the most points, into ``State.leaders`` (int8, ``MAX_TURN_CAP + 1``); nothing
+else is logged. :func:`write_closeness` turns it into four fields of the game record:
+
+==========================  =========================================================
+margin                      winner's points minus the best other seat's (points, >= 0;
+                            0 when R9.3's tie-breaks decided)
+lead_changes                times the seat leading alone changed; the first seat to
+                            lead alone is not a change (Ludii LeadChange, as a count)
+lead_taken_turn             turn at which the last seat to lead alone took the lead
+                            (turns; 0 if no seat ever led alone). Divided by the game's
+                            turns it is the decisiveness: how late the game was settled
+winner_behind_at_half       1 when, after turn ``turns // 2``, the winner had fewer
+                            points than the leader (a comeback)
+==========================  =========================================================
+"""
+
+from sim._numba import kernel
+from sim.rules.scoring import score
+from sim.state import EMPTY, N_PLAYERS, S_SCORE, TURN, WINNER
+
+
+@kernel
+def note_leaders(st, deck):
+    """Write the bitmask of the seats with the most points (R9.2) after turn
+    ``g[TURN]`` into ``st.leaders[g[TURN]]`` (bit ``s`` = seat ``s``)."""
+    best, mask = -1, 0
+    for seat in range(st.g[N_PLAYERS]):
+        points = score(st, deck, seat)
+        if points > best:
+            best, mask = points, 1 << seat
+        elif points == best:
+            mask |= 1 << seat
+    st.leaders[st.g[TURN]] = mask
+
+
+@kernel
+def lone_leader(mask):
+    """The seat of a one-seat ``mask``, or ``EMPTY`` when seats share the lead."""
+    if mask & (mask - 1) != 0:
+        return EMPTY
+    seat = 0
+    while mask > 1:
+        mask >>= 1
+        seat += 1
+    return seat
+
+
+@kernel
+def write_closeness(st, row, at):
+    """Write margin, lead_changes, lead_taken_turn and winner_behind_at_half (see the
+    module docstring) of the scored game in ``st`` into ``row[at : at + 4]``."""
+    winner = st.g[WINNER]
+    runner_up = -1
+    for seat in range(st.g[N_PLAYERS]):
+        if seat != winner and st.seat_stats[seat, S_SCORE] > runner_up:
+            runner_up = st.seat_stats[seat, S_SCORE]
+    leader, changes, taken = EMPTY, 0, 0
+    for turn in range(1, st.g[TURN] + 1):
+        seat = lone_leader(st.leaders[turn])
+        if seat != EMPTY and seat != leader:
+            if leader != EMPTY:
+                changes += 1
+            leader, taken = seat, turn
+    half = st.g[TURN] // 2
+    row[at] = st.seat_stats[winner, S_SCORE] - runner_up
+    row[at + 1] = changes
+    row[at + 2] = taken
+    row[at + 3] = 1 if half > 0 and (st.leaders[half] >> winner) & 1 == 0 else 0
