@@ -92,7 +92,7 @@ def run(
             play(deck, games, out, n, bots, seed, jobs, RuleOptions(debug=debug), resume=(out / "manifest.json").exists(),
                  progress=None if not quiet else False, cards_file=cards)  # fmt: skip
         report_path = build_report(outs, out=runs / base / "report", threshold_pp=threshold)
-    except (RunError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
+    except (RunError, ValueError, AssertionError, OSError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail(f"interrupted; finished chunks are kept in {runs / base}: run the same command again to continue")

@@ -3,7 +3,9 @@ confidence intervals drawn as bars or bands, one series per run.
 
 Each function takes the DataFrame of the table function it is named after and
 returns a :class:`matplotlib.figure.Figure`; it never computes statistics itself.
-Rates are drawn in percent.
+Rates are drawn in percent. Text from the user (card names, run directory names,
+bot specifications) passes through :func:`plain`, so a ``$`` in it is drawn as a
+dollar sign and never read as matplotlib math text.
 """
 
 from __future__ import annotations
@@ -29,11 +31,16 @@ def _figure(width: float = 7.5, height: float = 4.2, ncols: int = 1) -> tuple[Fi
     return figure, list(axes)
 
 
+def plain(text: str) -> str:
+    """``text`` escaped for matplotlib: every ``$`` drawn literally, no math text."""
+    return str(text).replace("$", r"\$")
+
+
 def _series(table: pd.DataFrame):
-    """(label, rows) per run, in the table's order."""
+    """(label, rows) per run, in the table's order; the label is :func:`plain`."""
     for run, rows in table.groupby("run", sort=False):
         first = rows.iloc[0]
-        yield f"{run}: {first['players']} players, {first['bots']}", rows
+        yield plain(f"{run}: {first['players']} players, {first['bots']}"), rows
 
 
 def _errors(rows: pd.DataFrame, column: str) -> np.ndarray:
@@ -143,7 +150,7 @@ def _card_intervals(table: pd.DataFrame, column: str, flag: str | None = None, o
         ax.errorbar(100 * rows[column], y + offset, xerr=_errors(rows, column), fmt="none", ecolor=colours, lw=1.2)
         ax.scatter(100 * rows[column], y + offset, c=colours, edgecolors=edges, linewidths=1.2, marker=marker, s=16,
                    zorder=3, label=label)  # fmt: skip
-    ax.set_yticks(y, names, fontsize="small")
+    ax.set_yticks(y, [plain(name) for name in names], fontsize="small")
     return figure, ax, y
 
 

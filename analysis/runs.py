@@ -21,7 +21,7 @@ import polars as pl
 from analysis.load import manifest as read_manifest
 from analysis.load import scan
 from sim.cards import Deck, load_deck
-from sim.runner import RunError
+from sim.runner import RunError, check_parts
 
 KEYS = ("run", "players", "bots")
 Sums = dict[str, np.ndarray]
@@ -54,7 +54,8 @@ class Run:
         ------
         sim.runner.RunError
             Without a readable manifest, or when the card file's hash is not the
-            manifest's (the card names would not be the run's).
+            manifest's (the card names would not be the run's), or when a part is
+            damaged (:func:`sim.runner.check_parts`).
         sim.cards.DeckError
             When the run's ``cards.yaml`` is missing or invalid.
         """
@@ -63,6 +64,7 @@ class Run:
         deck = load_deck(path / "cards.yaml")
         if deck.content_hash != manifest.get("deck_hash"):
             raise RunError(f"{path}/cards.yaml is not the deck this run played (its hash differs from the manifest's)")
+        check_parts(path, manifest)
         return cls(path, manifest, deck)
 
     @property

@@ -42,6 +42,7 @@ from matplotlib.figure import Figure
 
 from analysis.cards import ally_strength, task_outcomes
 from analysis.compare import as_written, check_paired, finished_games, game_ordered, paired_row, rate_difference
+from analysis.figures import plain
 from analysis.length import game_length
 from analysis.morale import morale_cards
 from analysis.seats import seat_balance
@@ -235,7 +236,7 @@ def plot_sweep(table: pd.DataFrame, card_id: str, field: str) -> Figure:
     axes = figure.subplots(1, len(metrics), squeeze=False)[0]
     for ax, metric in zip(axes, metrics):
         rows = table[table["metric"] == metric]
-        labels = [as_written(v) for v in rows["value"]]
+        labels = [plain(as_written(v)) for v in rows["value"]]
         x = range(len(labels))
         ax.errorbar(x, rows["estimate"], yerr=[rows["estimate"] - rows["low"], rows["high"] - rows["estimate"]],
                     marker="o", capsize=3)  # fmt: skip

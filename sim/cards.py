@@ -139,6 +139,16 @@ MAX_MORALE = 1_000  # with MAX_ALLIES, bounds the statue deck (A + M) and the re
 MAX_COUNTS = {"allies": MAX_ALLIES, "tasks": MAX_TASKS, "morale": MAX_MORALE}
 
 
+MAX_ECHO = 60  # characters of a value quoted back in an error message
+
+
+def _echo(value: Any) -> str:
+    """``repr(value)``, cut to :data:`MAX_ECHO` characters so that an error message
+    never repeats a huge value."""
+    text = repr(value)
+    return text if len(text) <= MAX_ECHO else f"{text[:MAX_ECHO]}... ({len(text):,} characters)"
+
+
 class Save(BaseModel):
     """A morale card's save requirement, compared die by die (R8.2)."""
 
@@ -203,7 +213,7 @@ class _Card(BaseModel):
         for name in names:
             if name not in fields:
                 raise PydanticCustomError(
-                    "estimated_field", f"{name!r} is not a field of this card; valid: {', '.join(fields)}"
+                    "estimated_field", f"{_echo(name)} is not a field of this card; valid: {', '.join(fields)}"
                 )
         return names
 
@@ -298,12 +308,12 @@ class CardProblem:
         where = f"{self.file}:{self.line}" if self.line else self.file
         parts = []
         if self.section is not None and self.index is not None:
-            card = f"'{self.card_id}'" if self.card_id else "with no valid id"
+            card = _echo(self.card_id) if self.card_id else "with no valid id"
             parts.append(f"{SECTION_KIND[self.section]} {card} ({self.section}[{self.index}])")
         elif self.section is not None:
             parts.append(f"section '{self.section}'")
         if self.field:
-            parts.append(f"field '{self.field}'")
+            parts.append(f"field {_echo(self.field)}")
         return f"{where}: {', '.join(parts) + ': ' if parts else ''}{self.message}"
 
 
@@ -320,7 +330,18 @@ INDENTATION_SIGNS = ("'\\t'", "<block end>", "mapping values are not allowed", "
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """PyYAML's safe loader that refuses a key given twice in one mapping."""
+    """PyYAML's safe loader that refuses a key given twice in one mapping, and
+    aliases (``*name``): a deck file has no use for them, and a few nested aliases
+    expand to billions of nodes ("billion laughs")."""
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.get_event()
+            raise yaml.composer.ComposerError(
+                None, None, f"alias *{event.anchor[:MAX_ECHO]} is not allowed in a deck file; write the value out",
+                event.start_mark,
+            )  # fmt: skip
+        return super().compose_node(parent, index)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen: set[Any] = set()
@@ -328,7 +349,7 @@ class _StrictLoader(yaml.SafeLoader):
             key = self.construct_object(key_node, deep=deep)
             if key in seen:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"the key {key!r} is given twice in one mapping; keep one", key_node.start_mark
+                    None, None, f"the key {_echo(key)} is given twice in one mapping; keep one", key_node.start_mark
                 )
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
@@ -391,9 +412,9 @@ def _message(error: dict[str, Any], model: type[BaseModel] | None) -> str:
         valid = ", ".join(model.model_fields) if model else "see docs/DECK.md"
         return f"unknown field; valid fields: {valid}"
     if kind == "literal_error":
-        return f"{got!r} is not valid here; valid: {error['ctx']['expected']}"
+        return f"{_echo(got)} is not valid here; valid: {error['ctx']['expected']}"
     message = error["msg"].removeprefix("Value error, ")
-    return message if kind in {"save_form", "estimated_field", "card_limit"} else f"{message} (got {got!r})"
+    return message if kind in {"save_form", "estimated_field", "card_limit"} else f"{message} (got {_echo(got)})"
 
 
 _SECTION_MODEL = {"allies": Ally, "tasks": Task, "morale": Morale}

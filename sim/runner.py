@@ -13,9 +13,16 @@ random streams depend only on the root seed and its game index (:mod:`sim.rng`),
 the tables are the same whatever the number of workers, the chunk size, the backend,
 or how often the run was interrupted and resumed.
 
-A worker writes each part under a temporary name and renames it when complete, so a
-part that exists is whole; a chunk is complete when all three of its parts exist.
-``resume=True`` skips complete chunks and replays the others.
+A worker writes each part under a temporary name unique to its process and renames
+it when complete; the main process records each part's row count and SHA-256 in the
+manifest as it arrives (:mod:`sim.parts`). A chunk is complete when its three parts
+are sound: readable Parquet with the expected rows, games and checksum.
+``resume=True`` keeps complete chunks and replays the others, torn or empty parts
+included.
+
+One process writes a run directory at a time (:mod:`sim.lock`); a second is refused
+at once. Every OS or worker failure during a run is a :class:`RunError` of one line
+saying how to continue.
 """
 
 from __future__ import annotations
@@ -24,9 +31,11 @@ import contextlib
 import json
 import math
 import os
+import shutil
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,10 +45,14 @@ from sim.cards import Deck, load_deck
 from sim.deck_arrays import DeckArrays, compile_deck
 from sim.bots.spec import BotSpec, parse_bot
 from sim.engine import check_players, run_games
+from sim.lock import FILES as LOCK_FILES
+from sim.lock import LockedError, locked
 from sim.options import RuleOptions
+from sim.parts import part_path, part_problem, temporary_name, write_part
 from sim.progress import RunProgress
 from sim.rules import RULES_VERSION
 from sim.state import new_state
+from sim.workers import exit_with_parent, no_working_directory_imports
 
 TABLES = ("games", "players", "cards")
 MANIFEST = "manifest.json"
@@ -71,32 +84,93 @@ class RunSpec:
         first = chunk * self.chunk_size
         return first, min(self.chunk_size, self.n_games - first)
 
+    @classmethod
+    def of(cls, manifest: dict) -> RunSpec:
+        """The spec a manifest records.
 
-def part_path(out_dir: Path, table: str, chunk: int) -> Path:
-    return out_dir / table / f"part-{chunk:05d}.parquet"
+        Raises
+        ------
+        RunError
+            When a field is missing or of the wrong type.
+        """
+        keys = ("deck_hash", "n_games", "n_players", "bots", "root_seed", "chunk_size", "rule_options")
+        try:
+            hash_, games, players, bots, seed, chunk, options = (manifest[key] for key in keys)
+            return cls(hash_, int(games), int(players), tuple(bots), int(seed), int(chunk), dict(options))
+        except (KeyError, TypeError, ValueError) as exc:
+            missing = [key for key in keys if key not in manifest]
+            what = f"lacks {', '.join(missing)}" if missing else f"has a field of the wrong type ({str(exc)[:100]})"
+            raise RunError(f"the run manifest {what}; was it written by sim.runner?") from None
 
 
-def chunk_is_complete(out_dir: Path, chunk: int) -> bool:
-    return all(part_path(out_dir, table, chunk).exists() for table in TABLES)
+def part_key(table: str, chunk: int) -> str:
+    """A part's name in the manifest's ``parts``: ``games/part-00003.parquet``."""
+    return part_path(Path(), table, chunk).as_posix()
 
 
-def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec], chunk: int) -> tuple[int, int, float]:
-    """Play one chunk and write its three parts; returns (chunk, games, seconds).
+def chunk_problems(out_dir: Path, spec: RunSpec, recorded: dict, chunk: int) -> list[str]:
+    """What is wrong with chunk ``chunk``'s parts (empty when all three are sound).
 
-    Runs in a worker process. Each part is written to ``*.tmp`` and renamed, so an
-    interrupted write leaves no part behind.
+    Parameters
+    ----------
+    recorded : dict
+        The manifest's ``parts``: row count and SHA-256 of each part as written.
     """
+    first, n = spec.chunk_games(chunk)
+    problems = []
+    for table in TABLES:
+        rows = n * (spec.n_players if table == "players" else 1)
+        problem = part_problem(part_path(out_dir, table, chunk), first, n, rows, recorded.get(part_key(table, chunk)))
+        if problem:
+            problems.append(f"{part_key(table, chunk)}: {problem}")
+    return problems
+
+
+def _recorded(manifest: dict) -> dict:
+    """The manifest's ``parts`` (``{}`` when absent or not an object)."""
+    parts = manifest.get("parts")
+    return parts if isinstance(parts, dict) else {}
+
+
+def check_parts(out_dir: str | Path, manifest: dict) -> None:
+    """Refuse a run directory with a damaged part, before any table is read.
+
+    Every part present must be sound; a run whose manifest says ``complete`` must
+    also have every part.
+
+    Raises
+    ------
+    RunError
+        Naming the first damaged part and what is wrong with it.
+    """
+    out_dir, spec = Path(out_dir), RunSpec.of(manifest)
+    complete = manifest.get("status") == "complete"
+    for chunk in range(spec.n_chunks):
+        for problem in chunk_problems(out_dir, spec, _recorded(manifest), chunk):
+            if complete or not problem.endswith(": missing"):
+                raise RunError(f"{out_dir}: part {problem}; run `revachol simulate --resume` on it to replay the chunk")
+
+
+def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec], chunk: int,
+              parent_pid: int) -> tuple[int, int, float, dict]:  # fmt: skip
+    """Play one chunk and write its three parts; returns (chunk, games, seconds,
+    ``{part key: {"rows", "sha256"}}``).
+
+    Runs in a worker process, which dies with the main process ``parent_pid``
+    (:func:`sim.workers.exit_with_parent`). Each part is written under a temporary
+    name and renamed, so an interrupted write leaves no part behind.
+    """
+    exit_with_parent(parent_pid)
     start = time.perf_counter()
     first, n = spec.chunk_games(chunk)
     options = RuleOptions(**spec.options)
     state = new_state(arrays, options.to_array())
     record = run_games(arrays, spec.n_players, n, spec.seed, bots, options, first_game=first, state=state)
-    for table, frame in record.tables().items():
-        final = part_path(out_dir, table, chunk)
-        temporary = final.with_suffix(".parquet.tmp")
-        frame.write_parquet(temporary, statistics=False)
-        os.replace(temporary, final)
-    return chunk, n, time.perf_counter() - start
+    written = {
+        part_key(table, chunk): write_part(frame, part_path(out_dir, table, chunk))
+        for table, frame in record.tables().items()
+    }
+    return chunk, n, time.perf_counter() - start, written
 
 
 def _manifest(spec: RunSpec, cards_file: str) -> dict:
@@ -114,13 +188,17 @@ def _manifest(spec: RunSpec, cards_file: str) -> dict:
         "tables": list(TABLES),
         "status": "running",
         "timings": {},
+        "parts": {},
     }
 
 
 def _write_json(path: Path, data: dict) -> None:
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    temporary = temporary_name(path)
+    try:
+        temporary.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+        temporary.replace(path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def read_manifest(out_dir: str | Path) -> dict:
@@ -129,13 +207,16 @@ def read_manifest(out_dir: str | Path) -> dict:
     Raises
     ------
     RunError
-        When the directory holds no readable manifest.
+        When the directory holds no readable manifest, or its JSON is not an object.
     """
     path = Path(out_dir) / MANIFEST
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise RunError(f"{path}: no readable run manifest ({exc})") from None
+    if not isinstance(manifest, dict):
+        raise RunError(f"{path}: a run manifest is a JSON object, this is a {type(manifest).__name__}")
+    return manifest
 
 
 def _same_run(old: dict, new: dict) -> list[str]:
@@ -155,12 +236,13 @@ def _prepare(out_dir: Path, spec: RunSpec, deck_text: str, cards_file: str, resu
                 f"{out_dir} holds a different run ({', '.join(differ)} differ); resume needs the same settings"
             )
         manifest["timings"] = old.get("timings", {})
-    elif out_dir.exists() and any(out_dir.iterdir()):
+        manifest["parts"] = _recorded(old)
+    elif any(path.name not in LOCK_FILES for path in out_dir.iterdir()):
         raise RunError(f"{out_dir} exists and is not a run directory; choose an empty or new directory")
     for table in TABLES:
-        (out_dir / table).mkdir(parents=True, exist_ok=True)
-        for stale in (out_dir / table).glob("*.tmp"):
-            stale.unlink()
+        (out_dir / table).mkdir(exist_ok=True)
+    for stale in [*out_dir.glob("*.tmp"), *out_dir.glob("*/*.tmp")]:
+        stale.unlink()
     (out_dir / "cards.yaml").write_text(deck_text, encoding="utf-8")
     _write_json(out_dir / MANIFEST, manifest)
     return manifest
@@ -254,16 +336,22 @@ def simulate(
     Raises
     ------
     RunError
-        For a directory that cannot take this run.
+        For a directory that cannot take this run (another run's, not a run
+        directory, or being written by another process, named); and, in one line
+        with the resume hint, for an OS failure (a path that is a file, read-only,
+        a full disk) or a worker process that died.
     sim.cards.DeckError
         For an invalid card file.
     ValueError
-        For a player count, bot or option the rules do not allow.
+        For a player count, bot or option the rules do not allow, ``n_jobs=0`` or
+        a negative seed; raised before the directory is touched.
     """
-    import joblib
-
     if n_games < 1 or chunk_size < 1:
         raise ValueError(f"n_games and chunk_size must be at least 1, got {n_games} and {chunk_size}")
+    if n_jobs == 0:
+        raise ValueError("n_jobs (--jobs) must be a number of worker processes (1 or more), or -1 for every core; got 0")
+    if not 0 <= seed < 2**63:
+        raise ValueError(f"the root seed (--seed) must be an integer from 0 to 2**63 - 1, got {seed}")
     if not isinstance(cards, Deck):
         cards_file, cards = cards, load_deck(cards)
     deck = cards
@@ -276,30 +364,79 @@ def simulate(
     spec = RunSpec(deck.content_hash, n_games, players, seats, seed, chunk_size, options.as_dict())
     out_dir = Path(out_dir)
     deck_text = Path(cards_file).read_text(encoding="utf-8") if cards_file else _yaml(deck)
-    manifest = _prepare(out_dir, spec, deck_text, str(cards_file or "<in memory>"), resume)
-    todo = [c for c in range(spec.n_chunks) if not chunk_is_complete(out_dir, c)]
-    done_games = n_games - sum(spec.chunk_games(c)[1] for c in todo)
-    show = sys.stderr.isatty() if progress is None else progress
-    started = time.perf_counter()
-    chunk_seconds = manifest["timings"].get("chunk_seconds", 0.0)
-    display = RunProgress(show, n_games, done_games)
-    if todo:
-        with display.compiling():
-            warm_engine(arrays, spec, parsed)
-    with _backend(scheduler, dask_local) as backend, display.games():
-        manifest["backend"] = backend
-        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", backend=None)
-        for _, n, seconds in parallel(joblib.delayed(run_chunk)(out_dir, arrays, spec, parsed, c) for c in todo):
-            chunk_seconds += seconds
-            display.advance(n)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunError(f"cannot make the run directory {out_dir}: {exc.strerror or exc}") from None
+    try:
+        with locked(out_dir):
+            _play(out_dir, spec, arrays, parsed, deck_text, str(cards_file or "<in memory>"), resume,
+                  dict(n_jobs=n_jobs, progress=progress, scheduler=scheduler, dask_local=dask_local))  # fmt: skip
+    except LockedError as exc:
+        raise RunError(str(exc)) from None
+    except OSError as exc:
+        raise RunError(f"cannot write the run directory {out_dir}: {exc}; {RESUME_HINT}") from None
+    except BrokenExecutor as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise RunError(f"a worker process died ({reason[:300]}); {RESUME_HINT}") from None
+    return out_dir
+
+
+RESUME_HINT = "finished chunks are kept: run the same command again (simulate with --resume) to continue"
+
+
+def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec], deck_text: str, cards_file: str,
+          resume: bool, how: dict) -> None:  # fmt: skip
+    """Prepare the locked run directory, play its missing or unsound chunks and
+    record each part as it arrives. A failure leaves the manifest ``failed`` and
+    the directory resumable, or, when it held nothing before, empty again."""
+    import joblib
+
+    fresh, manifest = all(path.name in LOCK_FILES for path in out_dir.iterdir()), None
+    try:
+        manifest = _prepare(out_dir, spec, deck_text, cards_file, resume)
+        todo = [c for c in range(spec.n_chunks) if chunk_problems(out_dir, spec, manifest["parts"], c)]
+        done_games = spec.n_games - sum(spec.chunk_games(c)[1] for c in todo)
+        show = sys.stderr.isatty() if how["progress"] is None else how["progress"]
+        started = time.perf_counter()
+        chunk_seconds = manifest["timings"].get("chunk_seconds", 0.0)
+        display = RunProgress(show, spec.n_games, done_games)
+        if todo:
+            with display.compiling():
+                warm_engine(arrays, spec, bots)
+        with no_working_directory_imports(), _backend(how["scheduler"], how["dask_local"]) as backend, display.games():
+            manifest["backend"] = backend
+            parallel = joblib.Parallel(n_jobs=how["n_jobs"], return_as="generator_unordered", backend=None)
+            tasks = (joblib.delayed(run_chunk)(out_dir, arrays, spec, bots, c, os.getpid()) for c in todo)
+            for _, n, seconds, written in parallel(tasks):
+                chunk_seconds += seconds
+                manifest["parts"].update(written)
+                _write_json(out_dir / MANIFEST, manifest)
+                display.advance(n)
+    except BaseException:
+        if fresh and not (manifest and manifest["parts"]):
+            _empty(out_dir)
+        elif manifest is not None:
+            with contextlib.suppress(OSError):
+                _write_json(out_dir / MANIFEST, manifest | {"status": "failed"})
+        raise
     wall = time.perf_counter() - started
     manifest["status"] = "complete"
     manifest["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     runs = manifest["timings"].get("runs", [])
-    runs.append({"chunks": len(todo), "wall_seconds": round(wall, 3), "n_jobs": n_jobs, "backend": backend})
+    runs.append({"chunks": len(todo), "wall_seconds": round(wall, 3), "n_jobs": how["n_jobs"], "backend": backend})
     manifest["timings"] = {"runs": runs, "chunk_seconds": round(chunk_seconds, 3)}
     _write_json(out_dir / MANIFEST, manifest)
-    return out_dir
+
+
+def _empty(out_dir: Path) -> None:
+    """Remove what :func:`_prepare` wrote into a directory that held no run, so the
+    corrected command can start afresh."""
+    with contextlib.suppress(OSError):
+        for table in TABLES:
+            shutil.rmtree(out_dir / table, ignore_errors=True)
+        (out_dir / "cards.yaml").unlink(missing_ok=True)
+        (out_dir / MANIFEST).unlink(missing_ok=True)
 
 
 def run_name(cards_file: str | Path, deck: Deck, players: int | str, bots: str | Sequence[str], n_games: int,

@@ -29,7 +29,8 @@ def hand_made_run(path: Path, record: Record, deck, bots: list[str]) -> Path:
     (path / "cards.yaml").write_text((ROOT / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     manifest = {"toolkit_version": "test", "rules_version": 1, "deck_hash": deck.content_hash,
                 "cards_file": "cards.yaml", "n_games": len(record.games), "n_players": len(bots), "bots": bots,
-                "root_seed": 0, "chunk_size": 1, "rule_options": {}, "status": "complete", "timings": {}}  # fmt: skip
+                "root_seed": 0, "chunk_size": len(record.games), "rule_options": {}, "status": "complete",
+                "timings": {}}  # fmt: skip
     (path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return path
 

@@ -10,6 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from analysis.figures import plot_task_outcomes
+from analysis.html import figure_png
 from analysis.morale import morale_cards
 from analysis.report import REPORT_FILE, build_report
 from sim.cards import SaveKind
@@ -96,6 +98,20 @@ def test_revachol_report_on_a_directory_that_is_no_run_is_one_line(tmp_path):
     result = revachol("report", str(tmp_path))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith("error: ") and "manifest" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_card_and_run_names_with_dollars_are_drawn_literally_never_as_math_text():
+    """Issue 13 item 14: ``$...$`` in a name is text; an invalid math expression in one
+    would make matplotlib fail to draw the figure."""
+    names = [r"Kim $\notacommand{$ Kitsuragi", "Cuno $5 $6"]
+    tasks = pd.DataFrame({"run": "run $x$", "players": 4, "bots": "4 × random", "name": names,
+                          "completion_rate": [0.2, 0.4], "completion_rate_low": [0.1, 0.3],
+                          "completion_rate_high": [0.3, 0.5]})  # fmt: skip
+    figure = plot_task_outcomes(tasks)
+    assert figure_png(figure).startswith(b"\x89PNG")
+    (ax,) = figure.axes
+    assert [label.get_text() for label in ax.get_yticklabels()] == [rf"Kim \$\notacommand{{\$ Kitsuragi", r"Cuno \$5 \$6"]
+    assert all(not label._preprocess_math(label.get_text())[1] for label in ax.get_yticklabels())
 
 
 def test_a_report_of_several_runs_goes_to_its_own_folder_and_leaves_each_runs_report(script_run, tmp_path):

@@ -2,6 +2,7 @@
 
 import copy
 import itertools
+import tracemalloc
 from fractions import Fraction
 
 import numpy as np
@@ -257,3 +258,41 @@ def test_r1_5_card_counts_beyond_the_engine_limits_are_refused_naming_them(secti
     )
     data[section] = data[section][:limit]
     assert len(getattr(parse_deck(yaml.safe_dump(data)), section)) == limit
+
+
+# Issue 13 item 13: hostile YAML.
+
+
+def billion_laughs(levels: int = 9) -> str:
+    """A YAML "billion laughs": ``levels`` of aliases, each list holding nine of the
+    previous, so ``a9`` expands to 9**10 strings."""
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, levels + 1)]
+    return "\n".join([*lines, f"format: 1\nallies: *a{levels}\ntasks: []\nmorale: []\n"])
+
+
+def test_a_billion_laughs_file_is_refused_at_its_first_alias_in_little_memory():
+    tracemalloc.start()
+    try:
+        with pytest.raises(DeckError) as error:
+            parse_deck(billion_laughs(), "bomb.yaml")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    (problem,) = error.value.problems
+    assert str(problem) == "bomb.yaml:2: not valid YAML: alias *a0 is not allowed in a deck file; write the value out"
+    assert peak < 10 * 2**20
+
+
+def test_an_error_message_never_echoes_a_long_value_in_full(default_deck):
+    data = default_deck.to_yaml_data()
+    data["allies"][0]["points"] = "9" * 100_000
+    data["tasks"][0]["requires"] = ["x" * 100_000]
+    data["morale"][0]["estimated"] = ["y" * 100_000]
+    data["morale"][1]["z" * 100_000] = 1  # an unknown field
+    data["allies"][1]["id"] = "W" * 100_000  # not snake_case
+    with pytest.raises(DeckError) as error:
+        parse_deck(yaml.safe_dump(data, sort_keys=False), "long.yaml")
+    messages = [str(p) for p in error.value.problems]
+    assert len(messages) == 5 and all(len(m) < 400 for m in messages), messages
+    assert all("(100,002 characters)" in m for m in messages)

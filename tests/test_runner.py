@@ -1,19 +1,27 @@
 """The batch runner: reproducible, resumable run directories (issue: batch runner)."""
 
+import contextlib
+import errno
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import polars as pl
+import psutil
 import pytest
 import yaml
 
 from analysis.load import load
+from analysis.runs import Run
+from sim import runner
 from sim.engine import run_games
-from sim.runner import TABLES, RunError, simulate
+from sim.parts import temporary_name, write_part
+from sim.runner import TABLES, RunError, check_parts, read_manifest, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards.yaml"
@@ -125,3 +133,204 @@ def test_common_random_numbers_across_bots_and_decks_of_equal_size(tmp_path, def
     first = [load(run, "games")["first_player"] for run in runs]
     assert first[0].equals(first[1]) and first[0].equals(first[2])
     assert not load(runs[0], "games")["turns"].equals(load(runs[1], "games")["turns"])  # the bots did differ
+
+
+# Issue 13 items 9-12: run directories are safe under concurrency and damage.
+
+
+def test_a_second_writer_is_refused_at_once_naming_the_holder(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from pathlib import Path; from sim.lock import locked\n"
+         f"with locked(Path({str(out)!r})):\n    print('held', flush=True); sys.stdin.read()"],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(RunError, match=rf"being written by process {holder.pid} on "):
+            simulate(CARDS, 100, out, players=2, seed=7, n_jobs=1, chunk_size=50, progress=False)
+        with pytest.raises(RunError, match=rf"process {holder.pid}"):
+            simulate(CARDS, 100, out, players=2, seed=8, n_jobs=1, chunk_size=50, progress=False, resume=True)
+    finally:
+        holder.communicate("")
+    assert not (out / "manifest.json").exists() and not (out / "games").exists()
+    simulate(CARDS, 100, out, players=2, seed=7, n_jobs=1, chunk_size=50, progress=False)  # released on exit
+
+
+def test_temporary_part_names_are_unique_per_process_and_call(tmp_path):
+    final = tmp_path / "part-00000.parquet"
+    first, second = temporary_name(final), temporary_name(final)
+    assert first != second and f".{os.getpid()}-" in first.name and first.name.endswith(".tmp")
+    assert first.parent == final.parent and first.name.startswith(final.name)
+
+
+def test_resume_replays_torn_empty_misplaced_and_altered_parts(tmp_path):
+    out = simulate(CARDS, 500, tmp_path / "run", players=3, seed=3, n_jobs=1, chunk_size=100, progress=False)
+    before = tables(out)
+    torn = out / "games" / "part-00001.parquet"
+    torn.write_bytes(torn.read_bytes()[: torn.stat().st_size // 2])
+    (out / "players" / "part-00002.parquet").write_bytes(b"")
+    shutil.copy(out / "cards" / "part-00000.parquet", out / "cards" / "part-00003.parquet")  # games 0..99, not 300..399
+    altered = before["games"].filter(pl.col("game") < 100).with_columns(pl.col("turns") + 1)
+    altered.write_parquet(out / "games" / "part-00000.parquet")  # right rows and games; only the checksum tells
+    with pytest.raises(RunError, match=r"part games/part-00000.parquet: its checksum differs"):
+        check_parts(out, read_manifest(out))
+    simulate(CARDS, 500, out, players=3, seed=3, n_jobs=1, chunk_size=100, progress=False, resume=True)
+    manifest = read_manifest(out)
+    assert [r["chunks"] for r in manifest["timings"]["runs"]] == [5, 4]
+    assert_same_tables(before, tables(out))
+    check_parts(out, manifest)
+
+
+def test_report_on_a_damaged_part_is_one_clear_line(tmp_path):
+    if not SCRIPT.exists():
+        pytest.skip("the revachol console script is not installed")
+    out = simulate(CARDS, 200, tmp_path / "run", players=2, seed=1, n_jobs=1, chunk_size=100, progress=False)
+    torn = out / "players" / "part-00001.parquet"
+    torn.write_bytes(torn.read_bytes()[:100])
+    result = subprocess.run([str(SCRIPT), "report", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert "part players/part-00001.parquet: not readable Parquet" in line and "--resume" in line
+
+
+def test_bad_jobs_or_seed_leave_the_directory_usable_by_the_corrected_command(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match="n_jobs"):
+        simulate(CARDS, 100, out, players=2, n_jobs=0, progress=False)
+    with pytest.raises(ValueError, match="root seed"):
+        simulate(CARDS, 100, out, players=2, seed=-1, n_jobs=1, progress=False)
+    simulate(CARDS, 100, out, players=2, seed=1, n_jobs=1, progress=False)
+    assert read_manifest(out)["status"] == "complete"
+
+
+def _disk_full_at(monkeypatch, call: int):
+    """Make the ``call``-th part write (1-based) fail as on a full disk."""
+    calls = []
+
+    def write(frame, final):
+        calls.append(final)
+        if len(calls) == call:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(final))
+        return write_part(frame, final)
+
+    monkeypatch.setattr(runner, "write_part", write)
+
+
+def test_a_full_disk_is_one_line_and_a_fresh_directory_is_left_empty(tmp_path, monkeypatch):
+    _disk_full_at(monkeypatch, 1)
+    out = tmp_path / "run"
+    with pytest.raises(RunError) as error:
+        simulate(CARDS, 200, out, players=2, seed=1, n_jobs=1, chunk_size=100, progress=False)
+    message = str(error.value)
+    assert "\n" not in message and "No space left on device" in message and "--resume" in message
+    assert sorted(p.name for p in out.iterdir()) == [".lock"]  # nothing of the failed run is left
+    monkeypatch.undo()
+    simulate(CARDS, 200, out, players=2, seed=1, n_jobs=1, chunk_size=100, progress=False)  # no "already holds a run"
+
+
+def test_a_full_disk_mid_run_leaves_a_failed_resumable_run(tmp_path, monkeypatch):
+    _disk_full_at(monkeypatch, 4)  # the first part of the second chunk
+    out = tmp_path / "run"
+    with pytest.raises(RunError, match="No space left on device"):
+        simulate(CARDS, 300, out, players=2, seed=1, n_jobs=1, chunk_size=100, progress=False)
+    manifest = read_manifest(out)
+    assert manifest["status"] == "failed" and sorted(manifest["parts"]) == [
+        "cards/part-00000.parquet", "games/part-00000.parquet", "players/part-00000.parquet"]  # fmt: skip
+    monkeypatch.undo()
+    simulate(CARDS, 300, out, players=2, seed=1, n_jobs=1, chunk_size=100, progress=False, resume=True)
+    manifest = read_manifest(out)
+    assert manifest["status"] == "complete" and [r["chunks"] for r in manifest["timings"]["runs"]] == [2]
+    assert load(out, "games").height == 300
+
+
+def test_an_output_path_that_is_a_file_is_one_line(tmp_path):
+    target = tmp_path / "taken"
+    target.write_text("mine")
+    with pytest.raises(RunError, match=r"cannot make the run directory .*taken: File exists"):
+        simulate(CARDS, 100, target, players=2, n_jobs=1, progress=False)
+    with pytest.raises(RunError, match=r"cannot make the run directory .*Not a directory"):
+        simulate(CARDS, 100, target / "run", players=2, n_jobs=1, progress=False)
+    assert target.read_text() == "mine"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+def test_a_read_only_output_path_is_one_line(tmp_path):
+    tmp_path.chmod(0o555)
+    try:
+        with pytest.raises(RunError, match="Permission denied"):
+            simulate(CARDS, 100, tmp_path / "run", players=2, n_jobs=1, progress=False)
+    finally:
+        tmp_path.chmod(0o755)
+
+
+def test_a_manifest_that_is_not_an_object_is_one_line(tmp_path):
+    out = simulate(CARDS, 100, tmp_path / "run", players=2, seed=1, n_jobs=1, progress=False)
+    (out / "manifest.json").write_text("[1, 2]")
+    with pytest.raises(RunError, match="a run manifest is a JSON object, this is a list"):
+        simulate(CARDS, 100, out, players=2, seed=1, n_jobs=1, progress=False, resume=True)
+    with pytest.raises(RunError, match="JSON object"):
+        Run.open(out)
+
+
+def _loky_workers(main: psutil.Process) -> list[psutil.Process]:
+    return [p for p in main.children(recursive=True) if "popen_loky_posix" in " ".join(p.cmdline())]
+
+
+def _simulate_in_background(out: Path, games: int, chunk_size: int) -> subprocess.Popen:
+    """``revachol simulate --jobs 2`` in its own session, returned once three parts exist."""
+    if not SCRIPT.exists():
+        pytest.skip("the revachol console script is not installed")
+    command = [str(SCRIPT), "simulate", "-n", str(games), "--players", "4", "--seed", "9", "--jobs", "2",
+               "--chunk-size", str(chunk_size), "--quiet", "--out", str(out)]  # fmt: skip
+    process = subprocess.Popen(command, cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)  # fmt: skip
+    deadline = time.monotonic() + 300
+    while len(list((out / "games").glob("part-*.parquet"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return process
+
+
+def test_kill_9_of_the_main_process_takes_its_workers_with_it(tmp_path):
+    process = _simulate_in_background(tmp_path / "run", 400_000, 1000)
+    try:
+        workers = _loky_workers(psutil.Process(process.pid))
+        assert workers, "the run should be playing on loky workers"
+        os.kill(process.pid, signal.SIGKILL)  # the main process only
+        process.wait()
+        _, alive = psutil.wait_procs(workers, timeout=10)
+        assert not alive, f"workers outlived the main process: {[p.pid for p in alive]}"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def test_a_killed_worker_is_one_line_with_the_resume_hint(tmp_path):
+    process = _simulate_in_background(tmp_path / "run", 400_000, 1000)
+    try:
+        workers = _loky_workers(psutil.Process(process.pid))
+        assert workers, "the run should be playing on loky workers"
+        workers[0].kill()
+        _, stderr = process.communicate(timeout=300)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 1 and "Traceback" not in stderr
+    (line,) = stderr.strip().splitlines()
+    assert line.startswith("error: a worker process died") and "--resume" in line
+    assert read_manifest(tmp_path / "run")["status"] == "failed"
+
+
+def test_a_stray_joblib_py_in_the_working_directory_is_not_imported_by_workers(tmp_path):
+    if not SCRIPT.exists():
+        pytest.skip("the revachol console script is not installed")
+    marker = tmp_path / "imported"
+    (tmp_path / "joblib.py").write_text(f"open({str(marker)!r}, 'w').close()\nraise ImportError('stray joblib.py')\n")
+    out = tmp_path / "run"
+    result = subprocess.run([str(SCRIPT), "simulate", "-n", "200", "--chunk-size", "50", "--jobs", "2", "--quiet",
+                             "--cards", str(CARDS), "--out", str(out)], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=600)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert not marker.exists()
+    assert load(out, "games").height == 200

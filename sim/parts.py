@@ -1,0 +1,92 @@
+"""The Parquet parts of a run directory: written whole, checked before they are trusted.
+
+A part is written under a temporary name unique to the writing process and renamed
+when complete; its row count and SHA-256 are returned for the manifest. A part is
+*sound* when it is readable Parquet, holds the expected number of rows, covers
+exactly its chunk's games, and (when the manifest recorded one) has the recorded
+checksum. Resume replays an unsound part; the reports refuse one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import uuid
+from pathlib import Path
+
+import polars as pl
+
+def part_path(out_dir: Path, table: str, chunk: int) -> Path:
+    return out_dir / table / f"part-{chunk:05d}.parquet"
+
+
+def temporary_name(final: Path) -> Path:
+    """A temporary sibling of ``final`` unique to this process and call
+    (``part-00003.parquet.<pid>-<random>.tmp``), so two writers never share one."""
+    return final.with_name(f"{final.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
+
+
+def sha256(path: Path) -> str:
+    """SHA-256 (hex) of a file's bytes."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def write_part(frame: pl.DataFrame, final: Path) -> dict:
+    """Write ``frame`` to ``final`` through a temporary name.
+
+    Returns
+    -------
+    dict
+        ``{"rows": int, "sha256": str}``, recorded in the manifest.
+
+    Raises
+    ------
+    OSError
+        When the file cannot be written (full disk, read-only directory); the
+        temporary file is removed.
+    """
+    temporary = temporary_name(final)
+    try:
+        frame.write_parquet(temporary, statistics=False)
+        record = {"rows": frame.height, "sha256": sha256(temporary)}
+        os.replace(temporary, final)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return record
+
+
+def part_problem(path: Path, first_game: int, n_games: int, rows: int, recorded: dict | None) -> str | None:
+    """What is wrong with one part, or None when it is sound.
+
+    Parameters
+    ----------
+    path : Path
+        The part file.
+    first_game, n_games : int
+        Its chunk's games: every game ``first_game .. first_game + n_games - 1`` must
+        be present, and no other.
+    rows : int
+        Rows it must hold.
+    recorded : dict, optional
+        The manifest's ``{"rows", "sha256"}`` for this part, when it recorded one.
+
+    Returns
+    -------
+    str or None
+        A short phrase such as ``"missing"`` or ``"12 rows, expected 40"``.
+    """
+    if not path.exists():
+        return "missing"
+    try:
+        games = pl.read_parquet(path, columns=["game"])["game"]
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        return f"not readable Parquet ({str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__})"
+    if games.len() != rows:
+        return f"{games.len()} rows, expected {rows}"
+    last = first_game + n_games - 1
+    if games.n_unique() != n_games or games.min() != first_game or games.max() != last:
+        return f"games {games.min()}..{games.max()} ({games.n_unique()} distinct), expected {first_game}..{last}"
+    if isinstance(recorded, dict) and recorded.get("sha256") != sha256(path):
+        return "its checksum differs from the one recorded when it was written"
+    return None
