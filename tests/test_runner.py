@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from analysis.load import load
+from analysis.data.load import load
 from sim.engine import run_games
 from sim.runner import TABLES, RunError, simulate
 
