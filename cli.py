@@ -77,7 +77,7 @@ def run(
     debug: bool = DEBUG,
 ) -> None:
     """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat. The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
-    from analysis.report import build_report
+    from analysis.report.page import build_report
     from sim.options import RuleOptions
     from sim.runner import RunError, run_name
     from sim.runner import simulate as play
@@ -184,8 +184,8 @@ def report(
     target_turns: str | None = typer.Option(None, help="Your target for mean turns per game, LO..HI (e.g. 50..60): the findings rank game length by its miss."),
 ) -> None:
     """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the path of the HTML file."""
-    from analysis.report import build_report
-    from analysis.tune import Target
+    from analysis.report.page import build_report
+    from analysis.experiments.tune import Target
     from sim.cards import DeckError
     from sim.runner import RunError
 
@@ -214,7 +214,7 @@ def compare(
     quiet: bool = typer.Option(False, help="No progress bar."),
 ) -> None:
     """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction (one family per quantity). Prints the largest significant changes (pp, 95% CIs) and the path of compare.html."""
-    from analysis.compare import run_comparison
+    from analysis.experiments.compare import run_comparison
     from sim.runner import RunError
 
     deck_a, deck_b = _load(a), _load(b)
@@ -233,7 +233,7 @@ def _print_changes(changes_csv: Path, title: str, top: int = 10) -> None:
     """The largest significant changes of a comparison as a rich table (pp, 95% CIs)."""
     import pandas as pd
 
-    from analysis.terminal import print_table
+    from analysis.report.terminal import print_table
 
     moved = pd.read_csv(changes_csv)
     if moved.empty:
@@ -257,8 +257,8 @@ def card_value(
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
 ) -> None:
     """Causal card value by restricted play (Jaffe et al. 2012): for each ally, seat 0's bot may not play it, on the same deals as a run where it may not play a plain reference ally; the value is seat 0's win rate without the reference minus without the ally (positive: worth more than a plain ally), in pp with paired 95% CIs, exact McNemar tests and Benjamini–Hochberg flags, beside the value against no restriction, the value per game in which seat 0 held the ally, and the report's correlational IWD. Writes card_value.csv and prints the table."""
-    from analysis.card_value import card_values
-    from analysis.terminal import print_table
+    from analysis.experiments.card_value import card_values
+    from analysis.report.terminal import print_table
     from sim.runner import RunError
 
     deck = _load(cards)
@@ -281,7 +281,7 @@ def sweep(
     card: str = typer.Option(..., help="Id of the card to vary (see cards.yaml)."),
     field: str = typer.Option(..., help="Its field to vary, e.g. points, requires, symbols, save."),
     value: list[str] = typer.Option(..., help="A value, written as in cards.yaml (repeat): --value 1 --value 2, --value '[red, blue]'."),
-    metric: list[str] = typer.Option([], help="Metric to plot (repeat); default: the card kind's, plus turns. See analysis/sweep.py."),
+    metric: list[str] = typer.Option([], help="Metric to plot (repeat); default: the card kind's, plus turns. See analysis/experiments/sweep.py."),
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per value."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
@@ -293,10 +293,10 @@ def sweep(
     """Vary one field of one card over a list of values, play the same games for each, and show how the chosen metrics respond: each point with its n and 95% CI, and the paired difference between neighbouring values with its 95% CI (common random numbers). Writes sweep.csv, sweep_differences.csv and sweep.png."""
     import yaml
 
-    from analysis.compare import as_written
-    from analysis.sweep import plot_sweep
-    from analysis.sweep import sweep as run_sweep
-    from analysis.terminal import print_table
+    from analysis.experiments.compare import as_written
+    from analysis.experiments.sweep import plot_sweep
+    from analysis.experiments.sweep import sweep as run_sweep
+    from analysis.report.terminal import print_table
     from sim.cards import DeckError
     from sim.runner import RunError
 
@@ -341,10 +341,10 @@ def tune(
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
 ) -> None:
     """Search card fields towards your targets (SciPy's differential evolution over integer fields; each candidate plays the same games on the search seed). Prints the proposal as a diff of the card file and writes proposal.yaml; then plays the original and the proposal again on a fresh hold-out seed and reports that comparison (compare.html, and the targets' values reached), since the in-sample figures of the winner flatter it."""
-    from analysis.compare import write_comparison
-    from analysis.terminal import print_table
-    from analysis.tune import FieldRange, Target
-    from analysis.tune import tune as run_tune
+    from analysis.experiments.compare import write_comparison
+    from analysis.report.terminal import print_table
+    from analysis.experiments.tune import FieldRange, Target
+    from analysis.experiments.tune import tune as run_tune
     from sim.cards import DeckError
     from sim.runner import RunError
 

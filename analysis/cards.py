@@ -14,7 +14,7 @@ tests each ally against **the average ally** instead:
 * **effect_pp** — a conditional logit of "this player won" on the allies the player
   held and its turn order, with one stratum per game, centred on the mean ally and
   read as percentage points of win rate for an average player
-  (:mod:`analysis.ally_model`). Comparing players of the same game with the same
+  (:mod:`analysis.stats.ally_model`). Comparing players of the same game with the same
   number of allies held removes the held-count confound; the game is the unit.
 * **verdict** — ``stronger`` or ``weaker`` when the Wald test of the effect against
   the average ally is rejected after a Benjamini–Hochberg correction across the
@@ -38,12 +38,12 @@ is a *player-game* instead of a deck-game:
 * **played WR** and **play rate**: the player put the ally on the table from hand.
 
 Held, never-held and played rates, the play rate and IWD pool the players of one
-game, who share it, so their intervals are game-clustered (:mod:`analysis.clustered`).
+game, who share it, so their intervals are game-clustered (:mod:`analysis.stats.clustered`).
 These rates are associations: holding an ally also goes with drawing more, which is
 why IWD of a neutral ally sits below 0 and no verdict rests on them. The causal
 measure by restricted play — the same deals with one seat forbidden to play the ally
 (Jaffe et al. 2012, "Evaluating competitive game balance with restricted play") — is
-``revachol card-value`` (:mod:`analysis.card_value`).
+``revachol card-value`` (:mod:`analysis.experiments.card_value`).
 
 Win-rate figures leave out stalled and truncated games unless ``include_unfinished``
 (RULES R4 Reading); contributions and task figures count every game.
@@ -55,11 +55,11 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from analysis.ally_model import ally_effects
-from analysis.clustered import GameMoments, ratio_columns, ratio_difference_columns
-from analysis.player_games import chunks, player_arrays
-from analysis.runs import Run, RunsLike, per_run
-from analysis.stats import bh_flags, mean_columns_from_sums, rate_columns
+from analysis.stats.ally_model import ally_effects
+from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
+from analysis.data.player_games import chunks, player_arrays
+from analysis.data.runs import Run, RunsLike, per_run
+from analysis.stats.inference import bh_flags, mean_columns_from_sums, rate_columns
 from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
 CONTRIBUTIONS = {  # column of the cards table: name in the report

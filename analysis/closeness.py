@@ -24,8 +24,8 @@ from __future__ import annotations
 import pandas as pd
 import polars as pl
 
-from analysis.runs import Run, RunsLike, per_run
-from analysis.stats import distribution, rate_columns, summarise
+from analysis.data.runs import Run, RunsLike, per_run
+from analysis.stats.inference import distribution, rate_columns, summarise
 
 FIELDS = ("margin", "lead_changes", "lead_taken_turn", "winner_behind_at_half", "turns")
 MEASURES = {  # measure: (unit, what it is)

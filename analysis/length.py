@@ -29,8 +29,8 @@ import polars as pl
 
 from lifelines import AalenJohansenFitter
 
-from analysis.runs import Run, RunsLike, per_run
-from analysis.stats import distribution, kaplan_meier, rate_columns, summarise
+from analysis.data.runs import Run, RunsLike, per_run
+from analysis.stats.inference import distribution, kaplan_meier, rate_columns, summarise
 
 MEASURES = ("turns", "rounds")  # columns of the games table (turns; rounds)
 ENDINGS = ("finished", "stalled", "truncated")  # R9.1; R4 Reading; R4 Reading (turn cap)

@@ -15,11 +15,11 @@ import pandas as pd
 import polars as pl
 import yaml
 
-from analysis.clustered import GameMoments, ratio_columns
-from analysis.player_games import player_arrays, summarise_per_player
-from analysis.runs import Run, RunsLike, per_run
+from analysis.stats.clustered import GameMoments, ratio_columns
+from analysis.data.player_games import player_arrays, summarise_per_player
+from analysis.data.runs import Run, RunsLike, per_run
 from analysis.seats import tie_counts
-from analysis.stats import (
+from analysis.stats.inference import (
     bh_flags,
     binomial_pvalues,
     distribution,
@@ -90,7 +90,7 @@ def player_penalties(runs: RunsLike) -> pd.DataFrame:
     tasks lost to penalties, over every game.
 
     The players of a game face the same morale cards, so the mean's interval is
-    game-clustered (:func:`analysis.player_games.summarise_per_player`).
+    game-clustered (:func:`analysis.data.player_games.summarise_per_player`).
 
     Returns
     -------
@@ -115,7 +115,7 @@ def morale_impact(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFr
     * ``tasks_lost_share``: completed tasks later lost to a penalty (R8.3), of all
       completed tasks; ``points_lost_share``: their points, of all completed task
       points. Ratios over games, with game-clustered intervals
-      (:mod:`analysis.clustered`); every game counts.
+      (:mod:`analysis.stats.clustered`); every game counts.
     * ``tied_on_points``, ``decided_by_dice`` (R9.3's die roll chose the winner)
       and ``won_with_zero_points``: shares of games, with Wilson intervals; stalled
       and truncated games are left out unless ``include_unfinished`` (R4 Reading).

@@ -24,7 +24,7 @@ test of fairness.
 
 A win rate that equals 1/n by construction — a bot that plays every seat — is shown
 without an interval. Rows of the players table pooled over seats share their games,
-so a bot's win rate has a game-clustered interval (:mod:`analysis.clustered`).
+so a bot's win rate has a game-clustered interval (:mod:`analysis.stats.clustered`).
 
 Win-rate figures (and the scores here) leave out stalled and truncated games unless
 ``include_unfinished`` (RULES R4 Reading).
@@ -40,10 +40,10 @@ from itertools import combinations
 
 from scipy import stats as sps
 
-from analysis.clustered import GameMoments, ratio_columns
-from analysis.player_games import player_arrays
-from analysis.runs import Run, RunsLike, per_run
-from analysis.stats import ALPHA, distribution, multinomial_bootstrap, rate_columns, summarise
+from analysis.stats.clustered import GameMoments, ratio_columns
+from analysis.data.player_games import player_arrays
+from analysis.data.runs import Run, RunsLike, per_run
+from analysis.stats.inference import ALPHA, distribution, multinomial_bootstrap, rate_columns, summarise
 
 BOOTSTRAP_SEED = 20150101  # fixed: a report is reproducible
 

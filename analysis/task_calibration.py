@@ -42,8 +42,8 @@ import pandas as pd
 import statsmodels.api as sm
 from scipy import stats as sps
 
-from analysis.runs import KEYS
-from analysis.stats import ALPHA, bh_flags, rate_columns
+from analysis.data.runs import KEYS
+from analysis.stats.inference import ALPHA, bh_flags, rate_columns
 
 DEFAULT_THRESHOLD_POINTS = 1.0  # smallest gap from par (points) that earns a verdict
 MIN_TASKS = 4  # a line through the others needs at least one residual degree of freedom

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from statsmodels.discrete.conditional_models import ConditionalLogit
 
-from analysis.ally_model import MIN_INFORMATIVE_GAMES, effect_pp, fit_softmax
+from analysis.stats.ally_model import MIN_INFORMATIVE_GAMES, effect_pp, fit_softmax
 from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength, verdicts
-from analysis.ally_model import ally_effects
-from analysis.player_games import player_arrays
-from analysis.runs import Run
+from analysis.stats.ally_model import ally_effects
+from analysis.data.player_games import player_arrays
+from analysis.data.runs import Run
 from sim.runner import simulate
 
 GAMES = 20_000

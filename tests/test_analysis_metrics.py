@@ -13,7 +13,7 @@ from analysis.cards import ally_strength, task_completers, task_outcomes
 from analysis.length import first_event_incidence, game_endings, game_length, length_survival
 from analysis.morale import morale_cards, morale_impact, win_rate_by_saves
 from analysis.seats import balance, bot_win_rates, seat_balance, seat_differences, seat_win_rates
-from analysis.stats import bh_flags, kaplan_meier, mean_interval, wilson
+from analysis.stats.inference import bh_flags, kaplan_meier, mean_interval, wilson
 from sim.record import GAME_FIELDS, PLAYER_FIELDS, Record
 from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 

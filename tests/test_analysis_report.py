@@ -10,10 +10,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis.figures import plot_task_outcomes
-from analysis.html import figure_png
+from analysis.report.figures import plot_task_outcomes
+from analysis.report.html import figure_png
 from analysis.morale import morale_cards
-from analysis.report import REPORT_FILE, build_report
+from analysis.report.page import REPORT_FILE, build_report
 from sim.cards import SaveKind
 from sim.runner import simulate
 
@@ -124,7 +124,7 @@ def test_a_report_of_several_runs_goes_to_its_own_folder_and_leaves_each_runs_re
 
 
 def test_findings_are_escaped_link_to_their_section_and_fold_after_eight():
-    from analysis.report import FINDINGS_SHOWN, _findings_html
+    from analysis.report.page import FINDINGS_SHOWN, _findings_html
 
     sentences = ["<script>alert('ally')</script> is stronger than the average ally."] + [f"Finding {i}." for i in range(9)]
     html = _findings_html(pd.DataFrame({"sentence": sentences, "section": "Card strength"}))

@@ -10,8 +10,8 @@ import pytest
 import statsmodels.api as sm
 from scipy import stats as sps
 
-from analysis.clustered import GameMoments, ratio_columns, ratio_difference_columns, sum_moments
-from analysis.stats import mean_interval, wilson
+from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns, sum_moments
+from analysis.stats.inference import mean_interval, wilson
 
 PLAYERS = 4
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import yaml
 
-from analysis.compare import card_diff, changes, comparison_tables, pairing_gain, paired_row
-from analysis.runs import Run
+from analysis.experiments.compare import card_diff, changes, comparison_tables, pairing_gain, paired_row
+from analysis.data.runs import Run
 from sim.runner import RunError, simulate
 from tests.conftest import DEFAULT_CARDS
 
@@ -157,7 +157,7 @@ def _seat0_wins(run_dir: Path) -> np.ndarray:
 def test_card_value_is_measured_against_the_median_plain_ally(tmp_path, default_deck):
     """Forbidding a plain ally costs win rate too: Lena's value is the win rate of seat 0
     forbidden the reference plain ally minus forbidden Lena, on the same deals."""
-    from analysis.card_value import card_values, median_plain_ally
+    from analysis.experiments.card_value import card_values, median_plain_ally
     from analysis.cards import ally_strength
 
     out = tmp_path / "cv"
@@ -177,7 +177,7 @@ def test_card_value_is_measured_against_the_median_plain_ally(tmp_path, default_
 
 
 def test_an_ally_valued_against_itself_is_worth_nothing(tmp_path):
-    from analysis.card_value import card_values
+    from analysis.experiments.card_value import card_values
 
     table = card_values(DEFAULT_CARDS, 300, tmp_path / "cv", allies=["lena"], against="lena", n_jobs=1, progress=False)
     (row,) = table.to_dict("records")
@@ -185,7 +185,7 @@ def test_an_ally_valued_against_itself_is_worth_nothing(tmp_path):
 
 
 def test_card_value_names_an_unknown_ally(tmp_path):
-    from analysis.card_value import card_values
+    from analysis.experiments.card_value import card_values
 
     with pytest.raises(ValueError, match="'lenna' is not an ally id"):
         card_values(DEFAULT_CARDS, 10, tmp_path / "cv", allies=["lenna"], n_jobs=1, progress=False)
@@ -194,11 +194,11 @@ def test_card_value_names_an_unknown_ally(tmp_path):
 
 
 def test_the_terminal_shows_rates_in_percent_differences_in_pp_and_other_units_as_they_are():
-    """Issue 12 item 7: the shared rich rendering (analysis/terminal.py) speaks the report's language."""
+    """Issue 12 item 7: the shared rich rendering (analysis/report/terminal.py) speaks the report's language."""
     import pandas as pd
     from rich.console import Console
 
-    from analysis.terminal import rich_table
+    from analysis.report.terminal import rich_table
 
     table = pd.DataFrame({
         "what": ["[red, blue]: completion", "turns per game"], "unit": ["share", "turns"], "a": [0.25, 80.0],

@@ -1,10 +1,10 @@
-"""Report figures: what a reader tells apart (analysis.figures)."""
+"""Report figures: what a reader tells apart (analysis.report.figures)."""
 
 import numpy as np
 import pandas as pd
 from matplotlib.colors import to_hex
 
-from analysis.figures import FLAG_COLOUR, plot_task_outcomes
+from analysis.report.figures import FLAG_COLOUR, plot_task_outcomes
 
 
 def _tasks(run: str, rates: list[float]) -> pd.DataFrame:

@@ -5,7 +5,7 @@ dice (R9.3) are stated with their CI and n, and a length target ranks length."""
 import numpy as np
 import pandas as pd
 
-from analysis.findings import findings
+from analysis.report.findings import findings
 
 KEYS = {"run": "r", "players": 4, "bots": "greedy"}
 GAMES = 100_000

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from analysis.report import build_report
+from analysis.report.page import build_report
 from sim.runner import simulate
 from tests.conftest import DEFAULT_CARDS
 

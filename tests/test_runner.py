@@ -16,8 +16,8 @@ import psutil
 import pytest
 import yaml
 
-from analysis.load import load
-from analysis.runs import Run
+from analysis.data.load import load
+from analysis.data.runs import Run
 from sim import runner
 from sim.engine import run_games
 from sim.parts import temporary_name, write_part

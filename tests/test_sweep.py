@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis.sweep import plot_sweep, run_label, sweep
+from analysis.experiments.sweep import plot_sweep, run_label, sweep
 from sim.cards import DeckError
 from tests.conftest import DEFAULT_CARDS
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.tune import FieldRange, Target, holdout_seed, miss, tune
+from analysis.experiments.tune import FieldRange, Target, holdout_seed, miss, tune
 from tests.conftest import DEFAULT_CARDS
 
 

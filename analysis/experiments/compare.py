@@ -11,9 +11,9 @@ seat's win), the estimate is the mean of the paired differences
 ``d_g = x_B(g) - x_A(g)`` with the t interval of ``scipy.stats.ttest_rel`` (95%).
 Counts and lengths are tested with that paired t-test; paired 0/1 outcomes (a
 seat's win, a task's completion, a tie decided by dice) with the exact McNemar test
-(:func:`analysis.stats.mcnemar_pvalue`). Each ally's holders' win rate is a rate
+(:func:`analysis.stats.inference.mcnemar_pvalue`). Each ally's holders' win rate is a rate
 over player rows: its difference ``wins_B/holders_B − wins_A/holders_A`` has the
-game-clustered delta-method interval of :mod:`analysis.clustered` (per-game totals
+game-clustered delta-method interval of :mod:`analysis.stats.clustered` (per-game totals
 of both runs, so the pairing is in the covariance) and a t-test of that estimate.
 
 Families. Benjamini–Hochberg at 5% runs once per quantity, over its subjects: the
@@ -42,11 +42,11 @@ import polars as pl
 from matplotlib.figure import Figure
 from scipy import stats
 
-from analysis.clustered import GameMoments, ratio_columns, ratio_difference_columns
-from analysis.html import estimate, figure_png, image_html, page, table_html, text_table_html
-from analysis.load import SORT_KEYS
-from analysis.runs import Run
-from analysis.stats import ALPHA, LEVEL, bh_flags, mcnemar_pvalue
+from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
+from analysis.report.html import estimate, figure_png, image_html, page, table_html, text_table_html
+from analysis.data.load import SORT_KEYS
+from analysis.data.runs import Run
+from analysis.stats.inference import ALPHA, LEVEL, bh_flags, mcnemar_pvalue
 from sim.runner import RunError
 from sim.state import TASK_COMPLETED, TASK_LOST
 
@@ -198,7 +198,7 @@ def holders_moments(won: np.ndarray, held: np.ndarray, keep: np.ndarray) -> np.n
 
 def rate_difference(z_a: np.ndarray, z_b: np.ndarray) -> dict[str, np.ndarray]:
     """A rate over player rows (or rolls) under A and B and its difference B − A,
-    clustered by game: the delta method of :func:`analysis.clustered.ratio_difference_columns`
+    clustered by game: the delta method of :func:`analysis.stats.clustered.ratio_difference_columns`
     on the per-game totals of both runs, so the pairing sits in the covariance.
 
     Parameters

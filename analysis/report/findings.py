@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP
-from analysis.html import estimate
+from analysis.report.html import estimate
 
 DEFAULT_THRESHOLD_TURNS = 5.0  # a miss of the length target (turns) that matters
 COLUMNS = ("run", "kind", "subject", "sentence", "value", "low", "high", "n", "unit", "distance", "section")

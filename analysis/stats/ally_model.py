@@ -50,8 +50,8 @@ from scipy import stats as sps
 from scipy.special import logsumexp
 from threadpoolctl import threadpool_limits
 
-from analysis.player_games import chunks
-from analysis.stats import ALPHA
+from analysis.data.player_games import chunks
+from analysis.stats.inference import ALPHA
 
 DESIGN_CACHE_BYTES = 2 << 30  # keep the fit's design matrix in memory up to 2 GiB
 MIN_INFORMATIVE_GAMES = 20  # an ally held by some players and not others in fewer games is not estimated

@@ -10,11 +10,11 @@ Layout of ``out`` (default ``RUN_DIR/report``)::
                          task_calibration/findings
     figures/<name>.png   the figures embedded in the page
 
-The Findings block (:mod:`analysis.findings`) opens the page: one sentence per
+The Findings block (:mod:`analysis.report.findings`) opens the page: one sentence per
 finding, most important first, each linking to its section. Each section opens with
 a one-sentence answer per run, then its figures and tables; tables sort by any
-column in the page (:func:`analysis.html.sortable_html`). Every rate or mean carries
-its n and a 95% confidence interval (:mod:`analysis.stats`).
+column in the page (:func:`analysis.report.html.sortable_html`). Every rate or mean carries
+its n and a 95% confidence interval (:mod:`analysis.stats.inference`).
 """
 
 from __future__ import annotations
@@ -29,11 +29,12 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from analysis import cards, closeness, figures, length, morale, seats
-from analysis.findings import findings
-from analysis.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
+from analysis import cards, closeness, length, morale, seats
+from analysis.report import figures
+from analysis.report.findings import findings
+from analysis.report.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, task_calibration
-from analysis.runs import Run, RunsLike, open_runs
+from analysis.data.runs import Run, RunsLike, open_runs
 from sim import __version__
 
 REPORT_FILE = "report.html"
@@ -515,7 +516,7 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     threshold_pp : float
         Smallest effect on win rate (percentage points) that earns an ally a
         verdict (:func:`analysis.cards.verdicts`), and of the first player's edge
-        that counts as a finding's unit of distance (:mod:`analysis.findings`).
+        that counts as a finding's unit of distance (:mod:`analysis.report.findings`).
     threshold_points : float
         Smallest gap from par, in points, that earns a task a verdict
         (:mod:`analysis.task_calibration`).
@@ -530,7 +531,7 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     Raises
     ------
     sim.runner.RunError, sim.cards.DeckError
-        For a directory that is not a readable run (see :func:`analysis.runs.open_runs`).
+        For a directory that is not a readable run (see :func:`analysis.data.runs.open_runs`).
     """
     if "matplotlib.pyplot" not in sys.modules:  # headless (the CLI); a notebook keeps its backend, as the
         matplotlib.use("Agg")  # figures are drawn on Figure objects and never through pyplot

@@ -3,7 +3,7 @@
 Every rate over independent units (games, rolls) is ``successes / n`` with a Wilson
 score interval, every mean a Student-t interval, and survival curves are Kaplan–Meier
 estimates with log-log pointwise intervals. Rates and means over player-game rows,
-which share their games, are game-clustered (:mod:`analysis.clustered`). The level is
+which share their games, are game-clustered (:mod:`analysis.stats.clustered`). The level is
 95% throughout (:data:`LEVEL`). The computations are the libraries' (statsmodels,
 scipy); this module only adapts their inputs and outputs to table columns.
 

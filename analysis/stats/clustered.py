@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
-from analysis.stats import ALPHA, wilson
+from analysis.stats.inference import ALPHA, wilson
 
 
 @dataclass

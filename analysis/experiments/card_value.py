@@ -18,10 +18,10 @@ count), or the ally the user names. The value against the unrestricted baseline,
 Per held game. The restriction changes a game only if seat 0 holds the ally, so
 the value per game in which seat 0 held it (in the restricted run) is
 ``Σ_g (won_base − won_never)_g / Σ_g held_g``, a ratio of per-game totals with the
-game-clustered t interval of :mod:`analysis.clustered`.
+game-clustered t interval of :mod:`analysis.stats.clustered`.
 
 Tests: win rates are paired 0/1 outcomes (exact McNemar test, interval of the paired
-differences), scores the paired t-test (:func:`analysis.compare.paired_row`); the
+differences), scores the paired t-test (:func:`analysis.experiments.compare.paired_row`); the
 allies form one Benjamini–Hochberg family.
 
 Why it differs from the report's correlational measures (:mod:`analysis.cards`):
@@ -42,10 +42,10 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import ally_strength
-from analysis.clustered import GameMoments, ratio_columns
-from analysis.compare import paired_row
-from analysis.runs import Run
-from analysis.stats import bh_flags
+from analysis.stats.clustered import GameMoments, ratio_columns
+from analysis.experiments.compare import paired_row
+from analysis.data.runs import Run
+from analysis.stats.inference import bh_flags
 from sim.cards import Deck, load_deck
 from sim.runner import simulate
 

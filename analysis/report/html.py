@@ -21,7 +21,7 @@ from itables.javascript import generate_init_offline_itables_html
 from itables.options import dt_bundle
 from matplotlib.figure import Figure
 
-from analysis.runs import KEYS
+from analysis.data.runs import KEYS
 
 PERCENT_SUFFIXES = ("rate", "share", "_wr", "probability", "baseline", "advantage_p1", "survival", "hazard")
 # Differences of rates (fractions), shown in percentage points.

@@ -2,7 +2,7 @@
 each estimate with its 95% CI and n) as a rich table, for ``card-value``, ``sweep``,
 ``tune`` and ``compare``.
 
-The cells are those of the HTML report (:func:`analysis.html.present`), so the
+The cells are those of the HTML report (:func:`analysis.report.html.present`), so the
 terminal and the page never disagree on units or rounding.
 """
 
@@ -13,11 +13,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from analysis.html import present
+from analysis.report.html import present
 
 
 def rich_table(table: pd.DataFrame, title: str = "", hide: tuple[str, ...] = ()) -> Table:
-    """The table's :func:`~analysis.html.present` cells as a ``rich.table.Table``
+    """The table's :func:`~analysis.report.html.present` cells as a ``rich.table.Table``
     (numbers right-aligned, the first column left-aligned). Cells and title are
     plain text, never rich markup: a card value such as ``[red, blue]`` prints as is."""
     text = present(table, hide)

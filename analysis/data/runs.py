@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from analysis.load import manifest as read_manifest
-from analysis.load import scan
+from analysis.data.load import manifest as read_manifest
+from analysis.data.load import scan
 from sim.cards import Deck, load_deck
 from sim.runner import RunError, check_parts
 

@@ -1,6 +1,6 @@
 """The players table as per-game arrays: one row per game, one column per turn-order
 position, so that every statistic can treat the game as its unit (the players of a
-game share it: :mod:`analysis.clustered`).
+game share it: :mod:`analysis.stats.clustered`).
 
 Memory: a Boolean per-ally column takes ``games × players × allies`` bytes (160 MB
 for a million four-player games of 40 allies).
@@ -13,9 +13,9 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
-from analysis.clustered import GameMoments, ratio_columns
-from analysis.runs import Run
-from analysis.stats import PERCENTILES
+from analysis.stats.clustered import GameMoments, ratio_columns
+from analysis.data.runs import Run
+from analysis.stats.inference import PERCENTILES
 from sim.runner import RunError
 
 CHUNK_GAMES = 100_000  # games per chunk when a statistic is summed chunk by chunk
@@ -83,7 +83,7 @@ def summarise_per_player(run: Run, columns: dict[str, str], include_unfinished: 
     pandas.DataFrame
         One row per column: ``measure``, ``what``, ``player_games``, ``games``,
         ``mean`` with its game-clustered ``mean_low``/``mean_high``
-        (:mod:`analysis.clustered`), and over the player-game rows ``sd``,
+        (:mod:`analysis.stats.clustered`), and over the player-game rows ``sd``,
         ``median``, ``p5`` … ``p95``, ``min``, ``max``.
     """
     data = player_arrays(run, *columns, include_unfinished=include_unfinished)

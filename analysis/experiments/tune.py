@@ -20,7 +20,7 @@ for that seed's luck, so its in-sample figures flatter it (measured: AdvantageP1
 moved −2.05 pp in-sample, −0.60 pp on fresh games). The proposal and the original
 are therefore played again on a *hold-out* seed (:func:`holdout_seed`, never the
 search seed) with games of their own, and that comparison is the measured effect
-(the paired comparison of :mod:`analysis.compare`). The search seed's figures are
+(the paired comparison of :mod:`analysis.experiments.compare`). The search seed's figures are
 reported as in-sample.
 """
 

@@ -23,7 +23,7 @@ holding the ally, for the held WR), player-games (play rate) or rolls (save rate
 
 Adjacent values are compared on the same games (:func:`adjacent_differences`): the
 paired difference of each metric between neighbouring values, with the paired 95%
-CI of :mod:`analysis.compare` (paired t for counts and lengths, exact McNemar for a
+CI of :mod:`analysis.experiments.compare` (paired t for counts and lengths, exact McNemar for a
 game's 0/1 outcome, game-clustered delta method for rates over player rows and
 rolls). It is much narrower than the two points' own intervals suggest.
 """
@@ -41,8 +41,8 @@ import yaml
 from matplotlib.figure import Figure
 
 from analysis.cards import ally_strength, task_outcomes
-from analysis.compare import as_written, check_paired, finished_games, game_ordered, paired_row, rate_difference
-from analysis.figures import plain
+from analysis.experiments.compare import as_written, check_paired, finished_games, game_ordered, paired_row, rate_difference
+from analysis.report.figures import plain
 from analysis.length import game_length
 from analysis.morale import morale_cards
 from analysis.seats import seat_balance
@@ -142,7 +142,7 @@ def adjacent_differences(run_dirs: Sequence[Path], values: Sequence[Any], metric
         and rolls, under the ``to`` value), ``a``, ``b``, ``difference`` (to − from)
         with ``difference_low``/``difference_high`` (95%), ``p_value``.
     """
-    from analysis.runs import Run
+    from analysis.data.runs import Run
 
     runs = [Run.open(d) for d in run_dirs]
     rows = []
