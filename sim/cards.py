@@ -329,6 +329,19 @@ class DeckError(Exception):
 INDENTATION_SIGNS = ("'\\t'", "<block end>", "mapping values are not allowed", "could not find expected ':'")
 
 
+class _PlainDumper(yaml.SafeDumper):
+    """PyYAML's safe dumper that writes a value used twice out again instead of as an
+    alias: deck files refuse aliases (:class:`_StrictLoader`)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def dump_yaml(data: Any) -> str:
+    """``data`` as YAML a deck file may hold: no aliases, keys in their order, Unicode as is."""
+    return yaml.dump(data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True)
+
+
 class _StrictLoader(yaml.SafeLoader):
     """PyYAML's safe loader that refuses a key given twice in one mapping, and
     aliases (``*name``): a deck file has no use for them, and a few nested aliases

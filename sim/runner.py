@@ -41,7 +41,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from sim import __version__
-from sim.cards import Deck, load_deck
+from sim.cards import Deck, dump_yaml, load_deck
 from sim.deck_arrays import DeckArrays, compile_deck
 from sim.bots.spec import BotSpec, parse_bot
 from sim.engine import check_players, run_games
@@ -450,6 +450,4 @@ def run_name(cards_file: str | Path, deck: Deck, players: int | str, bots: str |
 
 
 def _yaml(deck: Deck) -> str:
-    import yaml
-
-    return yaml.safe_dump(deck.to_yaml_data(), sort_keys=False, allow_unicode=True)
+    return dump_yaml(deck.to_yaml_data())

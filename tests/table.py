@@ -4,10 +4,9 @@ whose zones are laid out by hand before a rule kernel runs on it."""
 from __future__ import annotations
 
 import numpy as np
-import yaml
 
 from sim.bots.policy import SCRIPTED
-from sim.cards import parse_deck
+from sim.cards import dump_yaml, parse_deck
 from sim.deck_arrays import compile_deck
 from sim.events import EV_ROLL
 from sim.options import RuleOptions
@@ -96,7 +95,7 @@ def deck_yaml() -> str:
         "tasks": [{"id": i, "name": i, "points": p, "requires": r, "special": s} for i, (r, p, s) in TASKS.items()],
         "morale": [{"id": i, "name": i, "save": s, "penalty": p} for i, (s, p) in MORALE.items()],
     }
-    return yaml.safe_dump(data, sort_keys=False)
+    return dump_yaml(data)
 
 
 DECK = parse_deck(deck_yaml(), "tests/table.py")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import yaml
 
-from sim.cards import MAX_ALLIES, MAX_MORALE, MAX_POINTS, MAX_TASKS, Deck, DeckError, Save, SaveKind, parse_deck
+from sim.cards import MAX_ALLIES, MAX_MORALE, MAX_POINTS, MAX_TASKS, Deck, DeckError, Save, SaveKind, dump_yaml, parse_deck
 from sim.deck_arrays import NO_SYMBOL, compile_deck
 from sim.deck_summary import summarise
 
@@ -108,7 +108,7 @@ def _deck_yaml(**kwargs):
 
 
 def _problems(data_or_text, file="deck.yaml"):
-    text = data_or_text if isinstance(data_or_text, str) else yaml.safe_dump(data_or_text, sort_keys=False)
+    text = data_or_text if isinstance(data_or_text, str) else dump_yaml(data_or_text)
     with pytest.raises(DeckError) as info:
         parse_deck(text, file)
     return [str(p) for p in info.value.problems]
@@ -251,7 +251,7 @@ def test_r1_5_card_counts_beyond_the_engine_limits_are_refused_naming_them(secti
     MemoryError asking for 298 GiB. Each count has a limit, named in one line."""
     data = _deck_data()
     card = data[section][0]
-    data[section] = [{**card, "id": f"c{i}"} for i in range(limit + 1)]
+    data[section] = [{**card, "id": f"c{i}"} for i in range(limit + 1)]  # cards share lists: no alias is written
     (message,) = _problems(data)
     assert message.startswith("deck.yaml:") and message.endswith(
         f": section '{section}': {limit + 1:,} {section} is more than the engine's limit of {limit:,} (MAX_{section.upper()} in sim/cards.py)"

@@ -5,7 +5,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.cards import Deck, DeckError, parse_deck
+from sim.cards import Deck, DeckError, dump_yaml, parse_deck
 
 ODD_VALUES = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 9), st.text(max_size=6), st.floats(allow_nan=True),
@@ -44,7 +44,7 @@ def mutated_texts(draw, base):
         section = draw(st.sampled_from(["allies", "tasks", "morale"]))
         index = draw(st.integers(0, len(data[section]) - 1))
         data[section][index]["id"] = data["allies"][0]["id"]
-    return yaml.safe_dump(data, sort_keys=False)
+    return dump_yaml(data)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
 from analysis.experiments.compare import card_diff, changes, comparison_tables, pairing_gain, paired_row
 from analysis.data.runs import Run
+from sim.cards import dump_yaml
 from sim.runner import RunError, simulate
 from tests.conftest import DEFAULT_CARDS
 
 
 def write_deck(path: Path, data: dict) -> Path:
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    path.write_text(dump_yaml(data), encoding="utf-8")
     return path
 
 

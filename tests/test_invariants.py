@@ -17,7 +17,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.cards import parse_deck
+from sim.cards import dump_yaml, parse_deck
 from sim.bots.policy import POLICY_IDS, SCRIPTED
 from sim.bots.search import plan_turn
 from sim.bots.spec import bot_tables, parse_bot
@@ -312,7 +312,7 @@ def deck_data(draw, allies=(12, 45), tasks=(3, 30), morale=(0, 30)):
 
 
 def compiled(data: dict):
-    deck = parse_deck(yaml.safe_dump(data, sort_keys=False), "<hypothesis deck>")
+    deck = parse_deck(dump_yaml(data), "<hypothesis deck>")
     return deck, compile_deck(deck)
 
 

@@ -3,9 +3,8 @@ completion (A1, A2, A5, A8), each checked against RULES.md."""
 
 import numpy as np
 import pytest
-import yaml
 
-from sim.cards import parse_deck
+from sim.cards import dump_yaml, parse_deck
 from sim.deck_arrays import compile_deck
 from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
 from sim.options import RuleOptions
@@ -264,7 +263,7 @@ def test_a1_two_squads_of_two_borrowers_against_38_lenders_fit_the_option_buffer
     allies = [{"id": f"a1_{i}", "name": f"A1 {i}", "symbols": ["crown"], "points": 1, "ability": "borrow"} for i in range(4)]
     allies += [{"id": n, "name": n, "symbols": ["blue", "red"], "points": 0} for n in names]
     tasks = [{"id": f"t_{i}", "name": f"T {i}", "points": 1, "requires": ["blue", "red", "blue", "red"]} for i in range(3)]
-    deck = compile_deck(parse_deck(yaml.safe_dump({"format": 1, "allies": allies, "tasks": tasks, "morale": []})))
+    deck = compile_deck(parse_deck(dump_yaml({"format": 1, "allies": allies, "tasks": tasks, "morale": []})))
     st = new_state(deck, RuleOptions(debug=True).to_array())
     ref, deck_ref = kernel_state(st), deck.kernel_ref()
     setup_game(ref, deck_ref, 4, stream_keys(0), 0)

@@ -4,10 +4,9 @@ Reading "any deck that validates must play")."""
 
 import numpy as np
 import pytest
-import yaml
 
 from sim.bots.policy import SCRIPTED
-from sim.cards import Penalty, parse_deck
+from sim.cards import Penalty, dump_yaml, parse_deck
 from sim.deck_arrays import compile_deck
 from sim.options import RuleOptions
 from sim.rng import stream_keys
@@ -38,7 +37,7 @@ class Position:
         allies += [{"id": f"ally_{i}", "name": f"Ally {i}", "symbols": ["blue"], "points": 0} for i in range(plain)]
         tasks = [{"id": "t_green", "name": "Green", "points": 1, "requires": ["green"]}]
         data = {"format": 1, "allies": allies, "tasks": tasks, "morale": []}
-        self.arrays = compile_deck(parse_deck(yaml.safe_dump(data, sort_keys=False)))
+        self.arrays = compile_deck(parse_deck(dump_yaml(data)))
         self.st = new_state(self.arrays, RuleOptions(debug=True).to_array())
         self.ref, self.deck = kernel_state(self.st), self.arrays.kernel_ref()
         self.st.bots[:, BOT_POLICY] = SCRIPTED

@@ -14,10 +14,10 @@ from pathlib import Path
 import polars as pl
 import psutil
 import pytest
-import yaml
 
 from analysis.data.load import load
 from analysis.data.runs import Run
+from sim.cards import dump_yaml
 from sim import runner
 from sim.engine import run_games
 from sim.parts import temporary_name, write_part
@@ -124,7 +124,7 @@ def test_common_random_numbers_across_bots_and_decks_of_equal_size(tmp_path, def
     data = default_deck.to_yaml_data()
     data["tasks"][0]["points"] += 5
     changed = tmp_path / "changed.yaml"
-    changed.write_text(yaml.safe_dump(data, sort_keys=False))
+    changed.write_text(dump_yaml(data))
     runs = [
         simulate(CARDS, 200, tmp_path / "a", players=4, bots="random", seed=8, n_jobs=1, progress=False),
         simulate(CARDS, 200, tmp_path / "b", players=4, bots="uniform", seed=8, n_jobs=1, progress=False),

@@ -46,7 +46,7 @@ from analysis.report.figures import plain
 from analysis.length import game_length
 from analysis.morale import morale_cards
 from analysis.seats import seat_balance
-from sim.cards import load_deck, parse_deck
+from sim.cards import dump_yaml, load_deck, parse_deck
 from sim.runner import simulate
 from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
@@ -220,7 +220,7 @@ def sweep(
         changed = yaml.safe_load(yaml.safe_dump(data))
         changed[section][index][field] = value
         label = run_label(position, field, value)
-        deck = parse_deck(yaml.safe_dump(changed, sort_keys=False), f"{cards} with {card_id}.{field} = {as_written(value)}")
+        deck = parse_deck(dump_yaml(changed), f"{cards} with {card_id}.{field} = {as_written(value)}")
         run_dir = Path(out) / label
         simulate(deck, n_games, run_dir, players, bots, seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
                  progress=progress)  # fmt: skip
