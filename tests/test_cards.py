@@ -257,7 +257,7 @@ def test_r1_5_card_counts_beyond_the_engine_limits_are_refused_naming_them(secti
         f": section '{section}': {limit + 1:,} {section} is more than the engine's limit of {limit:,} (MAX_{section.upper()} in sim/cards.py)"
     )
     data[section] = data[section][:limit]
-    assert len(getattr(parse_deck(yaml.safe_dump(data)), section)) == limit
+    assert len(getattr(parse_deck(dump_yaml(data)), section)) == limit
 
 
 # Issue 13 item 13: hostile YAML.
