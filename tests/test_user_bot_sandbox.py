@@ -50,7 +50,7 @@ def test_a_bot_that_errs_later_stops_at_that_game_and_returns_no_record(default_
         run_games(default_arrays, 2, 200, seed=1, bots=[f"{path}:b", "random"])
 
 
-def test_cli_out_of_range_index_is_one_line_and_non_zero_and_the_run_resumes_to_the_same_error(tmp_path):
+def test_cli_out_of_range_index_is_one_line_and_non_zero_and_leaves_the_directory_for_the_next_try(tmp_path):
     path = bot_file(tmp_path, "return n_options + 5")
     out = tmp_path / "run"
     command = ("simulate", "-n", "300", "--players", "2", "--bot", f"{path}:b", "--jobs", "1", "--quiet",
@@ -62,8 +62,8 @@ def test_cli_out_of_range_index_is_one_line_and_non_zero_and_the_run_resumes_to_
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(f"error: bot file {path}: bot 'b' returned option index 7 at a D_ACTION decision")
     assert not list((out / "games").glob("*.parquet"))  # no junk games
-    assert json.loads((out / "manifest.json").read_text())["status"] == "running"
-    again = revachol(*command, "--resume")
+    assert not (out / "manifest.json").exists()  # no chunk finished: nothing kept, nothing stuck (issue 13 item 11)
+    again = revachol(*command)
     assert again.returncode == 1 and again.stderr == result.stderr
 
 
