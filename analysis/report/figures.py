@@ -163,7 +163,7 @@ def plot_morale_saves(cards: pd.DataFrame) -> Figure:
     ax.scatter(100 * exact, y, marker="|", s=160, color="black", zorder=4, label="exact probability of the requirement")
     ax.invert_yaxis()
     ax.set(xlabel="save rate per roll (%)",
-           title="Morale cards: observed save rate (red: disagrees after BH correction)")  # fmt: skip
+           title="Morale cards: observed save rate\n(red: disagrees after BH correction)")  # fmt: skip
     figure.legend(*ax.get_legend_handles_labels(), fontsize="small", loc="outside lower center")
     return figure
 
@@ -179,7 +179,7 @@ def plot_ally_strength(allies: pd.DataFrame) -> Figure:
     for side in (-1, 1):
         ax.axvline(side * allies["threshold_pp"].iloc[0], color="grey", lw=0.8, ls="dashed")
     ax.set(xlabel="effect on win rate against the average ally (percentage points)",
-           title="Allies against the average ally (red: verdict; dashed: practical threshold)")  # fmt: skip
+           title="Allies against the average ally\n(red: verdict; dashed: practical threshold)")  # fmt: skip
     if allies["run"].nunique() > 1:
         ax.legend(fontsize="small")
     return figure
@@ -225,7 +225,7 @@ def plot_scores(histogram: pd.DataFrame) -> Figure:
             ax.fill_between(group["score"], 100 * group["share_low"], 100 * group["share_high"], step="mid",
                             alpha=BAND_ALPHA, color=line.get_color())  # fmt: skip
         ax.set(xlabel="final score (points)", ylabel="share of players (%)",
-               title=f"Final scores by turn order — {label}")  # fmt: skip
+               title=f"Final scores by turn order\n{label}")  # fmt: skip
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.legend(fontsize="small")
     return figure
@@ -269,7 +269,7 @@ def plot_task_calibration(calibration: pd.DataFrame) -> Figure:
         ax.xaxis.set_major_formatter(lambda value, _: f"{100 * value:g}%")
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set(xlabel="completion rate (% of games, logit axis: harder to the left)", ylabel="points",
-               title=f"Task rewards against difficulty (red: out of line) — {label}")  # fmt: skip
+               title=f"Task rewards against difficulty (red: out of line)\n{label}")  # fmt: skip
         ax.legend(fontsize="small")
     if not series:
         axes[0].text(0.5, 0.5, "no tasks to show", ha="center", transform=axes[0].transAxes)
