@@ -25,13 +25,25 @@ winner_behind_at_half       1 when, after turn ``turns // 2``, the winner had fe
 
 from sim._numba import kernel
 from sim.rules.scoring import score
-from sim.state import EMPTY, N_PLAYERS, S_SCORE, TURN, WINNER
+from sim.state import EMPTY, MORALE_EVENTS, N_PLAYERS, S_SCORE, SCORE_STAMP, TASKS_COMPLETED, TURN, WINNER
 
 
 @kernel
 def note_leaders(st, deck):
     """Write the bitmask of the seats with the most points (R9.2) after turn
-    ``g[TURN]`` into ``st.leaders[g[TURN]]`` (bit ``s`` = seat ``s``)."""
+    ``g[TURN]`` into ``st.leaders[g[TURN]]`` (bit ``s`` = seat ``s``).
+
+    Points change only when tasks are completed (R6.3, A1 included), lost in a
+    morale-loss event (R8.3) or an ally is received face down (A1, A6): while their
+    counts stand still, the last turn's mask is copied instead of scoring again."""
+    stamp = st.g[TASKS_COMPLETED] + st.g[MORALE_EVENTS]
+    for seat in range(st.g[N_PLAYERS]):
+        stamp += st.received_n[seat]
+    turn = st.g[TURN]
+    if turn > 1 and stamp == st.g[SCORE_STAMP]:
+        st.leaders[turn] = st.leaders[turn - 1]
+        return
+    st.g[SCORE_STAMP] = stamp
     best, mask = -1, 0
     for seat in range(st.g[N_PLAYERS]):
         points = score(st, deck, seat)

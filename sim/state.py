@@ -84,7 +84,8 @@ BAD_SEAT = 25  # the seat that decided
 BAD_KIND = 26  # the decision kind (sim.decisions.D_*)
 BAD_INDEX = 27  # the index returned (BOT_RAISED when a user bot raised an error)
 BAD_N_OPTIONS = 28  # the options offered
-G_LEN = 29
+SCORE_STAMP = 29  # completions + morale events + allies received when sim.lead last scored the seats
+G_LEN = 30
 
 OUTCOME_RUNNING = 0
 OUTCOME_FINISHED = 1  # R9.1

@@ -6,8 +6,8 @@ import pytest
 from sim.engine import run_games
 from sim.lead import note_leaders, write_closeness
 from sim.record import GAME_FIELDS, PLAYER_FIELDS
-from sim.state import N_PLAYERS, S_SCORE, TURN, WINNER
-from tests.table import Table
+from sim.state import MORALE_EVENTS, S_SCORE, TASKS_COMPLETED, TURN, WINNER
+from tests.table import ALLY, Table
 
 pytestmark = pytest.mark.nojit
 
@@ -27,12 +27,24 @@ def closeness(t: Table, leaders: list[int], scores: list[int], winner: int) -> d
 
 def test_r9_2_leaders_after_a_turn_are_the_seats_with_the_most_points():
     t = Table(n_players=3).done(0, "t_red").done(1, "t_big").done(2, "t_blue")  # 2, 6, 1 points
+    t.st.g[TASKS_COMPLETED] = 3
     t.st.g[TURN] = 5
     note_leaders(t.ref, t.deck)
     assert t.st.leaders[5] == 0b010
-    t.done(0, "t_green2", "t_yellow")  # seat 0 now 6 points too
+    t.st.g[TURN] = 6  # a turn in which nobody completed, lost or received: the lead stands
     note_leaders(t.ref, t.deck)
-    assert t.st.leaders[5] == 0b011
+    assert t.st.leaders[6] == 0b010
+    t.done(0, "t_green2", "t_yellow")  # R6.3: seat 0 completes two tasks, 6 points too
+    t.st.g[TASKS_COMPLETED] += 2
+    t.st.g[TURN] = 7
+    note_leaders(t.ref, t.deck)
+    assert t.st.leaders[7] == 0b011
+    t.st.received[2, 0], t.st.received_n[2] = ALLY["klaasje"], 1  # A1: seat 2 receives 2 points...
+    t.st.done_n[1] = 0  # ...and seat 1's task was lost in a morale-loss event (R8.3)
+    t.st.g[MORALE_EVENTS] += 1
+    t.st.g[TURN] = 8
+    note_leaders(t.ref, t.deck)
+    assert t.st.leaders[8] == 0b001
 
 
 def test_a_tie_is_not_a_lead_change_and_the_first_lone_leader_is_not_one():
