@@ -96,7 +96,8 @@ def run(
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail(f"interrupted; finished chunks are kept in {runs / base}: run the same command again to continue")
-    typer.echo(f"{games:,} games per player count in {runs / base}\nreport: {report_path}")
+    each = " per player count" if len(counts) > 1 else ""
+    typer.echo(f"{games:,} games{each} in {runs / base}\nreport: {report_path}")
 
 
 def _player_counts(text: str) -> list[int]:
