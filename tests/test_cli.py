@@ -105,6 +105,8 @@ def test_run_with_several_player_counts_plays_each_and_reports_them_side_by_side
     assert {n: (m["n_players"], m["root_seed"]) for n, m in manifests.items()} == {2: (2, 0), 4: (4, 0)}
     seats = (base / "report" / "tables" / "seat_win_rates.csv").read_text()
     assert "2p" in seats and "4p" in seats  # one report, both counts
+    page = (base / "report" / "report.html").read_text(encoding="utf-8")
+    assert page.count("This deck holds estimated values") == 1  # one deck: one banner, not one per count
 
 
 def test_run_refuses_a_player_count_outside_2_to_4_in_one_line(tmp_path):

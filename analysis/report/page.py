@@ -449,9 +449,11 @@ def _warnings(runs: list[Run]) -> str:
         if m.get("status") != "complete" or games != m.get("n_games"):
             warnings.append(f"{_prefix(runs, run)}This run is not complete: {count(games)} of "
                             f"{count(m.get('n_games', 0))} games are in its tables.")  # fmt: skip
+    decks = {run.deck.content_hash: run for run in runs}  # runs of one deck share its banner
+    for run in decks.values():
         estimated = _estimated_line(run)
         if estimated:
-            warnings.append(f"{_prefix(runs, run)}{estimated}")
+            warnings.append(f"{_prefix(runs, run) if len(decks) > 1 else ''}{estimated}")
     return "".join(f"<p class='warning'>{escape(w)}</p>\n" for w in warnings)
 
 
