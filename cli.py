@@ -294,7 +294,7 @@ def sweep(
     """Vary one field of one card over a list of values, play the same games for each, and show how the chosen metrics respond: each point with its n and 95% CI, and the paired difference between neighbouring values with its 95% CI (common random numbers). Writes sweep.csv, sweep_differences.csv and sweep.png."""
     import yaml
 
-    from analysis.experiments.compare import as_written
+    from sim.cards import as_written
     from analysis.experiments.sweep import plot_sweep
     from analysis.experiments.sweep import sweep as run_sweep
     from analysis.report.terminal import print_table

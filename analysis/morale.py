@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import polars as pl
-import yaml
 
 from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.data.player_games import player_arrays, summarise_per_player
@@ -27,6 +26,7 @@ from analysis.stats.inference import (
     rate_columns,
     summarise,
 )
+from sim.cards import as_written
 from sim.state import TASK_COMPLETED, TASK_LOST
 
 PER_GAME = {  # column: (what, unit)
@@ -176,12 +176,6 @@ def win_rate_by_saves(runs: RunsLike, include_unfinished: bool = False) -> pd.Da
     return per_run(runs, one)
 
 
-def _as_in_card_file(save) -> str:
-    """A save requirement written as in ``cards.yaml``: ``[3, 5]``, ``[2, 2]``,
-    ``{one_face: 4}`` or ``any_double`` (``Deck.to_yaml_data``)."""
-    return save if isinstance(save, str) else yaml.safe_dump(save, default_flow_style=True).strip()
-
-
 def _card_sums(batch: pl.DataFrame) -> dict[str, np.ndarray]:
     events = batch["morale_events"].to_numpy().astype(np.int64)
     return {"games": np.int64(len(batch)), "events": events.sum(0), "events_sq": (events**2).sum(0),
@@ -223,7 +217,7 @@ def morale_cards(runs: RunsLike) -> pd.DataFrame:
             "card": [card.id for card in cards],
             "name": [card.name for card in cards],
             "penalty": [card.penalty for card in cards],
-            "save": [_as_in_card_file(raw["save"]) for raw in run.deck.to_yaml_data()["morale"]],
+            "save": [as_written(raw["save"]) for raw in run.deck.to_yaml_data()["morale"]],
             "exact": [f"{card.save.probability * 36}/36" for card in cards],
             "probability": probability,
             "estimated": [", ".join(card.estimated) for card in cards],

@@ -337,6 +337,12 @@ class _PlainDumper(yaml.SafeDumper):
         return True
 
 
+def as_written(value: Any) -> str:
+    """A card field's value as written in ``cards.yaml`` (YAML flow style): ``[red, blue]``,
+    ``3``, ``{one_face: 4}``, ``any_double``."""
+    return yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("\n...")
+
+
 def dump_yaml(data: Any) -> str:
     """``data`` as YAML a deck file may hold: no aliases, keys in their order, Unicode as is."""
     return yaml.dump(data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True)

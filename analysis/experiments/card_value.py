@@ -46,7 +46,7 @@ from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.experiments.compare import paired_row
 from analysis.data.runs import Run
 from analysis.stats.inference import bh_flags
-from sim.cards import Deck, load_deck
+from sim.cards import Deck, load_deck, unknown_id
 from sim.runner import simulate
 
 
@@ -120,7 +120,7 @@ def card_values(
     chosen = list(allies) if allies else ids
     unknown = [a for a in [*chosen, *([against] if against else [])] if a not in ids]
     if unknown:
-        raise ValueError(f"{unknown[0]!r} is not an ally id of {cards}")
+        raise ValueError(unknown_id("ally", unknown[0], ids, str(cards)))
     out = Path(out)
 
     def play(name: str, first: str) -> Path:

@@ -47,6 +47,7 @@ from analysis.report.html import estimate, figure_png, image_html, page, table_h
 from analysis.data.load import SORT_KEYS
 from analysis.data.runs import Run
 from analysis.stats.inference import ALPHA, LEVEL, bh_flags, mcnemar_pvalue
+from sim.cards import as_written
 from sim.runner import RunError
 from sim.state import TASK_COMPLETED, TASK_LOST
 
@@ -279,13 +280,6 @@ def changes(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
     out = out.reindex(columns=columns)
     return out.iloc[np.argsort(-np.abs(out["effect_size"].to_numpy(np.float64)), kind="stable")].reset_index(drop=True)
-
-
-def as_written(value) -> str:
-    """A card field's value as written in ``cards.yaml`` (YAML flow style): ``[red, blue]``, ``3``."""
-    import yaml
-
-    return yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("\n...")
 
 
 def card_diff(a: Run, b: Run) -> pd.DataFrame:

@@ -41,12 +41,12 @@ import yaml
 from matplotlib.figure import Figure
 
 from analysis.cards import ally_strength, task_outcomes
-from analysis.experiments.compare import as_written, check_paired, finished_games, game_ordered, paired_row, rate_difference
+from analysis.experiments.compare import check_paired, finished_games, game_ordered, paired_row, rate_difference
 from analysis.report.figures import plain
 from analysis.length import game_length
 from analysis.morale import morale_cards
 from analysis.seats import seat_balance
-from sim.cards import dump_yaml, load_deck, parse_deck
+from sim.cards import as_written, dump_yaml, load_deck, parse_deck
 from sim.runner import simulate
 from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 

@@ -39,7 +39,7 @@ from scipy.optimize import differential_evolution
 from analysis.cards import task_outcomes
 from analysis.length import game_length
 from analysis.seats import seat_balance
-from sim.cards import line_of_value, load_deck, parse_deck
+from sim.cards import line_of_value, load_deck, parse_deck, unknown_id
 from sim.runner import simulate
 
 
@@ -193,10 +193,10 @@ def tune(
         if not found or not isinstance(data[found[0][0]][found[0][1]].get(f.field), int):
             raise ValueError(f"{f.card}.{f.field} is not an integer field of a card in {cards}")
         where[f] = found[0]
-    tasks = {task["id"] for task in data["tasks"]}
+    tasks = [task["id"] for task in data["tasks"]]
     for target in targets:
         if target.metric.startswith("completion:") and target.metric.split(":", 1)[1] not in tasks:
-            raise ValueError(f"target {target.metric}: {target.metric.split(':', 1)[1]!r} is not a task id in {cards}")
+            raise ValueError(f"target {target.metric}: {unknown_id('task', target.metric.split(':', 1)[1], tasks, str(cards))}")
     cache: dict[tuple[int, ...], float] = {}
 
     def play(values: tuple[int, ...], run_dir: Path | None = None, run_seed: int = seed) -> tuple[Path, str]:
