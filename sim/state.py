@@ -251,8 +251,7 @@ def option_rows_by_kind(deck: DeckArrays) -> dict[str, int]:
     ==============  ============================  ================================
     ``D_ACTION``    2                             play or draw (R4.1, R4.2)
     ``D_PLAY``,     ``1 + H (A + 1)``             "none" (A4), then each hand card
-    ``D_EXTRA_PLAY``                              into each squad or a new one; also
-                                                  
+    ``D_EXTRA_PLAY``                              into each squad or a new one
     ``D_SWAP``      ``1 + floor(A^2 / 4)``        "none", then (victim ally, own
                     with an A6 card, else 0       squad) pairs: ``x`` allies in
                                                   others' squads and ``y`` own squads
