@@ -179,6 +179,18 @@ def test_the_tree_names_an_offered_row_when_the_offers_differ_from_the_search():
     assert 0 <= search_choose(t.ref, t.deck, 0, D_PLAY, n, t.st.bot_params[0]) < n == 6
 
 
+def test_two_search_seats_give_the_same_games_whether_the_run_is_split_or_not(default_arrays):
+    """The tree lives in the reused state across games and is shared by both search
+    seats; each turn's search starts from a cleared tree, so splitting changes nothing."""
+    bots = ["search:iterations=16", "planner", "search:iterations=8", "planner"]
+    options = RuleOptions(shuffle_seats=True, debug=True)
+    whole = run_games(default_arrays, 4, 12, seed=5, bots=bots, options=options)
+    first = run_games(default_arrays, 4, 5, seed=5, bots=bots, options=options)
+    rest = run_games(default_arrays, 4, 7, seed=5, bots=bots, options=options, first_game=5)
+    assert (whole.games == np.concatenate([first.games, rest.games])).all()
+    assert (whole.players == np.concatenate([first.players, rest.players])).all()
+
+
 def test_restricted_play_never_plays_the_ally_while_another_play_is_possible():
     for seed in range(30):
         t = seat_bots(Table(seed=seed), "random:never=kim").hand(0, "kim", "blue", "red")
