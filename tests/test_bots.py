@@ -239,6 +239,13 @@ def test_bot_specs_parse_parameters_and_name_what_is_wrong():
         parse_bot("greedy:speed=3")
     with pytest.raises(ValueError, match="w_points must be a number"):
         parse_bot("greedy:w_points=lots")
+    assert parse_bot("search:iterations=256,explore=1").params == (256.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 100000, got 0"):
+        parse_bot("search:iterations=0")
+    with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 100000, got 2.5"):
+        parse_bot("search:iterations=2.5")
+    with pytest.raises(ValueError, match="explore must be a number from 0 to 10, got -1"):
+        parse_bot("search:explore=-1")
     with pytest.raises(ValueError, match="'kimmy' is not an ally id"):
         parse_bot("random:never=kimmy", ["kim_kitsuragi"])
     with pytest.raises(ValueError, match="'kim_kitsuragy' is not an ally id of the deck; did you mean 'kim_kitsuragi'"):

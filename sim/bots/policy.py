@@ -35,6 +35,7 @@ POLICY_IDS = {  # the bots a user may name (sim.bots.spec)
 POLICY_PARAMS = {  # name: default value, in the order of State.bot_params
     "random": {}, "uniform": {}, "greedy": greedy.PARAMS, "planner": planner.PARAMS, "search": search_tree.PARAMS,
 }  # fmt: skip
+POLICY_LIMITS = {"search": search_tree.LIMITS}  # name: {parameter: (low, high, whole numbers only)}
 
 
 @kernel

@@ -67,6 +67,9 @@ from sim.state import (
 
 PARAMS = {"iterations": 128.0, "explore": 0.7, "widen": 1.0}
 ITERATIONS, EXPLORE, WIDEN = 0, 1, 2
+# Valid values (sim.bots.spec): low, high, whole numbers only. Iterations beyond the
+# node pool still refine the nodes it holds; the cap keeps a typo from running for days.
+LIMITS = {"iterations": (1.0, 100_000.0, True), "explore": (0.0, 10.0, False), "widen": (0.0, 100.0, False)}
 PLANNER_DEFAULTS = np.array(list(planner.PARAMS.values()), np.float64)
 MODE_OFF, MODE_SEARCH, MODE_FOLLOW = 0, 1, 2
 VISITS, REWARD, AVAILABLE = 0, 1, 2  # columns of tree_stats
