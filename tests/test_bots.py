@@ -152,6 +152,27 @@ def test_search_chooses_the_a1_lender_that_wins_where_planner_does_not(bot, lend
     assert t.st.g[WINNER] == (1 if lender == 1 else 0)
 
 
+@pytest.mark.parametrize("bot, task, winner", [("planner", "t_red", 1), ("search:iterations=64", "t_blue_red", 0)])
+def test_search_chooses_the_completion_that_wins_where_planner_saves_position_3(bot, task, winner):
+    """The tree searches the D_COMPLETE decision (R6), not only play or draw (R4).
+
+    Seat 0 plays red into its blue squad, which can then complete t_blue_red (3 points,
+    position 1) or t_red (2, position 3). With two morale cards on the track planner
+    saves position 3 (R7.2): t_red. Seat 1 (planner) then plays red2 into its blue2
+    squad and completes the last face-up task, ending the game (R9.1): t_red leaves
+    it 3-2 for seat 1, t_blue_red 3-2 for seat 0. Seat 0's unseen allies are red2
+    alone, so every determinisation agrees."""
+    t = seat_bots(Table(), bot, "planner").row("t_blue_red", None, "t_red").track("m_hand", "m_task")
+    t.squad(0, "blue").hand(0, "red").squad(1, "blue2").hand(1, "red2").statue("m_squad")
+    if bot.startswith("search"):
+        plan_turn(t.ref, Table().ref, t.deck)
+    take_turn(t.ref, t.deck)
+    assert t.done_of(0) == [task]
+    take_turn(t.ref, t.deck)
+    score_game(t.ref, t.deck)
+    assert t.row_names() == [None, None, None] and t.st.g[WINNER] == winner
+
+
 def test_a_full_node_pool_stops_expanding_and_the_turn_still_follows_the_tree():
     # A pool of 3 nodes: the root and its two children (play, draw) fill it.
     t = win_at_once(20)
