@@ -151,7 +151,7 @@ def plan_turn(st, backup, deck):
     """Search the active seat's turn (module docstring) and leave the tree ready for
     the real turn to follow; the position is restored unchanged."""
     seat = st.g[ACTIVE]
-    reset_tree(st, seat, MODE_SEARCH)
+    reset_tree(st, seat)
     copy_state(st, backup)
     for _ in range(int(st.bot_params[st.seat_bot[seat], ITERATIONS])):
         backpropagate(st, _iteration(st, backup, deck, seat))

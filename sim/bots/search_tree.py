@@ -71,7 +71,7 @@ ITERATIONS, EXPLORE, WIDEN = 0, 1, 2
 # node pool still refine the nodes it holds; the cap keeps a typo from running for days.
 LIMITS = {"iterations": (1.0, 100_000.0, True), "explore": (0.0, 10.0, False), "widen": (0.0, 100.0, False)}
 PLANNER_DEFAULTS = np.array(list(planner.PARAMS.values()), np.float64)
-MODE_OFF, MODE_SEARCH, MODE_FOLLOW = 0, 1, 2
+MODE_OFF, MODE_SEARCH, MODE_FOLLOW = np.int64(0), np.int64(1), np.int64(2)  # numpy ints: sim/decisions.py
 VISITS, REWARD, AVAILABLE = 0, 1, 2  # columns of tree_stats
 FIRST_CHILD, NEXT_SIBLING = 0, 1  # columns of tree_child
 # Fields of a row that identify it, by decision kind (sim.decisions): D_ACTION,
@@ -81,7 +81,7 @@ HAND_ALLY = np.int64(int(Penalty.HAND_ALLY))
 
 
 @kernel
-def reset_tree(st, seat, mode):
+def reset_tree(st, seat):
     """Clear the tree to its root, for ``seat``'s turn now (``st.g[TURN]``)."""
     st.tree_g[TG_NODES] = 1
     st.tree_g[TG_FULL] = 0
@@ -89,7 +89,6 @@ def reset_tree(st, seat, mode):
     st.tree_g[TG_TURN] = st.g[TURN]
     st.tree_child[0, :] = EMPTY
     st.tree_stats[0, :] = 0.0
-    enter_tree(st, mode)
 
 
 @kernel
