@@ -35,7 +35,6 @@ from sim.state import (
     BAD_N_OPTIONS,
     BAD_SEAT,
     BOT_POLICY,
-    FORCED_N,
     INITIAL_HAND,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -67,7 +66,6 @@ def play_game(st, backup, deck, n_players, keys, game_index):
             plan_turn(st, backup, deck)
         take_turn(st, deck)
         note_leaders(st, deck)
-        st.g[FORCED_N] = 0
         if st.rules[R_DEBUG]:
             check_zones(st, deck)
     score_game(st, deck)

@@ -77,15 +77,13 @@ TIE_DICE = 18  # 1 when R9.3's dice decided the winner
 LOG_N = 19  # rows written to ``log``
 SCRIPT_POS = 20  # next entry of ``script`` for the scripted policy
 SCRIPT_N = 21  # entries in ``script``
-FORCED_N = 22  # choices queued in ``forced`` for the active seat (the search bot's plan)
-FORCED_POS = 23  # next of them
-BAD_CHOICE = 24  # 1 once a policy named no offered option; the game stops (sim.bots.policy.refuse_choice)
-BAD_SEAT = 25  # the seat that decided
-BAD_KIND = 26  # the decision kind (sim.decisions.D_*)
-BAD_INDEX = 27  # the index returned (BOT_RAISED when a user bot raised an error)
-BAD_N_OPTIONS = 28  # the options offered
-SCORE_STAMP = 29  # completions + morale events + allies received when sim.lead last scored the seats
-G_LEN = 30
+BAD_CHOICE = 22  # 1 once a policy named no offered option; the game stops (sim.bots.policy.refuse_choice)
+BAD_SEAT = 23  # the seat that decided
+BAD_KIND = 24  # the decision kind (sim.decisions.D_*)
+BAD_INDEX = 25  # the index returned (BOT_RAISED when a user bot raised an error)
+BAD_N_OPTIONS = 26  # the options offered
+SCORE_STAMP = 27  # completions + morale events + allies received when sim.lead last scored the seats
+G_LEN = 28
 
 OUTCOME_RUNNING = 0
 OUTCOME_FINISHED = 1  # R9.1
@@ -152,6 +150,20 @@ LOG_WIDTH = 6
 MAX_SCRIPT = 256
 MAX_TURN_CAP = 30_000  # turns a game may last at most (R4 Reading); turns are stored as int16
 
+# --- tree_g: the search bot's tree scalars, int64 (TREE_G_LEN,) (sim.bots.search_tree) ----
+TG_NODES = 0  # nodes in use, the root included
+TG_FULL = 1  # expansions refused because the node pool was full
+TG_SEAT = 2  # the seat whose turn the tree searches
+TG_TURN = 3  # that turn (g[TURN] when it began)
+TG_MODE = 4  # off, searching, or followed by the real turn (sim.bots.search_tree.MODE_*)
+TG_NODE = 5  # the node the turn stands at, EMPTY off the tree
+TG_PATH_N = 6  # nodes in tree_path
+TG_EXPANDED = 7  # 1 once this iteration added its node
+TREE_G_LEN = 8
+MAX_TREE_NODES = 4096  # the node pool; an iteration adds one node at most
+MAX_TREE_DEPTH = 64  # decisions of one turn followed down the tree at most
+KEY_WIDTH = 1 + OPTION_WIDTH  # a node's key: decision kind and option row (sim.bots.search_tree)
+
 
 class State(NamedTuple):
     """All arrays of one game; see the module docstring for the layout.
@@ -209,10 +221,15 @@ class State(NamedTuple):
     seat_bot: np.ndarray  # int64 (MAX_PLAYERS,): the bot (row of ``bots``) of each seat this game
     own_hand: np.ndarray  # int64 (HAND_LIMIT,): the deciding seat's hand, for a user bot's observation
     bot_stream: np.ndarray  # uint64 (1,): a view of streams[BOT], the one stream a user bot may draw from
-    forced: np.ndarray  # int64 (4,): option indices the active seat takes first this turn (sim.bots.search)
     pool: np.ndarray  # int64 (A + M,): scratch for the search bot's determinisation
-    wins: np.ndarray  # int64 (option_rows(deck),): scratch for the search bot's rollout wins per candidate
     leaders: np.ndarray  # int8 (MAX_TURN_CAP + 1,): seats with the most points after each turn (sim.lead)
+    # The search bot's tree (sim.bots.search_tree), N = MAX_TREE_NODES:
+    tree_g: np.ndarray  # int64 (TREE_G_LEN,): its scalars (TG_* above)
+    tree_key: np.ndarray  # int64 (N, KEY_WIDTH): each node's decision kind and option row
+    tree_child: np.ndarray  # int64 (N, 2): first child, next sibling (EMPTY for none)
+    tree_stats: np.ndarray  # float64 (N, 3): visits, reward sum, availability
+    tree_path: np.ndarray  # int64 (MAX_TREE_DEPTH,): the nodes of the current iteration
+    tree_match: np.ndarray  # int64 (option_rows(deck),): the child matching each offered row
 
 
 def option_rows(deck: DeckArrays) -> int:
@@ -234,8 +251,7 @@ def option_rows_by_kind(deck: DeckArrays) -> dict[str, int]:
     ==============  ============================  ================================
     ``D_ACTION``    2                             play or draw (R4.1, R4.2)
     ``D_PLAY``,     ``1 + H (A + 1)``             "none" (A4), then each hand card
-    ``D_EXTRA_PLAY``                              into each squad or a new one; also
-                                                  the search bot's candidate moves
+    ``D_EXTRA_PLAY``                              into each squad or a new one
     ``D_SWAP``      ``1 + floor(A^2 / 4)``        "none", then (victim ally, own
                     with an A6 card, else 0       squad) pairs: ``x`` allies in
                                                   others' squads and ``y`` own squads
@@ -334,10 +350,14 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
         seat_bot=np.arange(p, dtype=i8),
         own_hand=np.zeros(HAND_LIMIT, i8),
         bot_stream=streams[BOT : BOT + 1],
-        forced=np.zeros(4, i8),
         pool=np.zeros(a + m, i8),
-        wins=np.zeros(rows, i8),
         leaders=np.zeros(MAX_TURN_CAP + 1, np.int8),
+        tree_g=np.zeros(TREE_G_LEN, i8),
+        tree_key=np.zeros((MAX_TREE_NODES, KEY_WIDTH), i8),
+        tree_child=np.full((MAX_TREE_NODES, 2), EMPTY, i8),
+        tree_stats=np.zeros((MAX_TREE_NODES, 3), np.float64),
+        tree_path=np.zeros(MAX_TREE_DEPTH, i8),
+        tree_match=np.zeros(rows, i8),
     )
 
 

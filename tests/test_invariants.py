@@ -33,7 +33,6 @@ from sim.state import (
     ACTIVE,
     BOT_POLICY,
     EMPTY,
-    FORCED_N,
     HAND_LIMIT,
     MAX_PLAYERS,
     MORALE_EVENTS,
@@ -226,7 +225,6 @@ def play_checked(
         if s.bots[s.seat_bot[s.g[ACTIVE]], BOT_POLICY] == POLICY_IDS["search"]:
             plan_turn(ref, backup, deck_ref)
         take_turn(ref, deck_ref)
-        s.g[FORCED_N] = 0
         check_state(s, arrays, f"{base} after turn {s.g[TURN]}")
     score_game(ref, deck_ref)
     check_scores(s, deck, f"{base} at the end, outcome {s.g[OUTCOME]}")

@@ -32,7 +32,7 @@ from tests.test_invariants import BASE, GAME, compiled, deck_data, play_checked
 
 ROOT = Path(__file__).resolve().parents[1]
 LARGE_DECKS = deck_data(allies=(46, 200), tasks=(31, 100), morale=(31, 100))
-BOTS = [*(name for name in POLICY_IDS if name != "search"), "search:rollouts=2"]  # every built-in bot
+BOTS = [*(name for name in POLICY_IDS if name != "search"), "search:iterations=2"]  # every built-in bot
 BIG_SQUAD = 65  # allies: more than the 64 of the old penalty encoding (squad x 64 + position)
 EXAMPLES = 4 if numba.config.BOUNDSCHECK else 25  # the bounds-checked build is slower
 

@@ -8,19 +8,18 @@ game (:func:`refuse_choice`) and :func:`sim.engine.run_games` raises
 :class:`sim.engine.BadChoiceError` naming the bot, the decision and the index.
 """
 
-import numpy as np
-
 from sim._numba import kernel
-from sim.bots import greedy, planner
+from sim.bots import greedy, planner, search_tree
 from sim.bots.greedy import greedy_choose
 from sim.bots.planner import planner_choose
 from sim.bots.random_bot import random_choose
 from sim.bots.restrict import restrict_options
+from sim.bots.search_tree import search_choose
 from sim.bots.uniform_bot import uniform_choose
 from sim.bots.user import user_choose
 from sim.state import (
-    ACTIVE, BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, BOT_ADDRESS, BOT_POLICY, BOT_RESTRICTED,
-    BOT_RESTRICTION, FORCED_N, FORCED_POS, RESTRICT_NONE, SCRIPT_N, SCRIPT_POS,
+    BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, BOT_ADDRESS, BOT_POLICY, BOT_RESTRICTED,
+    BOT_RESTRICTION, RESTRICT_NONE, SCRIPT_N, SCRIPT_POS,
 )  # fmt: skip
 
 RANDOM = 0
@@ -30,13 +29,13 @@ GREEDY = 3
 PLANNER = 4
 USER = 5  # a bot from a user's file (sim.bots.user); not chosen by name
 SEARCH = 6
-PLANNER_DEFAULTS = np.array(list(planner.PARAMS.values()), np.float64)
 POLICY_IDS = {  # the bots a user may name (sim.bots.spec)
     "random": RANDOM, "uniform": UNIFORM, "greedy": GREEDY, "planner": PLANNER, "search": SEARCH,
 }  # fmt: skip
 POLICY_PARAMS = {  # name: default value, in the order of State.bot_params
-    "random": {}, "uniform": {}, "greedy": greedy.PARAMS, "planner": planner.PARAMS, "search": {"rollouts": 64.0},
+    "random": {}, "uniform": {}, "greedy": greedy.PARAMS, "planner": planner.PARAMS, "search": search_tree.PARAMS,
 }  # fmt: skip
+POLICY_LIMITS = {"search": search_tree.LIMITS}  # name: {parameter: (low, high, whole numbers only)}
 
 
 @kernel
@@ -81,31 +80,27 @@ def decide(st, deck, seat, kind, n_options):
     Returns the index, or 0 when the policy named no offered option; that is
     recorded by :func:`refuse_choice` and stops the game (one comparison, always).
     """
-    if st.g[FORCED_POS] < st.g[FORCED_N] and seat == st.g[ACTIVE]:  # a planned move (sim.bots.search)
-        choice = st.forced[st.g[FORCED_POS]]
-        st.g[FORCED_POS] += 1
+    bot = st.seat_bot[seat]
+    if st.bots[bot, BOT_RESTRICTION] != RESTRICT_NONE:
+        ally, mode = st.bots[bot, BOT_RESTRICTED], st.bots[bot, BOT_RESTRICTION]
+        n_options = restrict_options(st, seat, kind, n_options, ally, mode)
+    policy = st.bots[bot, BOT_POLICY]
+    if policy == RANDOM:
+        choice = random_choose(st, deck, seat, kind, n_options)
+    elif policy == GREEDY:
+        choice = greedy_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
+    elif policy == PLANNER:
+        choice = planner_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
+    elif policy == SEARCH:  # by its tree (planned at turn start by sim.bots.search), else as planner
+        choice = search_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
+    elif policy == SCRIPTED:
+        choice = scripted_choose(st)
+    elif policy == UNIFORM:
+        choice = uniform_choose(st, n_options)
+    elif policy == USER:
+        choice = user_choose(st, deck, seat, kind, n_options, st.bots[bot, BOT_ADDRESS])
     else:
-        bot = st.seat_bot[seat]
-        if st.bots[bot, BOT_RESTRICTION] != RESTRICT_NONE:
-            ally, mode = st.bots[bot, BOT_RESTRICTED], st.bots[bot, BOT_RESTRICTION]
-            n_options = restrict_options(st, seat, kind, n_options, ally, mode)
-        policy = st.bots[bot, BOT_POLICY]
-        if policy == RANDOM:
-            choice = random_choose(st, deck, seat, kind, n_options)
-        elif policy == GREEDY:
-            choice = greedy_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
-        elif policy == PLANNER:
-            choice = planner_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
-        elif policy == SEARCH:  # its turn's first moves are planned by sim.bots.search; the rest as planner
-            choice = planner_choose(st, deck, seat, kind, n_options, PLANNER_DEFAULTS)
-        elif policy == SCRIPTED:
-            choice = scripted_choose(st)
-        elif policy == UNIFORM:
-            choice = uniform_choose(st, n_options)
-        elif policy == USER:
-            choice = user_choose(st, deck, seat, kind, n_options, st.bots[bot, BOT_ADDRESS])
-        else:
-            raise ValueError("unknown policy id")
+        raise ValueError("unknown policy id")
     if not 0 <= choice < n_options:
         return refuse_choice(st, seat, kind, choice, n_options)
     return choice

@@ -1,40 +1,40 @@
-"""The bot ``search``: a determinised flat Monte-Carlo lookahead over each turn's move.
+"""The bot ``search``: information-set Monte-Carlo tree search over its turn's decisions.
 
-At the start of each of its turns (called from the game loop, :func:`plan_turn`),
-the bot lists its candidate moves: draw, or play a hand card into a squad or a new
-one. For each candidate it plays ``rollouts / candidates`` rollouts:
+At the start of each of its turns (called from the game loop, :func:`plan_turn`) the
+bot runs ``iterations`` iterations of IS-MCTS (Cowling, Powley & Whitehouse 2012; the
+tree and its selection rule: :mod:`sim.bots.search_tree`). Each iteration:
 
-1. restore the position (a copy kept in a second state);
-2. *determinise* what the player cannot see, consistently with what it has seen:
+1. restores the position (a copy kept in a second state);
+2. *determinises* what the player cannot see, consistently with what it has seen:
    the other players' hands are redealt from the allies it cannot see (same hand
    sizes), the statue deck and discard are reshuffled from the rest (same sizes), the
    task deck is reshuffled, and the deal and dice streams are re-seeded, all from
    the bot's own stream;
-3. make the candidate move, then play the game out with ``greedy`` in every seat.
+3. plays the seat's turn with every decision of the seat chosen down the tree by
+   UCB1, expanding one node; the other seats play as ``planner``;
+4. plays the game out with ``planner`` in every seat (the default policy), scores it
+   (R9) and backs up 1 for a win of the seat, else 0.
 
-The candidate that wins the most rollouts is played (ties: the first, i.e. drawing).
-The rest of the turn's decisions (where to complete, abilities, penalties) are the
-``planner``'s. Its budget parameter ``rollouts`` is rollouts per decision. The search
-runs at turn granularity from the game loop, so no decision calls the engine back
-(numba cannot load cached mutually recursive kernels).
+Then the real turn follows the tree: at each decision of the seat the offered row
+whose child has the most visits, ``planner``'s choice off the tree. The search runs
+from the game loop, so no decision calls the engine back (numba cannot load cached
+mutually recursive kernels, docs/ARCHITECTURE.md).
 """
 
 import numpy as np
 
 from sim._numba import kernel
-from sim.bots.greedy import PARAMS as GREEDY_PARAMS
-from sim.bots.policy import GREEDY
+from sim.bots.policy import PLANNER
+from sim.bots.search_tree import (
+    ITERATIONS, MODE_FOLLOW, MODE_SEARCH, PLANNER_DEFAULTS, backpropagate, enter_tree, leave_tree, reset_tree,
+)  # fmt: skip
 from sim.rng import BOT, DEAL, DICE, next_u64, shuffle
-from sim.rules.draw import can_draw
 from sim.rules.scoring import score_game
 from sim.rules.turn import take_turn
 from sim.state import (
     ACTIVE,
     BOT_POLICY,
     BOT_RESTRICTION,
-    FORCED_N,
-    FORCED_POS,
-    HAND_LIMIT,
     N_PLAYERS,
     OUTCOME,
     OUTCOME_RUNNING,
@@ -47,8 +47,6 @@ from sim.state import (
     WINNER,
 )
 
-ROLLOUTS = 0  # index of the budget in the bot's parameters
-GREEDY_DEFAULTS = np.array(list(GREEDY_PARAMS.values()), np.float64)
 
 
 @kernel
@@ -126,55 +124,36 @@ def determinise(st, deck, seat):
 
 
 @kernel
-def _rollout(st, backup, deck, seat, action, play):
-    """Play one determinised rollout of a candidate move; 1 if ``seat`` wins."""
+def _iteration(st, backup, deck, seat):
+    """One IS-MCTS iteration (module docstring); 1 if ``seat`` wins."""
     copy_state(backup, st)
     determinise(st, deck, seat)
+    own = st.seat_bot[seat]
     for b in range(st.bots.shape[0]):
-        st.bots[b, BOT_POLICY] = GREEDY
-        st.bots[b, BOT_RESTRICTION] = RESTRICT_NONE
-        st.bot_params[b, : GREEDY_DEFAULTS.shape[0]] = GREEDY_DEFAULTS
+        if b != own:
+            st.bots[b, BOT_POLICY] = PLANNER
+            st.bots[b, BOT_RESTRICTION] = RESTRICT_NONE
+            st.bot_params[b, : PLANNER_DEFAULTS.shape[0]] = PLANNER_DEFAULTS
     st.rules[R_TRACE] = 0
     st.rules[R_DEBUG] = 0
-    st.forced[0] = action
-    st.forced[1] = play
-    st.g[FORCED_N] = 1 if play < 0 else 2
-    st.g[FORCED_POS] = 0
+    enter_tree(st, MODE_SEARCH)
+    take_turn(st, deck)
+    leave_tree(st)
     while st.g[OUTCOME] == OUTCOME_RUNNING:
         take_turn(st, deck)
-        st.g[FORCED_N] = 0
     score_game(st, deck)
-    backup.streams[BOT] = st.streams[BOT]  # fresh randomness for the next rollout
-    return 1 if st.g[WINNER] == seat else 0
+    backup.streams[BOT] = st.streams[BOT]  # fresh randomness for the next iteration
+    return 1.0 if st.g[WINNER] == seat else 0.0
 
 
 @kernel
 def plan_turn(st, backup, deck):
-    """Choose the active seat's move by rollouts and queue it in ``st.forced``."""
+    """Search the active seat's turn (module docstring) and leave the tree ready for
+    the real turn to follow; the position is restored unchanged."""
     seat = st.g[ACTIVE]
-    may_play = st.hand_n[seat] > 0
-    may_draw = st.hand_n[seat] < HAND_LIMIT and can_draw(st)
-    n_plays = st.hand_n[seat] * (st.squad_n[seat] + 1) if may_play else 0
-    n_candidates = n_plays + (1 if may_draw else 0)
-    if n_candidates < 2:
-        return
-    draw_action = 1 if may_play else 0
-    budget = int(st.bot_params[st.seat_bot[seat], ROLLOUTS])
-    per_candidate = max(1, budget // n_candidates)
+    reset_tree(st, seat)
     copy_state(st, backup)
-    for c in range(n_candidates):
-        action, play = (draw_action, -1) if may_draw and c == 0 else (0, c - (1 if may_draw else 0))
-        wins = 0
-        for _ in range(per_candidate):
-            wins += _rollout(st, backup, deck, seat, action, play)
-        st.wins[c] = wins
+    for _ in range(int(st.bot_params[st.seat_bot[seat], ITERATIONS])):
+        backpropagate(st, _iteration(st, backup, deck, seat))
     copy_state(backup, st)
-    best = 0
-    for c in range(1, n_candidates):
-        if st.wins[c] > st.wins[best]:
-            best = c
-    action, play = (draw_action, -1) if may_draw and best == 0 else (0, best - (1 if may_draw else 0))
-    st.forced[0] = action
-    st.forced[1] = play
-    st.g[FORCED_N] = 1 if play < 0 else 2
-    st.g[FORCED_POS] = 0
+    enter_tree(st, MODE_FOLLOW)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.bots.policy import POLICY_IDS, POLICY_PARAMS, USER
+from sim.bots.policy import POLICY_IDS, POLICY_LIMITS, POLICY_PARAMS, USER
 from sim.bots.user import load_bot
 from sim.cards import unknown_id
 from sim.state import (
@@ -84,10 +84,21 @@ def parse_bot(text: str, ally_ids: Sequence[str] = ()) -> BotSpec:
                 values[key] = float(value)
             except ValueError:
                 raise ValueError(f"bot {text!r}: {key} must be a number, got {value!r}") from None
+            _check_limit(text, key, values[key], POLICY_LIMITS.get(name, {}).get(key))
         else:
             valid = ", ".join([*defaults, *RESTRICTIONS])
             raise ValueError(f"bot {text!r}: unknown parameter {key!r}; valid for {name}: {valid}")
     return BotSpec(text.strip(), name, tuple(values.values()), restricted, restriction, source)
+
+
+def _check_limit(text: str, key: str, value: float, limit: tuple[float, float, bool] | None) -> None:
+    """Raise ValueError naming the parameter and its valid range when ``value`` is outside ``limit``."""
+    if limit is None:
+        return
+    low, high, whole = limit
+    if not low <= value <= high or (whole and value != int(value)):
+        kind = "a whole number" if whole else "a number"
+        raise ValueError(f"bot {text!r}: {key} must be {kind} from {low:g} to {high:g}, got {value:g}")
 
 
 def bot_tables(specs: Sequence[BotSpec]) -> tuple[np.ndarray, np.ndarray]:
