@@ -183,6 +183,7 @@ def report(
     include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates"),
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     target_turns: str | None = typer.Option(None, help="Your target for mean turns per game, LO..HI (e.g. 50..60): the findings rank game length by its miss."),
+    bot: str | None = typer.Option(None, help="Card strength from the players of this bot only (as the run spells it, e.g. search:rollouts=32): how a skilled or a weak player's allies pay."),
 ) -> None:
     """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the path of the HTML file."""
     from analysis.report.page import build_report
@@ -196,7 +197,7 @@ def report(
         _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
     try:
         path = build_report(run_dir, out, include_unfinished, threshold,
-                            target_turns=(target.low, target.high) if target else None)  # fmt: skip
+                            target_turns=(target.low, target.high) if target else None, bot=bot)  # fmt: skip
     except (RunError, DeckError, ValueError, OSError) as exc:
         _fail(str(exc).replace("\n", "; "))
     typer.echo(str(path))
@@ -252,7 +253,7 @@ def card_value(
     against: str | None = typer.Option(None, help="Id of the reference ally the value is measured against; default: the deck's median plain ally (no ability)."),
     games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per ally (and for the baseline and the reference)."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: str = typer.Option("greedy", help="The bot of every seat; seat 0's is the one restricted."),
+    bot: list[str] = typer.Option(["greedy"], help="The bot of seat 0, the one restricted; give it twice, e.g. --bot search --bot planner, for a different bot in every other seat (card strength for a skilled player among weaker ones)."),
     seed: int = typer.Option(0, help="Root seed shared by every run (common random numbers)."),
     out: Path | None = typer.Option(None, help="Where to write the runs and card_value.csv; default runs/card-value-..."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
@@ -263,13 +264,18 @@ def card_value(
     from sim.runner import RunError
 
     deck = _load(cards)
-    target = out or Path("runs") / f"card-value-{cards.stem}-{deck.content_hash[:8]}-{players}p-{bot}-{games}g-seed{seed}"
+    if len(bot) > 2:
+        _fail(f"--bot given {len(bot)} times: give seat 0's bot, and optionally the bot of every other seat")
+    bots = "-vs-".join(bot)
+    target = out or Path("runs") / f"card-value-{cards.stem}-{deck.content_hash[:8]}-{players}p-{bots}-{games}g-seed{seed}"
     try:
-        table = card_values(cards, games, target, ally or None, bot, players, seed, jobs, against=against)
+        table = card_values(cards, games, target, ally or None, bot[0], players, seed, jobs, against=against,
+                            opponents=bot[-1])  # fmt: skip
     except (RunError, ValueError) as exc:
         _fail(str(exc))
     table.to_csv(target / "card_value.csv", index=False)
-    print_table(table, f"Value of each ally to seat 0's {bot} bot against {table['reference'].iloc[0]}",
+    field = f" among {bot[-1]} bots" if bot[-1] != bot[0] else ""
+    print_table(table, f"Value of each ally to seat 0's {bot[0]} bot{field} against {table['reference'].iloc[0]}",
                 hide=("reference", "q_value"))  # fmt: skip
     typer.echo(f"value vs reference: seat 0's win rate when it may not play {table['reference'].iloc[0]} minus when it "
                f"may not play the ally (pp; positive = worth more than that plain ally); value vs no restriction: win "
@@ -372,6 +378,59 @@ def tune(
     _print_changes(target_dir / "tables" / "compare_changes.csv",
                    f"Hold-out seed {result['holdout_seed']}, original -> proposal")  # fmt: skip
     typer.echo(f"written: {result['proposal']}; measured effect (hold-out): {page}")
+
+
+@app.command()
+def skill(
+    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    rung: list[str] = typer.Option(["random", "greedy", "planner", "search:rollouts=32"], help="The ladder's bots, weakest first (repeat); each plays one seat against the one below it in every other seat."),
+    players: str = typer.Option("2,3,4", help="Player counts to climb the ladder at, e.g. 2,3,4 (R2.1)."),
+    games: int = typer.Option(2_000, "--games", "-n", min=1, help="Games per rung and player count."),
+    trace_budget: list[int] = typer.Option([2, 4, 8, 16], help="Skill trace: budgets of the stronger seat (repeat; even), each against half of it. --trace-budget 0 plays no trace."),
+    trace_bot: str = typer.Option("search:rollouts={budget}", help="Skill trace: the bot, with {budget} where its budget goes."),
+    trace_games: int = typer.Option(300, min=1, help="Skill trace: games per budget (2 players, as Ludii's skill trace)."),
+    seed: int = typer.Option(0, help="Root seed shared by every run."),
+    out: Path | None = typer.Option(None, help="Where to write the runs and the report; default runs/skill-..."),
+    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    quiet: bool = typer.Option(False, help="No progress bar."),
+    threshold: float = typer.Option(2.0, min=0.0, help="Smallest gain over fair, in percentage points, that counts as beating the rung below (and as a budget that pays)."),
+) -> None:
+    """How much does skill decide? Climbs the bot ladder at each player count: each rung plays one seat against the rung below in every other seat, seats shuffled, and its win rate (Wilson 95% CI, n games) is set against the fair 1/players. Then the skill trace (Ludii): the search bot at budget b against itself at b/2 as b doubles, and the budget where the gain flattens. Runs are kept under OUT and reused or resumed; prints both tables and writes a report with the skill-versus-luck section."""
+    from analysis.experiments.ladder import play, plan
+    from analysis.report.page import build_report
+    from analysis.report.terminal import print_table
+    from analysis.skill import skill_summary, skill_trace
+    from sim.runner import RunError
+
+    counts = _player_counts(players)
+    deck = _load(cards)
+    budgets = [b for b in trace_budget if b != 0]
+    target = out or Path("runs") / f"skill-{cards.stem}-{deck.content_hash[:8]}-{games}g-seed{seed}"
+    try:
+        matches = play(cards, plan(target, rung, counts, budgets, trace_bot), games, trace_games, seed, jobs,
+                       progress=None if not quiet else False)  # fmt: skip
+        ladder = [m.run for m in matches if m.kind == "ladder"]
+        points = [(m.budget, m.run) for m in matches if m.kind == "trace"]
+        report_path = build_report(ladder or [m.run for m in matches], target / "report", threshold_pp=threshold,
+                                   skill_trace=points)  # fmt: skip
+    except (RunError, ValueError, OSError) as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        _fail(f"interrupted; finished chunks are kept in {target}: run the same command again to continue")
+    if ladder:
+        table = skill_summary(ladder, threshold_pp=threshold)
+        print_table(table[["players", "strong", "weak", "games", "win_rate", "win_rate_low", "win_rate_high",
+                           "fair_rate", "win_rate_ratio", "win_rate_ratio_low", "win_rate_ratio_high", "beats"]],
+                    "Skill ladder: the stronger bot's win rate in one seat against the weaker in the others")  # fmt: skip
+    if points:
+        trace = skill_trace(points, threshold_pp=threshold)
+        print_table(trace[["budget", "strong", "weak", "games", "win_rate", "win_rate_low", "win_rate_high",
+                           "fair_rate", "gain_pp", "gain_low_pp", "gain_high_pp", "pays"]],
+                    "Skill trace: the bot at each budget against itself at half of it")  # fmt: skip
+        flat = int(trace["flattens_at"].iloc[0])
+        typer.echo(f"the gain flattens at budget {flat}: doubling it gains less than {threshold:g} pp or nothing "
+                   f"significant" if flat else "every budget still pays: try larger budgets")  # fmt: skip
+    typer.echo(f"runs in {target}\nreport: {report_path}")
 
 
 @app.command()

@@ -55,9 +55,9 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from analysis.stats.ally_model import ally_effects
+from analysis.stats.ally_model import ally_effects, ally_effects_by_group
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
-from analysis.data.player_games import chunks, player_arrays
+from analysis.data.player_games import chunks, player_bots
 from analysis.data.runs import Run, RunsLike, per_run
 from analysis.stats.inference import bh_flags, mean_columns_from_sums, rate_columns
 from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
@@ -69,7 +69,8 @@ CONTRIBUTIONS = {  # column of the cards table: name in the report
 }
 
 
-def _ally_columns(run: Run) -> dict[str, list]:
+def ally_columns(run: Run) -> dict[str, list]:
+    """The ally columns of the card tables: ``ally`` (id), ``name``, ``ability``, ``symbols``, ``estimated``."""
     allies = run.deck.allies
     return {
         "ally": [ally.id for ally in allies],
@@ -108,20 +109,22 @@ def verdicts(effect_pp, p_value, threshold_pp: float = DEFAULT_THRESHOLD_PP) -> 
     return np.where(flagged & big, np.where(effect_pp > 0, "stronger", "weaker"), ""), q_value
 
 
-def _ally_moments(held: np.ndarray, played: np.ndarray, won: np.ndarray) -> dict[str, GameMoments]:
+def _ally_moments(held: np.ndarray, played: np.ndarray, won: np.ndarray, rows: np.ndarray) -> dict[str, GameMoments]:
     """Per-game, per-ally totals for the game-clustered rates, summed chunk by chunk.
 
-    ``held``, ``played`` are ``bool (G, n, A)``, ``won`` ``bool (G, n)``."""
-    n = held.shape[1]
+    ``held``, ``played`` are ``bool (G, n, A)``, ``won`` and ``rows`` (the player rows
+    counted) ``bool (G, n)``."""
     moments: dict[str, GameMoments] = {}
     for part in chunks(held.shape[0]):
-        h, pl_, w = held[part], played[part], won[part][:, :, None]
+        r = rows[part][:, :, None]
+        h, pl_, w = held[part] & r, played[part] & r, won[part][:, :, None] & r
         holders, holder_wins = h.sum(1), (h & w).sum(1)
         plays, play_wins = pl_.sum(1), (pl_ & w).sum(1)
+        counted, wins = r.sum(1), w.sum(1)  # (g, 1): the game's rows counted, and their wins
         totals = {
-            "held": np.stack([holder_wins, holders, 1 - holder_wins, n - holders], axis=-1),
+            "held": np.stack([holder_wins, holders, wins - holder_wins, counted - holders], axis=-1),
             "played": np.stack([play_wins, plays], axis=-1),
-            "play_rate": np.stack([plays, np.full_like(plays, n)], axis=-1),
+            "play_rate": np.stack([plays, np.broadcast_to(counted, plays.shape)], axis=-1),
         }
         for key, z in totals.items():
             part_moments = GameMoments.of(z)
@@ -129,8 +132,8 @@ def _ally_moments(held: np.ndarray, played: np.ndarray, won: np.ndarray) -> dict
     return moments
 
 
-def ally_strength(runs: RunsLike, include_unfinished: bool = False,
-                  threshold_pp: float = DEFAULT_THRESHOLD_PP) -> pd.DataFrame:  # fmt: skip
+def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp: float = DEFAULT_THRESHOLD_PP,
+                  bot: str | None = None) -> pd.DataFrame:  # fmt: skip
     """Each ally's effect on winning against the average ally with its verdict, and
     the 17lands-style rates beside it (module docstring).
 
@@ -140,6 +143,11 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False,
         Count stalled and truncated games (left out by default, RULES R4 Reading).
     threshold_pp : float
         Smallest effect, in percentage points of win rate, that earns a verdict.
+    bot : str, optional
+        Only the player rows played by this bot specification (as the run's
+        manifest spells it): its effects come from the model with one ally block
+        per bot group (:func:`analysis.stats.ally_model.ally_effects_by_group`,
+        this bot against the others), its rates from its own rows.
 
     Returns
     -------
@@ -154,24 +162,36 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False,
         ``play_rate``, each with game-clustered ``_low``/``_high`` bounds; rates
         are fractions, IWD a difference of fractions (×100 for pp);
         ``baseline`` (1/players), ``threshold_pp``.
+
+    Raises
+    ------
+    ValueError
+        When ``bot`` plays no seat of a run (naming the run's bots).
     """
 
     def one(run: Run) -> pd.DataFrame:
         names = run.scan("players").collect_schema().names()
         extra = ("opening",) if "opening" in names else ()  # runs before the opening hand was recorded
-        data = player_arrays(run, "held", "played", "won", *extra, include_unfinished=include_unfinished)
+        bots, data = player_bots(run, "held", "played", "won", *extra, include_unfinished=include_unfinished)
         held, won = data["held"], data["won"].astype(bool)
         games, n, allies = held.shape
-        effects = ally_effects(held, won.argmax(1))
+        rows = np.ones((games, n), bool)
+        if bot is not None and bot not in bots:
+            raise ValueError(f"{run.path}: no seat plays the bot {bot!r}; this run's bots: {', '.join(bots)}")
+        if bot is not None and len(bots) > 1:
+            rows = data["bot_label"] == bots.index(bot)
+            effects = ally_effects_by_group(held, won.argmax(1), rows.astype(np.int64), 2)[0][1]
+        else:
+            effects = ally_effects(held, won.argmax(1))
         verdict, q_value = verdicts(effects["effect_pp"], effects["p_value"], threshold_pp)
-        moments = _ally_moments(held, data["played"], won)
+        moments = _ally_moments(held, data["played"], won, rows)
         if extra:
-            opening = data["opening"]
+            opening = data["opening"] & rows[:, :, None]
             opening_n, opening_wins = opening.sum((0, 1)), (opening & won[:, :, None]).sum((0, 1))
         else:
             opening_n = opening_wins = np.zeros(allies, np.int64)
         return pd.DataFrame({
-            **_ally_columns(run),
+            **ally_columns(run),
             "effect_pp": effects["effect_pp"],
             "effect_low_pp": effects["effect_low_pp"],
             "effect_high_pp": effects["effect_high_pp"],
@@ -180,7 +200,7 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False,
             "verdict": verdict,
             "informative_games": effects["informative_games"].astype(np.int64),
             "games": games,
-            "player_games": games * n,
+            "player_games": int(rows.sum()),
             "opening_n": opening_n,
             **rate_columns("opening_wr", opening_wins, opening_n),
             "held_n": moments["held"].total[:, 1].astype(np.int64),
@@ -221,7 +241,7 @@ def ally_contributions(runs: RunsLike) -> pd.DataFrame:
 
     def one(run: Run) -> pd.DataFrame:
         s = run.accumulate(run.scan("cards", *CONTRIBUTIONS), _contribution_sums)
-        columns: dict[str, object] = {**_ally_columns(run), "games": s["games"]}
+        columns: dict[str, object] = {**ally_columns(run), "games": s["games"]}
         for name in CONTRIBUTIONS.values():
             columns[name] = s[name]
             columns.update(mean_columns_from_sums(f"{name}_per_game", s[name], s[f"{name}_sq"], s["games"]))

@@ -41,7 +41,7 @@ from itertools import combinations
 from scipy import stats as sps
 
 from analysis.stats.clustered import GameMoments, ratio_columns
-from analysis.data.player_games import player_arrays
+from analysis.data.player_games import player_bots
 from analysis.data.runs import Run, RunsLike, per_run
 from analysis.stats.inference import ALPHA, distribution, multinomial_bootstrap, rate_columns, summarise
 
@@ -215,8 +215,7 @@ def score_histogram(runs: RunsLike, include_unfinished: bool = False) -> pd.Data
 def bot_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
     """Win rate per bot of the run (seats playing the same bot pooled).
 
-    A player row's bot is the run's bot of that row's ``bot`` index when the table
-    records it (runs with shuffled seats), otherwise the bot of its seat. The rows
+    A player row's bot is :func:`analysis.data.player_games.player_bots`'s. The rows
     of one game share it, so the interval is game-clustered; a bot that plays every
     seat wins exactly 1/n by construction (R9.3) and gets no interval.
 
@@ -229,11 +228,8 @@ def bot_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFr
     """
 
     def one(run: Run) -> pd.DataFrame:
-        index = "bot" if "bot" in run.scan("players").collect_schema().names() else "seat"
-        data = player_arrays(run, index, "won", include_unfinished=include_unfinished)
-        names = sorted(set(run.bot_names))
-        which = np.array([names.index(run.bot_names[i]) for i in range(len(run.bot_names))])[data[index]]
-        mine = which[..., None] == np.arange(len(names))  # (G, n, bots)
+        names, data = player_bots(run, "won", include_unfinished=include_unfinished)
+        mine = data["bot_label"][..., None] == np.arange(len(names))  # (G, n, bots)
         won = data["won"].astype(bool)[..., None]
         moments = GameMoments.of(np.stack([(mine & won).sum(1), mine.sum(1)], axis=-1))
         everywhere = np.array([run.bot_names.count(name) == run.players for name in names])

@@ -61,6 +61,28 @@ def player_arrays(run: Run, *columns: str, include_unfinished: bool = False) -> 
     return out
 
 
+def player_bots(run: Run, *columns: str, include_unfinished: bool = False) -> tuple[list[str], dict[str, np.ndarray]]:
+    """The bot that played each player row, with other players-table columns.
+
+    A row's bot is the run's bot of the row's ``bot`` index when the table records
+    it (runs with shuffled seats), otherwise the bot of its seat. Seats that play
+    the same bot specification share its label.
+
+    Returns
+    -------
+    names : list of str
+        The run's distinct bot labels, sorted.
+    data : dict of ndarray
+        As :func:`player_arrays` for ``columns``, plus ``bot_label`` int64
+        ``(G, n)``: the index in ``names`` of each row's bot.
+    """
+    index = "bot" if "bot" in run.scan("players").collect_schema().names() else "seat"
+    data = player_arrays(run, index, *columns, include_unfinished=include_unfinished)
+    names = sorted(set(run.bot_names))
+    data["bot_label"] = np.array([names.index(bot) for bot in run.bot_names], np.int64)[data[index]]
+    return names, data
+
+
 def chunks(length: int, size: int = CHUNK_GAMES) -> Iterator[slice]:
     """Slices that cover ``range(length)`` in pieces of at most ``size`` games."""
     for start in range(0, length, size):

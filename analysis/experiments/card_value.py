@@ -86,6 +86,7 @@ def card_values(
     n_jobs: int = -1,
     progress: bool | None = None,
     against: str | None = None,
+    opponents: str | None = None,
 ) -> pd.DataFrame:
     """Each ally's value to seat 0's ``bot`` against a plain ally (module docstring).
 
@@ -95,6 +96,9 @@ def card_values(
     ----------
     against : str, optional
         Id of the reference ally; default the median plain ally (:func:`median_plain_ally`).
+    opponents : str, optional
+        The bot of every other seat; default ``bot``. A strong ``bot`` against weaker
+        ``opponents`` values each card for a skilled player in a weaker field.
 
     Returns
     -------
@@ -125,7 +129,7 @@ def card_values(
 
     def play(name: str, first: str) -> Path:
         run_dir = out / name
-        simulate(cards, n_games, run_dir, players, [first] + [bot] * (players - 1), seed, n_jobs,
+        simulate(cards, n_games, run_dir, players, [first] + [opponents or bot] * (players - 1), seed, n_jobs,
                  resume=(run_dir / "manifest.json").exists(), progress=progress)  # fmt: skip
         return run_dir
 

@@ -274,3 +274,34 @@ def plot_task_calibration(calibration: pd.DataFrame) -> Figure:
     if not series:
         axes[0].text(0.5, 0.5, "no tasks to show", ha="center", transform=axes[0].transAxes)
     return figure
+
+
+def plot_skill(summary: pd.DataFrame, trace: pd.DataFrame) -> Figure:
+    """Left: the stronger bot's win rate in each run that mixes bots, by player count
+    (:func:`analysis.skill.skill_summary`), with Wilson intervals and its fair share
+    (dashes). Right, when there is one: the skill trace (:func:`analysis.skill.skill_trace`),
+    the win rate at each budget against half of it, and fair."""
+    panels = [p for p in (summary, trace) if len(p)]
+    figure, axes = _figure(6.5 * len(panels), 4.4, ncols=len(panels))
+    if len(summary):
+        ax = axes[0]
+        labels = [plain(f"{s} vs {w}") for s, w in zip(summary["strong"], summary["weak"])]
+        y = np.arange(len(summary))
+        ax.errorbar(100 * summary["win_rate"], y, xerr=_errors(summary, "win_rate"), fmt="o", capsize=3,
+                    label="stronger bot's win rate")  # fmt: skip
+        ax.plot(100 * summary["fair_rate"], y, "|", color="black", markersize=14, label="fair share")
+        ax.set_yticks(y, [f"{p}p: {label}" for p, label in zip(summary["players"], labels)], fontsize="small")
+        ax.invert_yaxis()
+        ax.set(xlabel="games won (%)", title="One seat of the stronger bot against the rest")
+        ax.legend(fontsize="small")
+    if len(trace):
+        ax = axes[-1]
+        ax.errorbar(trace["budget"], 100 * trace["win_rate"], yerr=_errors(trace, "win_rate"), fmt="o-", capsize=3,
+                    label="budget b against b/2")  # fmt: skip
+        ax.plot(trace["budget"], 100 * trace["fair_rate"], "--", color="black", lw=1, label="fair share")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(trace["budget"], [str(b) for b in trace["budget"]])
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set(xlabel="budget b of the stronger seat", ylabel="games won (%)", title="Skill trace: does more thinking pay?")
+        ax.legend(fontsize="small")
+    return figure

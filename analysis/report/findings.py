@@ -12,7 +12,9 @@ notebook can pass its own):
 * game length (:func:`analysis.length.game_length`);
 * the task points penalties take back (:func:`analysis.morale.morale_impact`, R8.3);
 * the share of games decided by dice (:func:`analysis.seats.seat_balance`, which
-  counts them with :func:`analysis.seats.tie_counts`, R9.3).
+  counts them with :func:`analysis.seats.tie_counts`, R9.3);
+* how often the stronger bot of a run that mixes bots wins against fair, the
+  upsets and the dice (:func:`analysis.skill.skill_summary`).
 
 ``distance`` ranks them: how far the finding is from fair (or from the target) in
 units of its practical threshold, so 1 is "just big enough to matter". An ally's is
@@ -20,7 +22,8 @@ units of its practical threshold, so 1 is "just big enough to matter". An ally's
 first player's ``|win rate − 1/n|`` in pp over ``threshold_pp``; game length's miss
 of the target range in turns over ``threshold_turns``. Findings with no fair value
 and no target (length without a target, penalties, dice) have distance 0 and come
-last, in the order above.
+last, in the order above; so does skill, which describes the players rather than
+a flaw of the cards.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ SECTIONS = {  # kind: the report section holding its detail
     "length": "Game length",
     "penalties": "Morale loss",
     "dice": "Seat advantage",
+    "skill": "Skill and luck",
 }
 
 
@@ -115,10 +119,36 @@ def _dice(balance: pd.DataFrame) -> list[dict]:
             for _, r in balance[balance["games"] > 0].iterrows()]  # fmt: skip
 
 
+def _times(row: pd.Series) -> str:
+    """The stronger bot's win rate over fair as ``2.1× fair (95% CI 1.9–2.3×)``."""
+    places = 2 if row["win_rate_ratio_high"] - row["win_rate_ratio_low"] < 0.2 else 1
+    return (f"{row['win_rate_ratio']:.{places}f}× fair (95% CI {row['win_rate_ratio_low']:.{places}f}–"
+            f"{row['win_rate_ratio_high']:.{places}f}×)")  # fmt: skip
+
+
+def skill_verdict(row: pd.Series) -> str:
+    """One sentence, without its full stop: how often the stronger bot wins against
+    fair, the upsets, and the dice (a :func:`analysis.skill.skill_summary` row)."""
+    rate = estimate(row["win_rate"], row["win_rate_low"], row["win_rate_high"], n=row["games"])
+    upset = estimate(row["upset_rate"], row["upset_rate_low"], row["upset_rate_high"])
+    dice = estimate(row["decided_by_dice_rate"], row["decided_by_dice_rate_low"], row["decided_by_dice_rate_high"])
+    return (f"{row['strong']} in {row['seats']} of {row['players']} seats wins {_times(row)}: {rate} of games "
+            f"against a fair {100 * row['fair_rate']:.1f}%; {row['weak']} still win {upset}, and R9.3's die roll "
+            f"decides {dice} of games")  # fmt: skip
+
+
+def _skill(summary: pd.DataFrame | None) -> list[dict]:
+    if summary is None or summary.empty:
+        return []
+    return [_finding(r["run"], "skill", r["strong"], f"{skill_verdict(r)}.", r["win_rate_ratio"],
+                     r["win_rate_ratio_low"], r["win_rate_ratio_high"], r["games"], "× fair", 0.0)
+            for _, r in summary.iterrows()]  # fmt: skip
+
+
 def findings(strength: pd.DataFrame, calibration: pd.DataFrame, balance: pd.DataFrame, length: pd.DataFrame,
              impact: pd.DataFrame, threshold_pp: float = DEFAULT_THRESHOLD_PP,
              target_turns: tuple[float, float] | None = None,
-             threshold_turns: float = DEFAULT_THRESHOLD_TURNS) -> pd.DataFrame:  # fmt: skip
+             threshold_turns: float = DEFAULT_THRESHOLD_TURNS, skill: pd.DataFrame | None = None) -> pd.DataFrame:  # fmt: skip
     """The findings of one or several runs, most important first (module docstring).
 
     Parameters
@@ -135,21 +165,23 @@ def findings(strength: pd.DataFrame, calibration: pd.DataFrame, balance: pd.Data
         The designer's target range of mean turns per game.
     threshold_turns : float
         A miss of ``target_turns`` (turns) counted as one unit of distance.
+    skill : pandas.DataFrame, optional
+        :func:`analysis.skill.skill_summary` of the runs that mix bots.
 
     Returns
     -------
     pandas.DataFrame
         One row per finding: ``run``, ``kind`` (``ally``, ``task``,
-        ``first_player``, ``length``, ``penalties``, ``dice``), ``subject``,
+        ``first_player``, ``length``, ``penalties``, ``dice``, ``skill``), ``subject``,
         ``sentence`` (plain text, with the number, its 95% CI and n), ``value``
         with ``low``/``high`` in ``unit`` (pp, points, turns, or share as a
-        fraction), ``n`` (games, or task points for penalties), ``distance``
+        fraction, or ``× fair``), ``n`` (games, or task points for penalties), ``distance``
         (from fair or target, in practical thresholds), ``section`` (the report
         section's title). Sorted by ``distance``, largest first; several runs'
         sentences start with the run's name.
     """
     rows = [*_allies(strength), *_tasks(calibration), *_seats(balance, threshold_pp),
-            *_length(length, target_turns, threshold_turns), *_penalties(impact), *_dice(balance)]  # fmt: skip
+            *_length(length, target_turns, threshold_turns), *_penalties(impact), *_dice(balance), *_skill(skill)]  # fmt: skip
     out = pd.DataFrame(rows, columns=list(COLUMNS))
     if out["run"].nunique() > 1:
         out["sentence"] = out["run"].astype(str) + ": " + out["sentence"]

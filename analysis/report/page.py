@@ -20,6 +20,7 @@ its n and a 95% confidence interval (:mod:`analysis.stats.inference`).
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from html import escape
@@ -29,9 +30,9 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from analysis import cards, closeness, length, morale, seats
+from analysis import cards, closeness, length, morale, seats, skill
 from analysis.report import figures
-from analysis.report.findings import findings
+from analysis.report.findings import findings, skill_verdict
 from analysis.report.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, task_calibration
 from analysis.data.runs import Run, RunsLike, open_runs
@@ -129,14 +130,20 @@ def _length_section(runs: list[Run]) -> Section:
     )  # fmt: skip
 
 
+def _saves_text(by_saves: pd.DataFrame) -> str:
+    """A sentence on the win rate of players saved 0 and 1 times (:func:`analysis.morale.win_rate_by_saves`),
+    with a leading space; empty when the run has no player saved once."""
+    saves = by_saves.set_index("saves")
+    if not {0, 1} <= set(saves.index):
+        return ""
+    return (f" Players the dice never saved win {_value(saves.loc[0], 'win_rate', n=saves.loc[0, 'player_games'], n_of='player-games')}"
+            f", those saved once {_value(saves.loc[1], 'win_rate', n=saves.loc[1, 'player_games'], n_of='player-games')}.")  # fmt: skip
+
+
 def _impact_text(impact: pd.DataFrame, by_saves: pd.DataFrame) -> str:
     """Plain sentences on what morale loss decides (:func:`analysis.morale.morale_impact`)."""
     m = impact.set_index("measure")
-    saves = by_saves.set_index("saves")
-    luck = ""
-    if {0, 1} <= set(saves.index):
-        luck = (f" Players the dice never saved win {_value(saves.loc[0], 'win_rate', n=saves.loc[0, 'player_games'], n_of='player-games')}"
-                f", those saved once {_value(saves.loc[1], 'win_rate', n=saves.loc[1, 'player_games'], n_of='player-games')}.")  # fmt: skip
+    luck = _saves_text(by_saves)
     return (f"Penalties take back {_value(m.loc['tasks_lost_share'], 'value', n=m.loc['tasks_lost_share', 'n'], n_of='completed tasks')}"
             f" of completed tasks and {_value(m.loc['points_lost_share'], 'value')} of their points.{luck} "
             f"{_value(m.loc['tied_on_points'], 'value')} of games are tied on points, "
@@ -207,8 +214,9 @@ ADAPTATION = (
 )
 
 
-def _effect(row: pd.Series) -> str:
-    return estimate(row["effect_pp"] / 100, row["effect_low_pp"] / 100, row["effect_high_pp"] / 100, "pp")
+def _pp(row: pd.Series, base: str = "effect") -> str:
+    """``row``'s ``<base>_pp`` with its ``<base>_low_pp``/``<base>_high_pp`` interval."""
+    return estimate(row[f"{base}_pp"] / 100, row[f"{base}_low_pp"] / 100, row[f"{base}_high_pp"] / 100, "pp")
 
 
 def _strength_answer(rows: pd.DataFrame) -> str:
@@ -220,7 +228,7 @@ def _strength_answer(rows: pd.DataFrame) -> str:
     if flagged.empty:
         return (f"No ally differs from the average ally by {threshold} or more after Benjamini–Hochberg "
                 f"correction ({len(rows)} allies, {games})")  # fmt: skip
-    parts = [f"{kind}: " + ", ".join(f"{r['name']} {_effect(r)}" for _, r in group.iterrows())
+    parts = [f"{kind}: " + ", ".join(f"{r['name']} {_pp(r)}" for _, r in group.iterrows())
              for kind, group in (("stronger", flagged[flagged["verdict"] == "stronger"]),
                                  ("weaker", flagged[flagged["verdict"] == "weaker"].iloc[::-1])) if len(group)]  # fmt: skip
     return (f"{len(flagged)} of {len(rows)} allies differ from the average ally by at least {threshold} of win "
@@ -244,8 +252,9 @@ def _completers_display(completers: pd.DataFrame) -> str:
     return "\n".join(parts)
 
 
-def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: float, outcomes: pd.DataFrame) -> Section:
-    strength = cards.ally_strength(runs, include_unfinished, threshold_pp).sort_values(
+def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: float, outcomes: pd.DataFrame,
+                   bot: str | None = None) -> Section:  # fmt: skip
+    strength = cards.ally_strength(runs, include_unfinished, threshold_pp, bot).sort_values(
         ["run", "effect_pp"], ascending=[True, False], kind="stable")
     contributions = cards.ally_contributions(runs)
     completers = cards.task_completers(runs)
@@ -346,6 +355,105 @@ def _closeness_section(runs: list[Run]) -> Section:
         [Table("closeness", summary, "Margin, lead changes, decisiveness and comeback rate per game."),
          Table("margin_histogram", margins, "Games per winning margin.", shown=False)],
     )  # fmt: skip
+
+
+SKILL_NOTE = (
+    "How skill is measured. A run that mixes bots sets a stronger bot against weaker ones: the bot of a single "
+    "seat when every other seat plays one other bot (as revachol skill plays its ladder), else the bot with the "
+    "highest win rate per seat. Its win rate is the share of games won by any of its seats, against the fair "
+    "share of its seats (seats / players), with a Wilson interval; the upset rate is the share the weaker bots "
+    "win. Per bot, the win rate per seat pools a bot's seats, with intervals clustered by game. The skill trace "
+    "(Ludii's SkillTrace) plays a bot at budget b in one seat against itself at b/2, as b doubles: the gain "
+    "flattens at the first budget whose interval reaches fair or whose gain is below the practical threshold. "
+    "Luck: R9.3's die roll (completed tasks tied too) and the morale saves (R8.2), pure dice."
+)
+
+
+BY_BOT_NOTE = (
+    "Allies by bot. In a run of two bots, one conditional logit of the winner gives each bot its own ally effects "
+    "against its own average ally (the Card strength section's model, with an ally block per bot); an ally is "
+    "flagged when the difference between the stronger and the weaker bot's effect survives a Benjamini–Hochberg "
+    "correction across the allies (q ≤ 0.05) and is at least the practical threshold. It says which cards reward "
+    "skill; revachol card-value --bot STRONG --bot WEAK measures one bot's value of each card by restricted play."
+)
+
+
+def _by_bot_answer(rows: pd.DataFrame, prefix: str) -> tuple[str, str]:
+    """Sentences on the allies the two bots of a run value differently (:func:`analysis.skill.ally_strength_by_bot`)."""
+    strong, weak = rows["strong"].iloc[0], rows["weak"].iloc[0]
+    flagged = rows[rows["verdict"] != ""].sort_values("difference_pp", ascending=False)
+    threshold = f"{rows['threshold_pp'].iloc[0]:g} pp"
+    if flagged.empty:
+        return (f"{prefix}No ally's effect on winning differs between {strong} and {weak} by {threshold} or more "
+                f"after Benjamini–Hochberg correction ({len(rows)} allies, n = {count(rows['games'].iloc[0])} "
+                f"games).", "")  # fmt: skip
+    listed = "; ".join(f"{r['name']} {_pp(r, 'difference')}"
+                       for _, r in flagged.iterrows())  # fmt: skip
+    return (f"{prefix}{len(flagged)} of {len(rows)} allies are worth a different amount to {strong} than to "
+            f"{weak} (effect for {strong} minus for {weak}, at least {threshold}): {listed}.",
+            f"n = {count(rows['games'].iloc[0])} games.")  # fmt: skip
+
+
+def _trace_answer(trace: pd.DataFrame) -> tuple[str, str]:
+    flat = int(trace["flattens_at"].iloc[0])
+    points = "; ".join(f"budget {int(r['budget'])} against {int(r['budget']) // 2}: {_value(r, 'win_rate', n=r['games'])}"
+                       for _, r in trace.iterrows())  # fmt: skip
+    last = int(trace["budget"].iloc[-1])
+    first, threshold = int(trace["budget"].iloc[0]), f"{trace['threshold_pp'].iloc[0]:g} pp"
+    if not flat:
+        verdict = f"more thinking still pays at budget {last}, the largest played"
+    elif flat == first:
+        verdict = (f"already at budget {first}, the smallest played, doubling the budget gains less than {threshold} "
+                   f"or nothing significant")  # fmt: skip
+    else:
+        verdict = (f"more thinking stops paying at budget {flat}: doubling the budget there gains less than "
+                   f"{threshold} or nothing significant")  # fmt: skip
+    bot = str(trace["strong"].iloc[0]).split(":")[0]
+    answer = f"Skill trace ({bot} at budget b against itself at b/2, {trace['players'].iloc[0]} players): {verdict}."
+    return answer, f"Win rate of the stronger seat: {points}."
+
+
+def _skill_section(runs: list[Run], include_unfinished: bool, threshold_pp: float, by_saves: pd.DataFrame,
+                   trace_points) -> Section | None:  # fmt: skip
+    summary = skill.skill_summary(runs, include_unfinished, threshold_pp)
+    trace = (skill.skill_trace(trace_points, include_unfinished, threshold_pp).assign(threshold_pp=threshold_pp)
+             if trace_points else pd.DataFrame())  # fmt: skip
+    if summary.empty and trace.empty:
+        return None
+    gradient = skill.skill_gradient(runs, include_unfinished)
+    answers = []
+    if len(summary):
+        top = summary.loc[summary["win_rate_ratio"].idxmax()]
+        lead = f"At its widest ({top['run']}, {top['players']} players), " if len(summary) > 1 else ""
+        answers.append((f"{lead}{skill_verdict(top)}.", ""))
+    for _, row in summary.iterrows():
+        run = next(r for r in runs if r.name == row["run"])
+        beaten = "" if row["beats"] else (f" It does not beat them by {threshold_pp:g} pp with confidence.")
+        per_bot = "; ".join(f"{r['bot']} wins {_value(r, 'win_rate', n=r['player_games'], n_of='player-games')} "
+                            f"per seat" for _, r in _rows(gradient, run).iterrows())  # fmt: skip
+        answers.append((f"{_prefix(runs, run)}{row['strong']} against {row['weak']}: "
+                        f"{_pp(row, 'gain')} over its fair share.{beaten}",
+                        f"Per bot: {per_bot}.{_saves_text(_rows(by_saves, run))}"))  # fmt: skip
+    if len(trace):
+        answers.append(_trace_answer(trace))
+    by_bot = skill.ally_strength_by_bot(runs, include_unfinished, threshold_pp)
+    for run_name, rows in (by_bot.groupby("run", sort=False) if len(by_bot) else ()):
+        answers.append(_by_bot_answer(rows, f"{run_name}: " if len(runs) > 1 else ""))
+    tables = [Table("skill_summary", summary, "The stronger bot of each run: games won against its fair share, "
+                    "upsets and dice.", hide=("p_value",))] if len(summary) else []  # fmt: skip
+    if len(gradient):
+        tables.append(Table("skill_gradient", gradient, "Win rate per seat of every bot against fair (1/players)."))
+    if len(trace):
+        tables.append(Table("skill_trace", trace, "Skill trace: the bot at each budget against itself at half of it.",
+                            hide=("run", "bots", "threshold_pp")))  # fmt: skip
+    if len(by_bot):
+        tables.append(Table("ally_strength_by_bot", by_bot.sort_values(["run", "difference_pp"], kind="stable"),
+                            "Allies by bot: each ally's effect against the average ally for the stronger and the "
+                            "weaker bot, and the difference.", hide=("ally", "symbols", "estimated", "p_value",
+                                                                     "threshold_pp", "games")))  # fmt: skip
+    return Section("Skill and luck", answers, [SKILL_NOTE, BY_BOT_NOTE],
+                   [("skill", figures.plot_skill(summary, trace), "The stronger bot's win rate against fair, and "
+                     "the skill trace")], tables)  # fmt: skip
 
 
 def _seats_section(runs: list[Run], include_unfinished: bool) -> Section:
@@ -503,7 +611,8 @@ def default_report_dir(runs: list[Run]) -> Path:
 
 def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinished: bool = False,
                  threshold_pp: float = cards.DEFAULT_THRESHOLD_PP, threshold_points: float = DEFAULT_THRESHOLD_POINTS,
-                 target_turns: tuple[float, float] | None = None) -> Path:  # fmt: skip
+                 target_turns: tuple[float, float] | None = None,
+                 skill_trace: Sequence[tuple[int, str | Path]] = (), bot: str | None = None) -> Path:  # fmt: skip
     """Write the balance report of one or several runs.
 
     Parameters
@@ -524,6 +633,13 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
         (:mod:`analysis.task_calibration`).
     target_turns : (low, high), optional
         The designer's target range of mean turns per game, for the findings.
+    skill_trace : sequence of (budget, run directory)
+        The skill trace's runs (:func:`analysis.experiments.ladder.plan`), for the
+        section "Skill and luck" (:mod:`analysis.skill`); that section shows when
+        they are given or a run mixes bots.
+    bot : str, optional
+        Card strength from the player rows of this bot only
+        (:func:`analysis.cards.ally_strength`).
 
     Returns
     -------
@@ -534,6 +650,8 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     ------
     sim.runner.RunError, sim.cards.DeckError
         For a directory that is not a readable run (see :func:`analysis.data.runs.open_runs`).
+    ValueError
+        When ``bot`` plays no seat of a run.
     """
     if "matplotlib.pyplot" not in sys.modules:  # headless (the CLI); a notebook keeps its backend, as the
         matplotlib.use("Agg")  # figures are drawn on Figure objects and never through pyplot
@@ -543,12 +661,16 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     (out / "figures").mkdir(parents=True, exist_ok=True)
     outcomes = cards.task_outcomes(runs)
     sections = [_length_section(runs), _morale_section(runs, include_unfinished),
-                _cards_section(runs, include_unfinished, threshold_pp, outcomes),
+                _cards_section(runs, include_unfinished, threshold_pp, outcomes, bot),
                 _tasks_section(runs, outcomes, threshold_points), _seats_section(runs, include_unfinished),
                 _closeness_section(runs)]
+    by_saves = next(t.frame for t in sections[1].tables if t.name == "win_rate_by_saves")
+    skill_section = _skill_section(runs, include_unfinished, threshold_pp, by_saves, skill_trace)
+    sections = sections[:5] + ([skill_section] if skill_section else []) + sections[5:]  # after seats
     tables = {table.name: table.frame for section in sections for table in section.tables}
     found = findings(tables["ally_strength"], tables["task_calibration"], tables["seat_balance"],
-                     tables["game_length"], tables["morale_impact"], threshold_pp, target_turns)  # fmt: skip
+                     tables["game_length"], tables["morale_impact"], threshold_pp, target_turns,
+                     skill=tables.get("skill_summary"))  # fmt: skip
     found.to_csv(out / "tables" / "findings.csv", index=False)
     pngs = {}
     for section in sections:

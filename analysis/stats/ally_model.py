@@ -55,6 +55,10 @@ from analysis.stats.inference import ALPHA
 
 DESIGN_CACHE_BYTES = 2 << 30  # keep the fit's design matrix in memory up to 2 GiB
 MIN_INFORMATIVE_GAMES = 20  # an ally held by some players and not others in fewer games is not estimated
+# With several groups, an ally's holders in a group must win in at least this many of its informative games and
+# lose in as many: a group that almost never (or almost always) wins, e.g. random against greedy, separates the
+# likelihood and its sandwich interval is then falsely narrow.
+MIN_GROUP_OUTCOMES = 20
 
 
 @dataclass(frozen=True)
@@ -158,8 +162,117 @@ def effect_pp(delta, n_players: int):
     return 100 * (odds / (odds + n_players - 1) - 1 / n_players)
 
 
+def _estimable(held: np.ndarray, winner: np.ndarray, least: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """(informative games per ally, the allies that can be estimated), ``(A,)`` each:
+    at least :data:`MIN_INFORMATIVE_GAMES` informative games, in ``least`` or more of
+    which a holder won and in ``least`` or more of which none did."""
+    some = held.any(1) & ~held.all(1)  # (G, A): the ally tells this game's players apart
+    informative = some.sum(0)
+    holder_won = (held[np.arange(len(winner)), winner] & some).sum(0)
+    return informative, ((informative >= MIN_INFORMATIVE_GAMES) & (holder_won >= least)
+                         & (informative - holder_won >= least))  # fmt: skip
+
+
+def _effect_columns(delta: np.ndarray, se: np.ndarray, n: int) -> dict[str, np.ndarray]:
+    z = sps.norm.ppf(1 - ALPHA / 2)
+    return {"effect_logit": delta, "effect_se": se, "effect_pp": effect_pp(delta, n),
+            "effect_low_pp": effect_pp(delta - z * se, n), "effect_high_pp": effect_pp(delta + z * se, n),
+            "p_value": 2 * sps.norm.sf(np.abs(delta / se))}  # fmt: skip
+
+
+def _empty(allies: int, informative: np.ndarray) -> dict[str, np.ndarray]:
+    keys = ("effect_logit", "effect_se", "effect_pp", "effect_low_pp", "effect_high_pp", "p_value")
+    return {"informative_games": informative.astype(np.float64), **{key: np.full(allies, np.nan) for key in keys}}
+
+
+def ally_effects_by_group(held: np.ndarray, winner: np.ndarray, group: np.ndarray,
+                          groups: int) -> tuple[list[dict[str, np.ndarray]], dict[str, np.ndarray]]:  # fmt: skip
+    """Each ally's effect against the average ally for each group of players (e.g.
+    the bot that played the row), and the difference between groups 1 and 0.
+
+    One conditional logit (module docstring) with an ally block per group: player
+    ``i``'s covariates are ``held[i]`` in its group's block and zeros in the others,
+    a dummy per group but the first, and its turn order. Each group's effects are
+    centred on that group's mean ally; the difference ``δ₁ − δ₀`` of an ally
+    estimable in both groups is in percentage points, ``effect_pp(δ₁) −
+    effect_pp(δ₀)``, with a delta-method interval from the fit's sandwich covariance
+    and its Wald test.
+
+    Parameters
+    ----------
+    held : ndarray of bool, shape (G, n, A)
+    winner : ndarray of int, shape (G,)
+    group : ndarray of int, shape (G, n)
+        Each player's group, ``0 .. groups - 1``.
+    groups : int
+
+    Returns
+    -------
+    effects : list of dict
+        Per group, :func:`ally_effects`'s columns, ``informative_games`` counting
+        the games in which the group's players tell the ally apart. With several
+        groups an ally is estimated in a group only when its holders there won and
+        lost in :data:`MIN_GROUP_OUTCOMES` informative games each, and nothing is
+        estimated when the fit does not converge.
+    difference : dict of ndarray of float64, each shape (A,)
+        ``difference_pp`` with ``difference_low_pp``/``difference_high_pp`` (95%)
+        and ``p_value`` (NaN where an ally is not estimable in both groups 0 and 1,
+        or with one group).
+
+    Raises
+    ------
+    ValueError
+        With fewer than two games.
+    """
+    games, n, allies = held.shape
+    members = [group == j for j in range(groups)]
+    blocks = [held if groups == 1 else held & m[:, :, None] for m in members]
+    least = 1 if groups == 1 else MIN_GROUP_OUTCOMES
+    informative, estimable = zip(*(_estimable(block, winner, least) for block in blocks))
+    columns = [np.flatnonzero(e) for e in estimable]
+    effects = [_empty(allies, i) for i in informative]
+    difference = {key: np.full(allies, np.nan) for key in ("difference_pp", "difference_low_pp", "difference_high_pp",
+                                                           "p_value")}  # fmt: skip
+    if sum(len(c) >= 2 for c in columns) == 0:
+        return effects, difference
+    position = np.eye(n, dtype=np.float32)[:, 1:]  # turn-order dummies, positions 2..n against the first (R9.4)
+
+    def design(part: slice) -> np.ndarray:
+        x = [block[part][:, :, c].astype(np.float32) for block, c in zip(blocks, columns)]
+        dummies = [m[part][:, :, None].astype(np.float32) for m in members[1:]]
+        return np.concatenate([*x, *dummies, np.broadcast_to(position, (part.stop - part.start, n, n - 1))], axis=2)
+
+    fit = fit_softmax(design, winner)
+    if groups > 1 and not fit.converged:  # separation: no estimate is trustworthy
+        return effects, difference
+    starts = np.cumsum([0] + [len(c) for c in columns])
+    contrasts = []  # per group: rows mapping β to the centred effects δ_j of its estimable allies
+    for j, c in enumerate(columns):
+        rows = np.zeros((len(c), len(fit.params)))
+        if len(c) >= 2:
+            rows[:, starts[j]:starts[j + 1]] = np.eye(len(c)) - 1.0 / len(c)
+            delta = rows @ fit.params
+            for key, value in _effect_columns(delta, np.sqrt(np.diag(rows @ fit.cov @ rows.T)), n).items():
+                effects[j][key][c] = value
+        contrasts.append(rows)
+    if groups < 2 or min(len(columns[0]), len(columns[1])) < 2:
+        return effects, difference
+    both = np.intersect1d(columns[0], columns[1])
+    r0, r1 = contrasts[0][np.searchsorted(columns[0], both)], contrasts[1][np.searchsorted(columns[1], both)]
+    d0, d1 = r0 @ fit.params, r1 @ fit.params
+    slope = lambda d: 100 * (n - 1) * np.exp(d) / (np.exp(d) + n - 1) ** 2  # noqa: E731  d effect_pp / dδ
+    gradient = slope(d1)[:, None] * r1 - slope(d0)[:, None] * r0  # (allies, K): the pp difference's gradient
+    value = effect_pp(d1, n) - effect_pp(d0, n)
+    se = np.sqrt(np.einsum("ak,kl,al->a", gradient, fit.cov, gradient))
+    z = sps.norm.ppf(1 - ALPHA / 2)
+    difference["difference_pp"][both], difference["p_value"][both] = value, 2 * sps.norm.sf(np.abs(value / se))
+    difference["difference_low_pp"][both], difference["difference_high_pp"][both] = value - z * se, value + z * se
+    return effects, difference
+
+
 def ally_effects(held: np.ndarray, winner: np.ndarray) -> dict[str, np.ndarray]:
-    """Each ally's effect on winning against the average ally (module docstring).
+    """Each ally's effect on winning against the average ally (module docstring;
+    :func:`ally_effects_by_group` with one group).
 
     Parameters
     ----------
@@ -184,32 +297,4 @@ def ally_effects(held: np.ndarray, winner: np.ndarray) -> dict[str, np.ndarray]:
     ValueError
         With fewer than two games.
     """
-    games, n, allies = held.shape
-    some = held.any(1) & ~held.all(1)  # (G, A): the ally tells this game's players apart
-    informative = some.sum(0)
-    holder_won = held[np.arange(games), winner] & some
-    estimable = (informative >= MIN_INFORMATIVE_GAMES) & (holder_won.sum(0) > 0) & (holder_won.sum(0) < informative)
-    columns = np.flatnonzero(estimable)
-    out = {"informative_games": informative.astype(np.float64)}
-    for key in ("effect_logit", "effect_se", "effect_pp", "effect_low_pp", "effect_high_pp", "p_value"):
-        out[key] = np.full(allies, np.nan)
-    if len(columns) < 2:
-        return out
-    position = np.eye(n)[:, 1:]  # turn-order dummies, positions 2..n against the first (R9.4)
-
-    def design(part: slice) -> np.ndarray:
-        x = held[part][:, :, columns].astype(np.float32)
-        return np.concatenate([x, np.broadcast_to(position.astype(np.float32), (x.shape[0], n, n - 1))], axis=2)
-
-    fit = fit_softmax(design, winner)
-    k = len(columns)
-    centre = np.eye(k) - 1.0 / k  # δ = C β: each ally against the mean of the estimated allies
-    delta = centre @ fit.params[:k]
-    se = np.sqrt(np.diag(centre @ fit.cov[:k, :k] @ centre.T))
-    z = sps.norm.ppf(1 - ALPHA / 2)
-    out["effect_logit"][columns], out["effect_se"][columns] = delta, se
-    out["effect_pp"][columns] = effect_pp(delta, n)
-    out["effect_low_pp"][columns] = effect_pp(delta - z * se, n)
-    out["effect_high_pp"][columns] = effect_pp(delta + z * se, n)
-    out["p_value"][columns] = 2 * sps.norm.sf(np.abs(delta / se))
-    return out
+    return ally_effects_by_group(held, winner, np.zeros(held.shape[:2], np.int64), 1)[0][0]

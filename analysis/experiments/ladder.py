@@ -1,0 +1,120 @@
+"""The skill ladder and the skill trace (``revachol skill``): the games that say how
+much skill decides.
+
+The ladder. The rungs are bot specifications, weakest first (:data:`RUNGS`). For
+each player count and each rung, one seat plays the rung and every other seat the
+rung below, the bots given to the seats in a random order in each game
+(``shuffle_seats``; the first player is random anyway, R2.2). A rung beats the one
+below when its win rate's 95% Wilson interval lies above the fair ``1/players``.
+
+The skill trace (Ludii, ``Evaluation/src/metrics/designer/SkillTrace.java``): the
+search bot at budget ``b`` in one seat against itself at ``b/2`` in the others, as
+``b`` doubles (Ludii plays 8 doublings of UCT's iterations, 10 games each, the strong
+agent rotating over the seats; here every seat of a game but one plays ``b/2`` too,
+seats shuffled). Where the win rate stops rising above fair, more thinking no
+longer pays: the game's skill ceiling for this bot (:func:`analysis.skill.skill_trace`).
+
+Both are data: the rungs are any bot specifications and the trace's bot a template
+with ``{budget}`` (:data:`TRACE_BOT`), so a new or renamed budget parameter is a
+change of one string. Every game is played by :func:`sim.runner.simulate` into its
+own run directory under ``out`` (``ladder/<strong>-vs-<weak>-<n>p``,
+``trace/budget-<b>-<n>p``: the names differ, as a report of several runs needs); a complete run is reused and an interrupted one resumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.options import RuleOptions
+from sim.runner import simulate
+
+RUNGS = ("random", "greedy", "planner", "search:rollouts=32")  # weakest first
+TRACE_BOT = "search:rollouts={budget}"  # the trace's bot; {budget} is replaced by the budget
+TRACE_BUDGETS = (2, 4, 8, 16)  # the stronger seat's budgets; each plays against half of it
+TRACE_PLAYERS = 2  # Ludii's skill trace is a two-player measure
+
+
+@dataclass(frozen=True)
+class Match:
+    """One run of the ladder or the trace: ``strong`` in one seat, ``weak`` in the rest.
+
+    Attributes
+    ----------
+    kind : str
+        ``ladder`` or ``trace``.
+    strong, weak : str
+        Bot specifications (:mod:`sim.bots.spec`).
+    players : int
+    run : Path
+        The run directory.
+    budget : int
+        The trace's stronger budget (0 on the ladder).
+    """
+
+    kind: str
+    strong: str
+    weak: str
+    players: int
+    run: Path
+    budget: int = 0
+
+
+def _safe(label: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "._+-" else "_" for ch in label)
+
+
+def trace_bot(template: str, budget: int) -> str:
+    """The trace bot's specification at ``budget`` (``template`` with ``{budget}``)."""
+    return template.replace("{budget}", str(budget))
+
+
+def plan(out: str | Path, rungs: Sequence[str] = RUNGS, players: Sequence[int] = (2, 3, 4),
+         trace_budgets: Sequence[int] = TRACE_BUDGETS, trace_template: str = TRACE_BOT,
+         trace_players: int = TRACE_PLAYERS) -> list[Match]:  # fmt: skip
+    """The matches of the ladder (each rung against the one below, at each player
+    count) and of the trace (each budget against half of it).
+
+    Raises
+    ------
+    ValueError
+        For fewer than two rungs and no trace, a trace template without ``{budget}``,
+        or a trace budget that is not an even number of at least 2 (its half plays).
+    """
+    out = Path(out)
+    if len(rungs) < 2 and not trace_budgets:
+        raise ValueError("the ladder needs at least two rungs (bots, weakest first), or a trace budget")
+    if trace_budgets and "{budget}" not in trace_template:
+        raise ValueError(f"the trace bot {trace_template!r} has no {{budget}} to fill in, e.g. {TRACE_BOT!r}")
+    odd = [b for b in trace_budgets if b < 2 or b % 2]
+    if odd:
+        raise ValueError(f"trace budget {odd[0]}: give even budgets of at least 2 (each plays against half of it)")
+    matches = [Match("ladder", strong, weak, n, out / "ladder" / f"{_safe(strong)}-vs-{_safe(weak)}-{n}p")
+               for n in players for weak, strong in zip(rungs, rungs[1:])]  # fmt: skip
+    matches += [Match("trace", trace_bot(trace_template, b), trace_bot(trace_template, b // 2), trace_players,
+                      out / "trace" / f"budget-{b}-{trace_players}p", b) for b in trace_budgets]  # fmt: skip
+    return matches
+
+
+def play(cards: str | Path, matches: Sequence[Match], n_games: int, trace_games: int, seed: int = 0,
+         n_jobs: int = -1, progress: bool | None = None) -> list[Match]:  # fmt: skip
+    """Play every match (``n_games`` per ladder rung, ``trace_games`` per trace
+    point) with seats shuffled; complete runs are reused, interrupted ones resumed.
+
+    Returns
+    -------
+    list of Match
+        ``matches``, played.
+
+    Raises
+    ------
+    sim.runner.RunError, ValueError
+        As :func:`sim.runner.simulate` (an unknown bot is named before any game).
+    """
+    for match in matches:
+        games = n_games if match.kind == "ladder" else trace_games
+        simulate(cards, games, match.run, match.players, [match.strong] + [match.weak] * (match.players - 1), seed,
+                 n_jobs, RuleOptions(shuffle_seats=True), resume=(match.run / "manifest.json").exists(),
+                 progress=progress)  # fmt: skip
+    return list(matches)
