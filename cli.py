@@ -183,7 +183,7 @@ def report(
     include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates"),
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     target_turns: str | None = typer.Option(None, help="Your target for mean turns per game, LO..HI (e.g. 50..60): the findings rank game length by its miss."),
-    bot: str | None = typer.Option(None, help="Card strength from the players of this bot only (as the run spells it, e.g. search:rollouts=32): how a skilled or a weak player's allies pay."),
+    bot: str | None = typer.Option(None, help="Card strength from the players of this bot only (as the run spells it, e.g. search or search:iterations=256): how a skilled or a weak player's allies pay."),
 ) -> None:
     """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the path of the HTML file."""
     from analysis.report.page import build_report
@@ -383,11 +383,11 @@ def tune(
 @app.command()
 def skill(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
-    rung: list[str] = typer.Option(["random", "greedy", "planner", "search:rollouts=32"], help="The ladder's bots, weakest first (repeat); each plays one seat against the one below it in every other seat."),
+    rung: list[str] = typer.Option(["random", "greedy", "planner", "search"], help="The ladder's bots, weakest first (repeat); each plays one seat against the one below it in every other seat."),
     players: str = typer.Option("2,3,4", help="Player counts to climb the ladder at, e.g. 2,3,4 (R2.1)."),
     games: int = typer.Option(2_000, "--games", "-n", min=1, help="Games per rung and player count."),
-    trace_budget: list[int] = typer.Option([2, 4, 8, 16], help="Skill trace: budgets of the stronger seat (repeat; even), each against half of it. --trace-budget 0 plays no trace."),
-    trace_bot: str = typer.Option("search:rollouts={budget}", help="Skill trace: the bot, with {budget} where its budget goes."),
+    trace_budget: list[int] = typer.Option([16, 32, 64, 128, 256], help="Skill trace: budgets of the stronger seat (repeat; even), each against half of it. --trace-budget 0 plays no trace."),
+    trace_bot: str = typer.Option("search:iterations={budget}", help="Skill trace: the bot, with {budget} where its budget goes."),
     trace_games: int = typer.Option(300, min=1, help="Skill trace: games per budget (2 players, as Ludii's skill trace)."),
     seed: int = typer.Option(0, help="Root seed shared by every run."),
     out: Path | None = typer.Option(None, help="Where to write the runs and the report; default runs/skill-..."),

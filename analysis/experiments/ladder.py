@@ -30,9 +30,9 @@ from pathlib import Path
 from sim.options import RuleOptions
 from sim.runner import simulate
 
-RUNGS = ("random", "greedy", "planner", "search:rollouts=32")  # weakest first
-TRACE_BOT = "search:rollouts={budget}"  # the trace's bot; {budget} is replaced by the budget
-TRACE_BUDGETS = (2, 4, 8, 16)  # the stronger seat's budgets; each plays against half of it
+RUNGS = ("random", "greedy", "planner", "search")  # weakest first
+TRACE_BOT = "search:iterations={budget}"  # the trace's bot; {budget} is replaced by the budget
+TRACE_BUDGETS = (16, 32, 64, 128, 256)  # the stronger seat's budgets; each plays against half of it
 TRACE_PLAYERS = 2  # Ludii's skill trace is a two-player measure
 
 
