@@ -53,6 +53,8 @@ HAND_LIMIT = 5  # R4.3
 ROW_SIZE = 3  # R3.1: three task positions, and three morale positions under them (R7)
 INITIAL_HAND = 3  # R3.2
 N_SUBSETS = 1 << ROW_SIZE  # task subsets of the row, bit i = position i + 1 (R6.1)
+NEEDS_ROW = 0  # row of State.needs (the empty subset) that keeps the task row it was computed for
+STALE = np.int64(-2)  # a task index no row holds: marks State.needs as not computed
 
 # --- g: scalar state, int64 -------------------------------------------------------
 N_PLAYERS = 0  # seats in this game
@@ -289,6 +291,13 @@ def flow_nodes(deck: DeckArrays) -> int:
     return FLOW_BASE + _count_ability(deck, Ability.DOUBLE) + 3 * _count_ability(deck, Ability.BORROW)
 
 
+def _stale_needs() -> np.ndarray:
+    """``State.needs``, int64 (8, 6), marked as not computed for any row."""
+    needs = np.zeros((N_SUBSETS, 6), np.int64)
+    needs[NEEDS_ROW, :] = STALE
+    return needs
+
+
 def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows: int = MAX_LOG) -> State:
     """Allocate a state for ``deck`` with room for ``MAX_PLAYERS`` seats, and for
     ``log_rows`` event rows when ``trace`` is on (the log stops, never overflows, when
@@ -331,7 +340,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
         ally_stats=np.zeros((a, 3), i8),
         options=np.zeros((rows, OPTION_WIDTH), i8),
         log=np.zeros((log_rows if trace else 1, LOG_WIDTH), i8),
-        needs=np.zeros((8, 6), i8),
+        needs=_stale_needs(),
         special_needs=np.zeros((8, 6), i8),
         subset_ok=np.zeros(8, np.bool_),
         doubles=np.zeros(a, i8),

@@ -13,6 +13,7 @@ from sim.state import (
     AS_POINTS,
     EMPTY,
     N_PLAYERS,
+    NEEDS_ROW,
     N_SUBSETS,
     R_DOUBLE_ANY_SYMBOL,
     R_ONE_SPECIAL_CROWN,
@@ -36,8 +37,14 @@ SPECIAL_CROWN = int(Ability.SPECIAL_CROWN)
 def subset_needs(st, deck):
     """Fill ``st.needs``, ``st.special_needs`` and ``st.subset_ok`` for every subset of
     the face-up tasks (bit i = position i + 1): the colours required by all its tasks,
-    by its Special Tasks alone (A8), and whether all its positions hold a task."""
+    by its Special Tasks alone (A8), and whether all its positions hold a task.
+
+    The tables depend on the row only, so they are kept while it stays as it was:
+    ``needs[NEEDS_ROW]`` (the empty subset, which no completion names) holds the row
+    they were computed for; :func:`sim.rules.setup.reset` clears it for each game."""
     needs, special_needs, subset_ok, row = st.needs, st.special_needs, st.subset_ok, st.row
+    if needs[NEEDS_ROW, 0] == row[0] and needs[NEEDS_ROW, 1] == row[1] and needs[NEEDS_ROW, 2] == row[2]:
+        return
     task_needs, task_special = deck.task_needs, deck.task_special
     for subset in range(1, N_SUBSETS):
         for c in range(6):
@@ -54,6 +61,8 @@ def subset_needs(st, deck):
                     needs[subset, c] += task_needs[task, c]
                     if task_special[task]:
                         special_needs[subset, c] += task_needs[task, c]
+    for pos in range(ROW_SIZE):
+        needs[NEEDS_ROW, pos] = row[pos]
 
 
 @inline_kernel

@@ -12,6 +12,8 @@ from sim.state import (
     INITIAL_HAND,
     N_PLAYERS,
     STATUE_N,
+    NEEDS_ROW,
+    STALE,
     TASK_DECK_N,
     TF_SEAT,
     R_SHUFFLE_SEATS,
@@ -25,6 +27,7 @@ def reset(st):
     st.g[:] = 0
     st.g[WINNER] = EMPTY
     st.row[:] = EMPTY
+    st.needs[NEEDS_ROW, :] = STALE  # sim.rules.completion.subset_needs computes it anew
     st.track[:] = EMPTY
     st.hand_n[:] = 0
     st.squad_n[:] = 0
