@@ -680,7 +680,9 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
             pngs[name] = figure_png(figure)
             (out / "figures" / f"{name}.png").write_bytes(pngs[name])
     made = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    title = "Balance report — " + "; ".join(run.label for run in runs)
+    labels = "; ".join(run.label for run in runs)
+    # Many runs (a skill ladder): a short title; the runs are listed under Provenance.
+    title = f"Balance report — {labels}" if len(runs) <= 2 else f"Balance report — {len(runs)} runs of one deck"
     contents = " · ".join(f"<a href='#{_anchor(t)}'>{escape(t)}</a>" for t in [s.title for s in sections] + ["Provenance"])
     body = "\n".join([
         f"<h1>{escape(title)}</h1>",
