@@ -282,3 +282,14 @@ def test_a1_two_squads_of_two_borrowers_against_38_lenders_fit_the_option_buffer
     st.borrows[0] = 2, 4 + 7
     n = borrow_options(ref, deck_ref, 0, 1, 0b001, 1, 1)
     assert n == 38 and set(st.options[:n, C_BORROWER]) == {3}  # lender_7 may lend its other symbol too
+
+
+def test_r6_1_r6_5_completions_follow_the_row_after_it_changes_in_the_same_state():
+    # The need tables are kept while the row is unchanged (sim.rules.completion.subset_needs):
+    # a completion slides and refills the row (R6.5), and the next offer must be the new row's.
+    t = Table().row("t_blue", "t_red", "t_blue_red").squad(0, "blue")
+    assert plain(t) == {(0, 0b001)}
+    t.row("t_red", "t_blue_red", "t_blue")
+    assert plain(t) == {(0, 0b100)}
+    t.row(None, None, "t_red")
+    assert plain(t) == set()

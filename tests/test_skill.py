@@ -1,18 +1,22 @@
-"""Allies valued differently by two bots (analysis.skill.ally_strength_by_bot): a
-placebo (one policy under two labels flags no ally) and a planted effect (a bot that
-may never play Evrart Claire values him less than the same bot unrestricted)."""
+"""The skill section's flags, each with a placebo (one policy under two labels) and a
+planted effect: a rung that beats the one below (analysis.skill.skill_summary), a
+budget that pays in the skill trace (analysis.skill.skill_trace), and allies valued
+differently by two bots (analysis.skill.ally_strength_by_bot: a bot that may never
+play Evrart Claire values him less than the same bot unrestricted)."""
+
+import pytest
 
 from analysis.data.runs import Run
-from analysis.skill import ally_strength_by_bot
+from analysis.skill import ally_strength_by_bot, skill_summary, skill_trace
 from sim.options import RuleOptions
 from sim.runner import simulate
 
 GAMES = 20_000
 
 
-def _mixed_run(deck, path, strong, weak):
+def _mixed_run(deck, path, strong, weak, games=GAMES):
     """One seat of ``strong`` against three of ``weak``, seats shuffled (the ladder's layout)."""
-    return Run.open(simulate(deck, GAMES, path, players=4, bots=[strong, weak, weak, weak], seed=9, n_jobs=2,
+    return Run.open(simulate(deck, games, path, players=4, bots=[strong, weak, weak, weak], seed=9, n_jobs=2,
                              options=RuleOptions(shuffle_seats=True), progress=False))  # fmt: skip
 
 
@@ -30,3 +34,25 @@ def test_planted_restricted_play_makes_the_unrestricted_bot_value_the_ally_more(
     evrart = table.set_index("ally").loc["evrart_claire"]
     assert evrart["verdict"] == f"more to {evrart['strong']}"
     assert evrart["difference_low_pp"] > 0
+
+
+@pytest.fixture(scope="module")
+def ladder_runs(tmp_path_factory, default_deck):
+    """A placebo rung (one policy under two labels) and a planted one (greedy against random)."""
+    path = tmp_path_factory.mktemp("ladder")
+    return (_mixed_run(default_deck, path / "same", "greedy:w_points=1", "greedy", games=4_000),
+            _mixed_run(default_deck, path / "planted", "greedy", "random", games=4_000))  # fmt: skip
+
+
+def test_a_rung_beats_the_one_below_only_when_it_plays_better(ladder_runs):
+    same, planted = skill_summary(list(ladder_runs)).set_index("strong").loc[["greedy:w_points=1", "greedy"]].itertuples()
+    assert not same.beats and same.win_rate_low < 0.25 < same.win_rate_high
+    assert planted.beats and planted.win_rate_low > 0.25 + 0.02
+
+
+def test_the_skill_trace_flattens_at_the_first_budget_that_does_not_pay(ladder_runs):
+    same, planted = ladder_runs
+    trace = skill_trace([(4, planted), (2, same)])
+    assert trace["budget"].tolist() == [2, 4]
+    assert trace["pays"].tolist() == [False, True]
+    assert (trace["flattens_at"] == 2).all()
