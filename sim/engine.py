@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from numba.extending import overload
+
 from sim import decisions
 from sim._numba import kernel
 from sim.bots.spec import BotSpec, bot_tables, parse_bot
@@ -25,7 +27,7 @@ from sim.rules.scoring import score_game
 from sim.rules.setup import setup_game
 from sim.rules.turn import take_turn
 from sim.rules.zones import check_zones
-from sim.bots.policy import SEARCH
+from sim.bots.ids import SEARCH
 from sim.bots.search import plan_turn
 from sim.state import (
     ACTIVE,
@@ -54,6 +56,21 @@ class BadChoiceError(ValueError):
     an error; the message names the bot (and its file), the decision and the index."""
 
 
+def plan_search_turn(st, backup, deck):
+    """A ``search`` seat plans its turn (:func:`sim.bots.search.plan_turn`) before it
+    plays it. Compiled only for a state whose policy set holds ``search``
+    (:mod:`sim.bots.ids`); a no-op for the others."""
+    if st.bots[st.seat_bot[st.g[ACTIVE]], BOT_POLICY] == SEARCH:
+        plan_turn(st, backup, deck)
+
+
+@overload(plan_search_turn, jit_options={"nogil": True})
+def _plan_search_turn_for(st, backup, deck):
+    if SEARCH in (getattr(st, "policies", None) or (SEARCH,)):
+        return plan_search_turn
+    return lambda st, backup, deck: None
+
+
 @kernel
 def play_game(st, backup, deck, n_players, keys, game_index):
     """Play game ``game_index`` to its end (R9.1, stalled or truncated) and score it.
@@ -62,8 +79,7 @@ def play_game(st, backup, deck, n_players, keys, game_index):
     turn. In debug mode every turn ends with :func:`sim.rules.zones.check_zones`."""
     setup_game(st, deck, n_players, keys, game_index)
     while st.g[OUTCOME] == OUTCOME_RUNNING and st.g[BAD_CHOICE] == 0:
-        if st.bots[st.seat_bot[st.g[ACTIVE]], BOT_POLICY] == SEARCH:
-            plan_turn(st, backup, deck)
+        plan_search_turn(st, backup, deck)
         take_turn(st, deck)
         note_leaders(st, deck)
         if st.rules[R_DEBUG]:

@@ -42,6 +42,7 @@ import numpy as np
 from numba.experimental import structref
 
 from sim._numba import StructRefType, View
+from sim.bots.ids import policy_set
 from sim.cards import Ability
 from sim.deck_arrays import DeckArrays
 from sim.rng import BOT, N_STREAMS
@@ -382,8 +383,16 @@ class StateRef(structref.StructRefProxy):
 structref.define_proxy(StateRef, StateType, list(State._fields))
 
 
+class StateView(View):
+    """A state's view, typed with the policy set of the bots its ``bots`` table names
+    when a kernel is called (:func:`sim.bots.ids.policy_set`)."""
+
+    def policies(self) -> tuple[int, ...]:
+        return policy_set(self.owner.bots[:, BOT_POLICY])
+
+
 def kernel_state(state: State) -> View | State:
     """The handle that kernels take for ``state``: a view of its buffers (why:
-    :mod:`sim._numba`). With ``NUMBA_DISABLE_JIT=1`` kernels are plain Python and
-    take ``state`` itself."""
-    return state if numba.config.DISABLE_JIT else View(StateRef, state)
+    :mod:`sim._numba`), typed with the policy set of its bots. With
+    ``NUMBA_DISABLE_JIT=1`` kernels are plain Python and take ``state`` itself."""
+    return state if numba.config.DISABLE_JIT else StateView(StateRef, state)

@@ -6,7 +6,13 @@ A run lists its bots in ``State.bots`` (policy id, restricted ally, restriction)
 kernel, and checks the answer, always: an index outside ``[0, n_options)`` stops the
 game (:func:`refuse_choice`) and :func:`sim.engine.run_games` raises
 :class:`sim.engine.BadChoiceError` naming the bot, the decision and the index.
+
+The dispatch is compiled for the policy set of the state's type
+(:mod:`sim.bots.ids`): :func:`choose` has a branch for each policy of the set only,
+so the bots a run does not name are never compiled.
 """
+
+from numba.extending import overload
 
 from sim._numba import kernel
 from sim.bots import greedy, planner, search_tree
@@ -16,19 +22,13 @@ from sim.bots.random_bot import random_choose
 from sim.bots.restrict import restrict_options
 from sim.bots.search_tree import search_choose
 from sim.bots.uniform_bot import uniform_choose
+from sim.bots.ids import GREEDY, PLANNER, RANDOM, SCRIPTED, SEARCH, UNIFORM, USER, policy_set
 from sim.bots.user import user_choose
 from sim.state import (
     BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, BOT_ADDRESS, BOT_POLICY, BOT_RESTRICTED,
     BOT_RESTRICTION, RESTRICT_NONE, SCRIPT_N, SCRIPT_POS,
 )  # fmt: skip
 
-RANDOM = 0
-SCRIPTED = 1
-UNIFORM = 2
-GREEDY = 3
-PLANNER = 4
-USER = 5  # a bot from a user's file (sim.bots.user); not chosen by name
-SEARCH = 6
 POLICY_IDS = {  # the bots a user may name (sim.bots.spec)
     "random": RANDOM, "uniform": UNIFORM, "greedy": GREEDY, "planner": PLANNER, "search": SEARCH,
 }  # fmt: skip
@@ -71,6 +71,41 @@ def refuse_choice(st, seat, kind, choice, n_options):
     return 0
 
 
+# The call that asks each policy for its option index, by policy id.
+CALLS = {
+    RANDOM: "random_choose(st, deck, seat, kind, n_options)",
+    GREEDY: "greedy_choose(st, deck, seat, kind, n_options, st.bot_params[bot])",
+    PLANNER: "planner_choose(st, deck, seat, kind, n_options, st.bot_params[bot])",
+    # by its tree (planned at turn start by sim.bots.search), else as planner:
+    SEARCH: "search_choose(st, deck, seat, kind, n_options, st.bot_params[bot])",
+    SCRIPTED: "scripted_choose(st)",
+    UNIFORM: "uniform_choose(st, n_options)",
+    USER: "user_choose(st, deck, seat, kind, n_options, st.bots[bot, BOT_ADDRESS])",
+}
+
+
+def _dispatch(policies):
+    """A function ``(st, deck, seat, kind, n_options, bot, policy) -> index`` with one
+    branch per policy id in ``policies``, raising ValueError for any other id."""
+    lines = ["def choose(st, deck, seat, kind, n_options, bot, policy):"]
+    lines += [f"    if policy == {p}:\n        return {CALLS[p]}" for p in policies]
+    lines.append('    raise ValueError("unknown policy id")')
+    namespace = {}
+    exec("\n".join(lines), globals(), namespace)  # noqa: S102 (source built from CALLS only)
+    return namespace["choose"]
+
+
+choose = _dispatch(sorted(CALLS))  # plain Python (NUMBA_DISABLE_JIT=1): every policy
+
+
+@overload(choose, jit_options={"nogil": True})
+def _choose_for(st, deck, seat, kind, n_options, bot, policy):
+    """Compiled :func:`choose` for the policy set of ``st``'s type (all policies for a
+    state type that names none)."""
+    policies = getattr(st, "policies", None)
+    return _dispatch(sorted(CALLS) if policies is None else policy_set(policies))
+
+
 @kernel
 def decide(st, deck, seat, kind, n_options):
     """Ask the bot of seat ``seat`` (``st.seat_bot``, ``st.bots``) to pick one of the
@@ -84,23 +119,7 @@ def decide(st, deck, seat, kind, n_options):
     if st.bots[bot, BOT_RESTRICTION] != RESTRICT_NONE:
         ally, mode = st.bots[bot, BOT_RESTRICTED], st.bots[bot, BOT_RESTRICTION]
         n_options = restrict_options(st, seat, kind, n_options, ally, mode)
-    policy = st.bots[bot, BOT_POLICY]
-    if policy == RANDOM:
-        choice = random_choose(st, deck, seat, kind, n_options)
-    elif policy == GREEDY:
-        choice = greedy_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
-    elif policy == PLANNER:
-        choice = planner_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
-    elif policy == SEARCH:  # by its tree (planned at turn start by sim.bots.search), else as planner
-        choice = search_choose(st, deck, seat, kind, n_options, st.bot_params[bot])
-    elif policy == SCRIPTED:
-        choice = scripted_choose(st)
-    elif policy == UNIFORM:
-        choice = uniform_choose(st, n_options)
-    elif policy == USER:
-        choice = user_choose(st, deck, seat, kind, n_options, st.bots[bot, BOT_ADDRESS])
-    else:
-        raise ValueError("unknown policy id")
+    choice = choose(st, deck, seat, kind, n_options, bot, st.bots[bot, BOT_POLICY])
     if not 0 <= choice < n_options:
         return refuse_choice(st, seat, kind, choice, n_options)
     return choice
