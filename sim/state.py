@@ -27,6 +27,9 @@ received (A1, A6)      ``received[p, :received_n[p]]``             ally ids
 
 ``squad_symbols[p, s, k]`` is the number of symbol ``k`` (0-5 colours, 6 crown)
 shown by squad ``s`` of seat ``p``, kept equal to the sum of its allies' symbols.
+``squad_flags[p, s, f]`` counts the squad's allies whose ability acts on completion
+(``SF_TOKENS``: A1, A2, A8) or moves them (``SF_RELOCATE``: A7), so that a squad
+without them skips the ability work (:mod:`sim.rules.squads`).
 
 Sentinels: ``EMPTY`` (-1) marks an empty row or track position and an unused option
 field. Seats are 0..n-1 clockwise (R2.2); records are re-indexed by turn order at
@@ -115,6 +118,10 @@ TASK_FAILED = 3
 TASK_LOST = 4  # completed, then discarded by a penalty (R8.3)
 
 # --- morale_stats: per morale card, int64 (M, 2) ----------------------------------------
+SF_TOKENS = 0  # squad_flags: allies with A1, A2 or A8 (sim.rules.completion)
+SF_RELOCATE = 1  # squad_flags: allies with A7 (sim.rules.abilities)
+SQUAD_FLAGS = 2
+
 MS_EVENTS = 0  # morale-loss events this card caused (R7.2)
 MS_SAVES = 1  # saves rolled against it in those events (R8.2)
 
@@ -191,6 +198,7 @@ class State(NamedTuple):
     squad_size: np.ndarray  # int64 (P, A)
     squad_cards: np.ndarray  # int64 (P, A, A)
     squad_symbols: np.ndarray  # int64 (P, A, 7)
+    squad_flags: np.ndarray  # int64 (P, A, SQUAD_FLAGS): allies with SF_* abilities per squad
     done: np.ndarray  # int64 (P, T)
     done_n: np.ndarray  # int64 (P,)
     received: np.ndarray  # int64 (P, A)
@@ -328,6 +336,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
         squad_size=np.zeros((p, a), i8),
         squad_cards=np.zeros((p, a, a), i8),
         squad_symbols=np.zeros((p, a, 7), i8),
+        squad_flags=np.zeros((p, a, SQUAD_FLAGS), i8),
         done=np.zeros((p, t), i8),
         done_n=np.zeros(p, i8),
         received=np.zeros((p, a), i8),

@@ -68,6 +68,7 @@ def copy_state(src, dst):
     dst.squad_size[:] = src.squad_size
     dst.squad_cards[:] = src.squad_cards
     dst.squad_symbols[:] = src.squad_symbols
+    dst.squad_flags[:] = src.squad_flags
     dst.done[:] = src.done
     dst.done_n[:] = src.done_n
     dst.received[:] = src.received

@@ -13,13 +13,12 @@ from sim.cards import Ability
 from sim.decisions import D_EXTRA_PLAY, D_RELOCATE, D_SWAP
 from sim.events import EV_FORCED_DRAW, EV_PLAY, EV_RELOCATE, EV_SWAP, log_event
 from sim.rules.draw import can_draw, draw_until_ally
-from sim.rules.squads import add_to_squad, find_in_squads, receive, take_from_hand, take_from_squad
-from sim.state import AS_SWAPPED, EMPTY, N_PLAYERS, OUTCOME, OUTCOME_RUNNING, R_EXTRA_PLAY_EXISTING
+from sim.rules.squads import RELOCATE, add_to_squad, find_in_squads, receive, take_from_hand, take_from_squad
+from sim.state import AS_SWAPPED, EMPTY, N_PLAYERS, OUTCOME, OUTCOME_RUNNING, R_EXTRA_PLAY_EXISTING, SF_RELOCATE
 
 UNTOUCHABLE = int(Ability.UNTOUCHABLE)
 EXTRA_PLAY = int(Ability.EXTRA_PLAY)
 SWAP = int(Ability.SWAP)
-RELOCATE = int(Ability.RELOCATE)
 FORCED_DRAW = int(Ability.FORCED_DRAW)
 
 
@@ -102,6 +101,8 @@ def relocate_options(st, deck, seat):
     st.options[0, :] = EMPTY
     n = 1
     for s in range(st.squad_n[seat]):
+        if st.squad_flags[seat, s, SF_RELOCATE] == 0:
+            continue
         for k in range(st.squad_size[seat, s]):
             ally = st.squad_cards[seat, s, k]
             if deck.ally_ability[ally] != RELOCATE:

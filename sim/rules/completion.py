@@ -6,7 +6,9 @@ from sim.cards import Ability
 from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
 from sim.events import EV_BORROW, EV_COMPLETE, EV_SQUAD_CARD, log_event
 from sim.rules.cover import fewest_borrows, shortfall, symbol_count
-from sim.rules.squads import add_to_squad, delete_squad, find_in_squads, receive, squad_mask, to_statue_discard
+from sim.rules.squads import (
+    BORROW, DOUBLE, SPECIAL_CROWN, add_to_squad, delete_squad, find_in_squads, receive, squad_mask, to_statue_discard,
+)  # fmt: skip
 from sim.rules.task_row import refill_row
 from sim.state import (
     AS_LENT,
@@ -19,6 +21,7 @@ from sim.state import (
     R_ONE_SPECIAL_CROWN,
     ROW_SIZE,
     S_TASKS_COMPLETED,
+    SF_TOKENS,
     TASK_COMPLETED,
     TASKS_COMPLETED,
     TF_SEAT,
@@ -27,10 +30,7 @@ from sim.state import (
     TURN,
 )
 
-BORROW = int(Ability.BORROW)
-DOUBLE = int(Ability.DOUBLE)
 STAYS = int(Ability.STAYS)
-SPECIAL_CROWN = int(Ability.SPECIAL_CROWN)
 
 
 @kernel
@@ -41,26 +41,26 @@ def subset_needs(st, deck):
 
     The tables depend on the row only, so they are kept while it stays as it was:
     ``needs[NEEDS_ROW]`` (the empty subset, which no completion names) holds the row
-    they were computed for; :func:`sim.rules.setup.reset` clears it for each game."""
+    they were computed for; :func:`sim.rules.setup.reset` clears it for each game.
+    Each subset is its lowest position's task plus the subset of the others, computed
+    before it; the tables of a subset that is not ``subset_ok`` are not defined."""
     needs, special_needs, subset_ok, row = st.needs, st.special_needs, st.subset_ok, st.row
     if needs[NEEDS_ROW, 0] == row[0] and needs[NEEDS_ROW, 1] == row[1] and needs[NEEDS_ROW, 2] == row[2]:
         return
     task_needs, task_special = deck.task_needs, deck.task_special
     for subset in range(1, N_SUBSETS):
+        low = subset & -subset
+        rest = subset ^ low
+        task = row[0 if low == 1 else (1 if low == 2 else 2)]
+        subset_ok[subset] = task != EMPTY and (rest == 0 or subset_ok[rest])
+        if not subset_ok[subset]:
+            continue
+        special = task_special[task]
         for c in range(6):
-            needs[subset, c] = 0
-            special_needs[subset, c] = 0
-        subset_ok[subset] = True
-        for pos in range(ROW_SIZE):
-            if (subset >> pos) & 1:
-                task = row[pos]
-                if task == EMPTY:
-                    subset_ok[subset] = False
-                    break
-                for c in range(6):
-                    needs[subset, c] += task_needs[task, c]
-                    if task_special[task]:
-                        special_needs[subset, c] += task_needs[task, c]
+            need = task_needs[task, c]
+            needs[subset, c] = need if rest == 0 else needs[rest, c] + need
+            special_need = need if special else 0
+            special_needs[subset, c] = special_need if rest == 0 else special_needs[rest, c] + special_need
     for pos in range(ROW_SIZE):
         needs[NEEDS_ROW, pos] = row[pos]
 
@@ -104,6 +104,8 @@ def _free_tokens(st, deck, seat, squad):
     crowns, A1 borrowers) of the squad. A2 doubles a symbol another card has (or any,
     by ``opt_double_any_symbol``); A8 gives one crown per card (or one per squad, by
     ``opt_one_special_crown_per_squad``)."""
+    if st.squad_flags[seat, squad, SF_TOKENS] == 0:
+        return 0, 0, 0
     double_any = st.rules[R_DOUBLE_ANY_SYMBOL] != 0
     n_double, n_special, n_borrow = 0, 0, 0
     for k in range(st.squad_size[seat, squad]):
@@ -120,6 +122,18 @@ def _free_tokens(st, deck, seat, squad):
     return n_double, n_special, n_borrow
 
 
+@inline_kernel
+def _out_of_reach(needs, symbols, subset_ok, seat, squad, tokens):
+    """Whether no task subset is within ``tokens`` ability tokens of the squad: the
+    shortfall (R6.1) of a subset is at least that of each of its tasks, so it is
+    enough that every face-up task alone is short of more than ``tokens`` symbols."""
+    for pos in range(ROW_SIZE):
+        single = 1 << pos
+        if subset_ok[single] and shortfall(needs, symbols, seat, squad, single) <= tokens:
+            return False
+    return True
+
+
 @kernel
 def completion_options(st, deck, seat):
     """Write every legal completion of ``seat`` to ``st.options`` (row 0: none) and
@@ -132,6 +146,8 @@ def completion_options(st, deck, seat):
     n_lenders = -1  # computed on first need
     for s in range(st.squad_n[seat]):
         n_double, n_special, n_borrow = _free_tokens(st, deck, seat, s)
+        if _out_of_reach(needs, symbols, subset_ok, seat, s, n_double + n_special + n_borrow):
+            continue
         for subset in range(1, N_SUBSETS):
             if not subset_ok[subset]:
                 continue

@@ -1,7 +1,24 @@
 """Squads and the moves of single allies between zones (RULES R5)."""
 
 from sim._numba import inline_kernel, kernel
-from sim.state import EMPTY, STATUE_DISCARD_N
+from sim.cards import Ability
+from sim.state import EMPTY, SF_RELOCATE, SF_TOKENS, STATUE_DISCARD_N
+
+BORROW = int(Ability.BORROW)
+DOUBLE = int(Ability.DOUBLE)
+SPECIAL_CROWN = int(Ability.SPECIAL_CROWN)
+RELOCATE = int(Ability.RELOCATE)
+
+
+@inline_kernel
+def _count_flags(st, deck, seat, squad, ally, sign):
+    """Add ``sign`` to the squad's ``squad_flags`` for ``ally``'s ability (A1, A2, A8:
+    ``SF_TOKENS``; A7: ``SF_RELOCATE``)."""
+    ability = deck.ally_ability[ally]
+    if ability == BORROW or ability == DOUBLE or ability == SPECIAL_CROWN:
+        st.squad_flags[seat, squad, SF_TOKENS] += sign
+    elif ability == RELOCATE:
+        st.squad_flags[seat, squad, SF_RELOCATE] += sign
 
 
 @inline_kernel
@@ -11,12 +28,14 @@ def add_to_squad(st, deck, seat, squad, ally):
     if squad == st.squad_n[seat]:
         st.squad_size[seat, squad] = 0
         st.squad_symbols[seat, squad, :] = 0
+        st.squad_flags[seat, squad, :] = 0
         st.squad_n[seat] += 1
     k = st.squad_size[seat, squad]
     st.squad_cards[seat, squad, k] = ally
     st.squad_size[seat, squad] = k + 1
     for sym in range(7):
         st.squad_symbols[seat, squad, sym] += deck.ally_symbol_counts[ally, sym]
+    _count_flags(st, deck, seat, squad, ally, 1)
     return squad
 
 
@@ -29,6 +48,7 @@ def delete_squad(st, seat, squad):
         st.squad_size[seat, s] = size
         st.squad_cards[seat, s, :size] = st.squad_cards[seat, s + 1, :size]
         st.squad_symbols[seat, s, :] = st.squad_symbols[seat, s + 1, :]
+        st.squad_flags[seat, s, :] = st.squad_flags[seat, s + 1, :]
     st.squad_size[seat, last] = 0
     st.squad_n[seat] = last
 
@@ -44,6 +64,7 @@ def take_from_squad(st, deck, seat, squad, pos):
     st.squad_size[seat, squad] = size - 1
     for sym in range(7):
         st.squad_symbols[seat, squad, sym] -= deck.ally_symbol_counts[ally, sym]
+    _count_flags(st, deck, seat, squad, ally, -1)
     if size == 1:
         delete_squad(st, seat, squad)
     return ally

@@ -9,7 +9,10 @@ three count arrays per turn, so it is for finding engine bugs, not for long runs
 import numpy as np
 
 from sim._numba import kernel
-from sim.state import EMPTY, N_PLAYERS, PERM_MORALE_N, PERM_TASKS_N, STATUE_DISCARD_N, STATUE_N, TASK_DECK_N
+from sim.rules.squads import BORROW, DOUBLE, RELOCATE, SPECIAL_CROWN
+from sim.state import (
+    EMPTY, N_PLAYERS, PERM_MORALE_N, PERM_TASKS_N, SF_RELOCATE, SF_TOKENS, STATUE_DISCARD_N, STATUE_N, TASK_DECK_N,
+)  # fmt: skip
 
 
 @kernel
@@ -71,3 +74,20 @@ def check_zones(st, deck):
     assert (allies == 1).all(), "debug check (R3.2-R3.4, R5, A1, A6): an ally is in no zone or in two"
     assert (tasks == 1).all(), "debug check (R3.1, R6.3, R8): a task is in no zone or in two"
     assert (morale == 1).all(), "debug check (R3.3, R7, R8): a morale card is in no zone or in two"
+    assert _flags_agree(st, deck), "debug check (R5): a squad's squad_flags differ from its allies' abilities"
+
+
+@kernel
+def _flags_agree(st, deck):
+    """Whether every squad's ``squad_flags`` count its allies' abilities
+    (:func:`sim.rules.squads.add_to_squad`)."""
+    for p in range(st.g[N_PLAYERS]):
+        for s in range(st.squad_n[p]):
+            tokens, relocate = 0, 0
+            for k in range(st.squad_size[p, s]):
+                ability = deck.ally_ability[st.squad_cards[p, s, k]]
+                tokens += ability == BORROW or ability == DOUBLE or ability == SPECIAL_CROWN
+                relocate += ability == RELOCATE
+            if st.squad_flags[p, s, SF_TOKENS] != tokens or st.squad_flags[p, s, SF_RELOCATE] != relocate:
+                return False
+    return True
