@@ -23,12 +23,12 @@ winner_behind_at_half       1 when, after turn ``turns // 2``, the winner had fe
 ==========================  =========================================================
 """
 
-from sim._numba import kernel
+from sim._numba import hot_kernel, kernel
 from sim.rules.scoring import score
 from sim.state import EMPTY, MORALE_EVENTS, N_PLAYERS, S_SCORE, SCORE_STAMP, TASKS_COMPLETED, TURN, WINNER
 
 
-@kernel
+@hot_kernel
 def note_leaders(st, deck):
     """Write the bitmask of the seats with the most points (R9.2) after turn
     ``g[TURN]`` into ``st.leaders[g[TURN]]`` (bit ``s`` = seat ``s``).

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim._numba import kernel
+from sim._numba import hot_kernel, kernel
 
 DEAL = np.int64(0)  # numpy ints: see sim/decisions.py on literal types
 DICE = np.int64(1)
@@ -43,7 +43,7 @@ def stream_keys(root_seed: int) -> np.ndarray:
     return np.random.SeedSequence(root_seed).generate_state(N_STREAMS, dtype=np.uint64)
 
 
-@kernel
+@hot_kernel
 def _mix(z):
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
@@ -57,14 +57,14 @@ def seed_game(keys, game_index, out):
         out[s] = _mix(keys[s] ^ _mix(np.uint64(game_index) * _GOLDEN + np.uint64(s)))
 
 
-@kernel
+@hot_kernel
 def next_u64(streams, s):
     """Advance stream ``s`` and return its next 64-bit output (SplitMix64)."""
     streams[s] += _GOLDEN
     return _mix(streams[s])
 
 
-@kernel
+@hot_kernel
 def below(streams, s, n):
     """A uniform integer in ``[0, n)`` from stream ``s`` (bias below 2**-53)."""
     return int((next_u64(streams, s) >> np.uint64(11)) * _TO_UNIT * n)

@@ -14,7 +14,7 @@ so the bots a run does not name are never compiled.
 
 from numba.extending import overload
 
-from sim._numba import kernel
+from sim._numba import hot_kernel, kernel
 from sim.bots import greedy, planner, search_tree
 from sim.bots.greedy import greedy_choose
 from sim.bots.planner import planner_choose
@@ -106,7 +106,7 @@ def _choose_for(st, deck, seat, kind, n_options, bot, policy):
     return _dispatch(sorted(CALLS) if policies is None else policy_set(policies))
 
 
-@kernel
+@hot_kernel
 def decide(st, deck, seat, kind, n_options):
     """Ask the bot of seat ``seat`` (``st.seat_bot``, ``st.bots``) to pick one of the
     ``n_options`` rows of ``st.options`` for a decision of ``kind``

@@ -14,13 +14,13 @@ the reference workload for speed and for cross-checks.
 * A penalty takes a uniformly random eligible card.
 """
 
-from sim._numba import kernel
+from sim._numba import hot_kernel, kernel
 from sim.decisions import C_BORROWS, C_FREE, C_SUBSET, D_ACTION, D_COMPLETE, D_PENALTY, D_PLAY
 from sim.rng import BOT, below
 from sim.state import ROW_SIZE
 
 
-@kernel
+@hot_kernel
 def subset_points(st, deck, subset):
     """Reward points of the face-up tasks in ``subset`` (bit i = position i + 1)."""
     total = 0
@@ -30,7 +30,7 @@ def subset_points(st, deck, subset):
     return total
 
 
-@kernel
+@hot_kernel
 def random_choose(st, deck, seat, kind, n_options):
     """The ``random`` bot's option index for a decision of ``kind``."""
     if kind == D_ACTION or kind == D_PLAY or kind == D_PENALTY:

@@ -7,7 +7,7 @@ existing squads only), and its own ability then acts; A9
 draws right after placing, and the player may still complete tasks afterwards.
 """
 
-from sim._numba import kernel
+from sim._numba import hot_kernel, kernel
 from sim.bots.policy import decide
 from sim.cards import Ability
 from sim.decisions import D_EXTRA_PLAY, D_RELOCATE, D_SWAP
@@ -22,7 +22,7 @@ SWAP = int(Ability.SWAP)
 FORCED_DRAW = int(Ability.FORCED_DRAW)
 
 
-@kernel
+@hot_kernel
 def play_options(st, seat, kind):
     """Write the (hand position, target squad) rows of a ``D_PLAY`` or ``D_EXTRA_PLAY``
     decision: every hand card into every squad or a new squad (R4.1, R5.1, A4), after
@@ -44,7 +44,7 @@ def play_options(st, seat, kind):
     return n
 
 
-@kernel
+@hot_kernel
 def place_from_hand(st, deck, seat, hand_pos, target, kind):
     """Put a hand card into a squad for a ``D_PLAY`` or ``D_EXTRA_PLAY`` decision
     (R4.1, A4) and return it."""
@@ -95,7 +95,7 @@ def swap(st, deck, seat, harry, victim, squad, pos, target):
     log_event(st, EV_SWAP, seat, victim, ally, target, 0)
 
 
-@kernel
+@hot_kernel
 def relocate_options(st, deck, seat):
     """A7 rows (row 0: none): a Garte of the player's squads to another of its squads."""
     st.options[0, :] = EMPTY
@@ -117,7 +117,7 @@ def relocate_options(st, deck, seat):
     return n
 
 
-@kernel
+@hot_kernel
 def offer_relocate(st, deck, seat):
     """A7: during the owner's turn, Garte may move to another of the owner's squads."""
     n = relocate_options(st, deck, seat)

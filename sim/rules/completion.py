@@ -1,7 +1,7 @@
 """Completing tasks (RULES R6) with the abilities that act on completion: A1 borrow,
 A2 double, A5 stays, A8 special crown. Option layout: :mod:`sim.decisions`."""
 
-from sim._numba import inline_kernel, kernel
+from sim._numba import hot_kernel, inline_kernel, kernel
 from sim.cards import Ability
 from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
 from sim.events import EV_BORROW, EV_COMPLETE, EV_SQUAD_CARD, log_event
@@ -33,7 +33,7 @@ from sim.state import (
 STAYS = int(Ability.STAYS)
 
 
-@kernel
+@hot_kernel
 def subset_needs(st, deck):
     """Fill ``st.needs``, ``st.special_needs`` and ``st.subset_ok`` for every subset of
     the face-up tasks (bit i = position i + 1): the colours required by all its tasks,
@@ -98,7 +98,7 @@ def has_special(special_needs, subset):
     return False
 
 
-@kernel
+@hot_kernel
 def _free_tokens(st, deck, seat, squad):
     """Write the squad's A2 tokens to ``st.doubles``; return (A2 tokens, A8 extra
     crowns, A1 borrowers) of the squad. A2 doubles a symbol another card has (or any,
@@ -134,7 +134,7 @@ def _out_of_reach(needs, symbols, subset_ok, seat, squad, tokens):
     return True
 
 
-@kernel
+@hot_kernel
 def completion_options(st, deck, seat):
     """Write every legal completion of ``seat`` to ``st.options`` (row 0: none) and
     return the number of rows (R6.1, R6.2, A1, A2, A8; layout in :mod:`sim.decisions`).

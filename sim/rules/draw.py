@@ -1,6 +1,6 @@
 """Drawing from the statue deck (RULES R4.2, R4.5 and the R4 Reading)."""
 
-from sim._numba import inline_kernel, kernel
+from sim._numba import hot_kernel, inline_kernel, kernel
 from sim.events import EV_DRAW_ALLY, EV_RESHUFFLE, log_event
 from sim.rng import DEAL, shuffle
 from sim.rules.morale import place_morale
@@ -26,7 +26,7 @@ def reshuffle(st):
     log_event(st, EV_RESHUFFLE, n, 0, 0, 0, 0)
 
 
-@kernel
+@hot_kernel
 def draw_until_ally(st, deck, seat):
     """R4.2: draw; an ally joins the hand and ends the draw, a morale card is resolved
     (R7) and drawing goes on. It stops without an ally when both piles are empty (R4

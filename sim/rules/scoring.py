@@ -1,12 +1,12 @@
 """The end of the game and scoring (RULES R9)."""
 
-from sim._numba import kernel
+from sim._numba import hot_kernel, kernel
 from sim.events import EV_END, log_event
 from sim.rng import DICE, below
 from sim.state import EMPTY, N_PLAYERS, OUTCOME, S_SCORE, TIE_DICE, WINNER
 
 
-@kernel
+@hot_kernel
 def score(st, deck, seat):
     """R9.2: points of the seat's completed tasks plus the victory points of the
     allies it received face down (A1, A6). Hands and squads score nothing."""
