@@ -24,7 +24,7 @@ Policy, decision by decision:
   completing a task.
 """
 
-from sim._numba import kernel
+from sim._numba import hot_kernel, kernel
 from sim.cards import Ability, Penalty
 from sim.decisions import (
     ACTION_PLAY,
@@ -56,7 +56,7 @@ HAND_ALLY = int(Penalty.HAND_ALLY)
 FAR = 1 << 30  # "no task within reach"
 
 
-@kernel
+@hot_kernel
 def _best_points(st, deck, seat, squad):
     """Most task points squad ``squad`` can complete now with its own symbols."""
     best = 0
@@ -70,7 +70,7 @@ def _best_points(st, deck, seat, squad):
     return best
 
 
-@kernel
+@hot_kernel
 def _missing(st, seat, squad):
     """Fewest symbols the squad lacks for any single face-up task (FAR if none)."""
     best = FAR
@@ -81,7 +81,7 @@ def _missing(st, seat, squad):
     return best
 
 
-@kernel
+@hot_kernel
 def _with_ally(st, deck, seat, squad, ally, sign):
     """Add (sign 1) or remove (sign -1) an ally's symbols to a squad's counts."""
     for k in range(7):
