@@ -346,6 +346,7 @@ def simulate(
         For a player count, bot or option the rules do not allow, ``n_jobs=0`` or
         a negative seed; raised before the directory is touched.
     """
+    called = time.perf_counter()
     if n_games < 1 or chunk_size < 1:
         raise ValueError(f"n_games and chunk_size must be at least 1, got {n_games} and {chunk_size}")
     if n_jobs == 0:
@@ -371,7 +372,7 @@ def simulate(
     try:
         with locked(out_dir):
             _play(out_dir, spec, arrays, parsed, deck_text, str(cards_file or "<in memory>"), resume,
-                  dict(n_jobs=n_jobs, progress=progress, scheduler=scheduler, dask_local=dask_local))  # fmt: skip
+                  dict(n_jobs=n_jobs, progress=progress, scheduler=scheduler, dask_local=dask_local, called=called))  # fmt: skip
     except LockedError as exc:
         raise RunError(str(exc)) from None
     except OSError as exc:
@@ -389,7 +390,12 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
           resume: bool, how: dict) -> None:  # fmt: skip
     """Prepare the locked run directory, play its missing or unsound chunks and
     record each part as it arrives. A failure leaves the manifest ``failed`` and
-    the directory resumable, or, when it held nothing before, empty again."""
+    the directory resumable, or, when it held nothing before, empty again.
+
+    The manifest's entry for this run records its wall seconds, the seconds spent
+    compiling or loading the engine in this process before the workers start
+    (``compile_seconds``), and the seconds from the call of :func:`simulate` to the
+    first finished chunk (``first_chunk_seconds``; None when every chunk was kept)."""
     import joblib
 
     fresh, manifest = all(path.name in LOCK_FILES for path in out_dir.iterdir()), None
@@ -401,14 +407,18 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
         started = time.perf_counter()
         chunk_seconds = manifest["timings"].get("chunk_seconds", 0.0)
         display = RunProgress(show, spec.n_games, done_games)
+        compile_seconds, first_chunk_seconds = 0.0, None
         if todo:
             with display.compiling():
                 warm_engine(arrays, spec, bots)
+            compile_seconds = time.perf_counter() - started
         with no_working_directory_imports(), _backend(how["scheduler"], how["dask_local"]) as backend, display.games():
             manifest["backend"] = backend
             parallel = joblib.Parallel(n_jobs=how["n_jobs"], return_as="generator_unordered", backend=None)
             tasks = (joblib.delayed(run_chunk)(out_dir, arrays, spec, bots, c, os.getpid()) for c in todo)
             for _, n, seconds, written in parallel(tasks):
+                if first_chunk_seconds is None:
+                    first_chunk_seconds = round(time.perf_counter() - how["called"], 3)
                 chunk_seconds += seconds
                 manifest["parts"].update(written)
                 _write_json(out_dir / MANIFEST, manifest)
@@ -424,7 +434,8 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
     manifest["status"] = "complete"
     manifest["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     runs = manifest["timings"].get("runs", [])
-    runs.append({"chunks": len(todo), "wall_seconds": round(wall, 3), "n_jobs": how["n_jobs"], "backend": backend})
+    runs.append({"chunks": len(todo), "wall_seconds": round(wall, 3), "compile_seconds": round(compile_seconds, 3),
+                 "first_chunk_seconds": first_chunk_seconds, "n_jobs": how["n_jobs"], "backend": backend})  # fmt: skip
     manifest["timings"] = {"runs": runs, "chunk_seconds": round(chunk_seconds, 3)}
     _write_json(out_dir / MANIFEST, manifest)
 
