@@ -57,20 +57,39 @@ FAR = 1 << 30  # "no task within reach"
 
 
 @hot_kernel
-def _best_points(st, deck, seat, squad):
-    """Most task points squad ``squad`` can complete now with its own symbols."""
+def _reach(st, deck, seat, squad):
+    """(most task points squad ``squad`` can complete now with its own symbols, fewest
+    symbols it lacks for any single face-up task or FAR if none), R6.1. A subset's
+    shortfall is at least each of its tasks', so only the subsets whose tasks are each
+    covered alone are tested."""
+    needs, symbols, subset_ok = st.needs, st.squad_symbols, st.subset_ok
+    covered, missing = 0, FAR  # covered: bit of each single task the squad covers
+    for pos in range(ROW_SIZE):
+        single = 1 << pos
+        if subset_ok[single]:
+            short = shortfall(needs, symbols, seat, squad, single)
+            missing = min(missing, short)
+            if short == 0:
+                covered |= single
     best = 0
     for subset in range(1, 1 << ROW_SIZE):
-        if st.subset_ok[subset] and covers_plain(st.needs, st.squad_symbols, seat, squad, subset):
-            points = 0
-            for pos in range(ROW_SIZE):
-                if (subset >> pos) & 1:
-                    points += deck.task_points[st.row[pos]]
-            best = max(best, points)
-    return best
+        if subset_ok[subset] and subset & covered == subset:
+            if subset & (subset - 1) == 0 or covers_plain(needs, symbols, seat, squad, subset):
+                points = 0
+                for pos in range(ROW_SIZE):
+                    if (subset >> pos) & 1:
+                        points += deck.task_points[st.row[pos]]
+                best = max(best, points)
+    return best, missing
 
 
 @hot_kernel
+def _best_points(st, deck, seat, squad):
+    """Most task points squad ``squad`` can complete now with its own symbols."""
+    return _reach(st, deck, seat, squad)[0]
+
+
+@kernel
 def _missing(st, seat, squad):
     """Fewest symbols the squad lacks for any single face-up task (FAR if none)."""
     best = FAR
@@ -95,11 +114,11 @@ def _placement(st, deck, seat, squad, ally):
         for k in range(7):
             st.squad_symbols[seat, squad, k] = 0
         _with_ally(st, deck, seat, squad, ally, 1)
-        result = (_best_points(st, deck, seat, squad), _missing(st, seat, squad))
+        result = _reach(st, deck, seat, squad)
         _with_ally(st, deck, seat, squad, ally, -1)
         return result
     _with_ally(st, deck, seat, squad, ally, 1)
-    result = (_best_points(st, deck, seat, squad), _missing(st, seat, squad))
+    result = _reach(st, deck, seat, squad)
     _with_ally(st, deck, seat, squad, ally, -1)
     return result
 
