@@ -1,12 +1,14 @@
 """Policy ids, and the policy set a state's kernels are compiled for.
 
 Every kernel takes the state as a view (:mod:`sim._numba`) whose numba type carries
-the *policy set*: the policies the state's ``bots`` table names when a kernel is
-called from Python, plus the cheap ones that tests script (:data:`ALWAYS`).
+the *policy set*: a rung of :data:`LADDER`, the lowest that holds every policy the
+state's ``bots`` table names when a kernel is called from Python.
 :func:`sim.bots.policy.decide` dispatches only to the policies of that set, and the
 game loop plans a ``search`` turn only when the set holds ``search``, so a run
-compiles only the bots it names: a ``greedy`` run never compiles the search bot.
-Each set is compiled once and then loaded from numba's cache.
+compiles the bots it names and the cheaper ones only: a ``greedy`` run never
+compiles ``planner`` or the search bot. Each set compiles the whole engine once,
+then loads it from numba's cache; rungs rather than every combination keep that to
+four compilations at most (the test suite meets all four).
 """
 
 from __future__ import annotations
@@ -20,23 +22,25 @@ GREEDY = 3
 PLANNER = 4
 USER = 5  # a bot from a user's file (sim.bots.user); not chosen by name
 SEARCH = 6
-ALWAYS = (RANDOM, SCRIPTED, UNIFORM)  # small kernels, in every set
+# The rungs, by compile cost: each set holds its rung's policies and all below. The
+# first rung's kernels are small (a user bot is called through its address); search's
+# playouts seat planner everywhere (sim.bots.search), which sits below it.
+LADDER = ((RANDOM, SCRIPTED, UNIFORM, USER), (GREEDY,), (PLANNER,), (SEARCH,))
 
 
 def policy_set(policy_ids: Iterable[int]) -> tuple[int, ...]:
     """The sorted policy set that kernels are compiled for when the bots table names
-    ``policy_ids``: those, :data:`ALWAYS`, and ``planner`` with ``search`` (its
-    playouts seat ``planner`` everywhere, :mod:`sim.bots.search`).
+    ``policy_ids``: every policy of :data:`LADDER`'s rungs up to the highest that
+    holds one of them.
 
     Raises
     ------
     ValueError
         For an id that names no policy.
     """
-    ids = {int(i) for i in policy_ids} | set(ALWAYS)
-    if SEARCH in ids:
-        ids.add(PLANNER)
-    unknown = ids - {RANDOM, SCRIPTED, UNIFORM, GREEDY, PLANNER, USER, SEARCH}
+    ids = {int(i) for i in policy_ids}
+    top = max((r for r, rung in enumerate(LADDER) if ids & set(rung)), default=0)
+    unknown = ids - {p for rung in LADDER for p in rung}
     if unknown:
         raise ValueError(f"unknown policy id {sorted(unknown)}")
-    return tuple(sorted(ids))
+    return tuple(sorted(p for rung in LADDER[: top + 1] for p in rung))
