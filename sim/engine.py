@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from numba.extending import overload
 
 from sim import decisions
-from sim._numba import kernel
+from sim._numba import inline_kernel, kernel
 from sim.bots.spec import BotSpec, bot_tables, parse_bot
 from sim.bots.user import RAISED
 from sim.deck_arrays import DeckArrays
@@ -71,7 +71,7 @@ def _plan_search_turn_for(st, backup, deck):
     return lambda st, backup, deck: None
 
 
-@kernel
+@inline_kernel
 def play_game(st, backup, deck, n_players, keys, game_index):
     """Play game ``game_index`` to its end (R9.1, stalled or truncated) and score it.
     A ``search`` bot plans its turn first, using ``backup`` as scratch. A bad choice

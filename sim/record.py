@@ -65,7 +65,7 @@ from typing import NamedTuple
 import numpy as np
 import polars as pl
 
-from sim._numba import kernel
+from sim._numba import inline_kernel
 from sim.lead import write_closeness
 from sim.state import (
     EMPTY,
@@ -168,7 +168,7 @@ class Record(NamedTuple):
         return {"games": games, "players": players, "cards": cards}
 
 
-@kernel
+@inline_kernel
 def write_record(st, i, games, players, held, played, opening, tasks, morale, allies):
     """Copy the finished game in ``st`` into row ``i`` of the record arrays."""
     n = st.g[N_PLAYERS]

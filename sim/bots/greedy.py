@@ -24,7 +24,7 @@ Policy, decision by decision:
   completing a task.
 """
 
-from sim._numba import hot_kernel, kernel
+from sim._numba import hot_kernel, inline_kernel, kernel
 from sim.cards import Ability, Penalty
 from sim.decisions import (
     ACTION_PLAY,
@@ -230,7 +230,7 @@ def _penalty_choice(st, deck, seat, n_options):
     return best_i
 
 
-@kernel
+@inline_kernel
 def greedy_choose(st, deck, seat, kind, n_options, params):
     """The ``greedy`` bot's option index (policy: module docstring)."""
     if kind == D_PENALTY:

@@ -7,7 +7,7 @@ existing squads only), and its own ability then acts; A9
 draws right after placing, and the player may still complete tasks afterwards.
 """
 
-from sim._numba import hot_kernel, kernel
+from sim._numba import hot_kernel, inline_kernel, kernel
 from sim.bots.policy import decide
 from sim.cards import Ability
 from sim.decisions import D_EXTRA_PLAY, D_RELOCATE, D_SWAP
@@ -82,7 +82,7 @@ def swap_options(st, deck, seat, harry):
     return n
 
 
-@kernel
+@inline_kernel
 def swap(st, deck, seat, harry, victim, squad, pos, target):
     """A6: take the ally from the victim's squad into squad ``target``; Harry goes face
     down to the victim, who scores him (R9.2)."""
@@ -134,7 +134,7 @@ def offer_relocate(st, deck, seat):
     log_event(st, EV_RELOCATE, seat, ally, squad, target, 0)
 
 
-@kernel
+@inline_kernel
 def on_placed(st, deck, seat, ally):
     """The abilities that act when ``ally`` is placed: A6 swap (optional), A9 forced
     draw (mandatory, if a draw is possible), A4 extra play (optional; the extra card's

@@ -1,6 +1,6 @@
 """The morale track and the morale-loss event (RULES R7, R8)."""
 
-from sim._numba import kernel
+from sim._numba import inline_kernel, kernel
 from sim.bots.policy import decide
 from sim.cards import Ability, Penalty, SaveKind
 from sim.decisions import D_PENALTY, P_INDEX, P_POS, P_TYPE
@@ -81,7 +81,7 @@ def _penalty_row(st, n, penalty, index, pos):
     return n + 1
 
 
-@kernel
+@inline_kernel
 def suffer_penalty(st, deck, seat, penalty):
     """``seat`` was not saved: it gives up one card of the penalty's kind, chosen by its
     policy (R8.3, R8.7); with no such card it loses nothing."""
@@ -111,7 +111,7 @@ def suffer_penalty(st, deck, seat, penalty):
     log_event(st, EV_PENALTY, seat, penalty, card, 0, 0)
 
 
-@kernel
+@inline_kernel
 def morale_event(st, deck):
     """R8: the morale card at track position 3 fails the task at position 3; every
     player, the active one first, rolls both dice; then the clean-up of R8.5."""

@@ -1,6 +1,6 @@
 """Setting up a game (RULES R2.2, R3)."""
 
-from sim._numba import kernel
+from sim._numba import inline_kernel, kernel
 from sim.events import EV_DEAL, EV_FIRST, log_event
 from sim.rng import DEAL, DICE, SEATS, below, seed_game, shuffle
 from sim.rules.squads import add_to_hand
@@ -42,7 +42,7 @@ def reset(st):
     st.ally_stats[:] = 0
 
 
-@kernel
+@inline_kernel
 def setup_game(st, deck, n_players, keys, game_index):
     """Set up game ``game_index`` for ``n_players`` seats from the run's stream keys.
 

@@ -1,6 +1,6 @@
 """A turn: play or draw (RULES R4), with stuck turns and the turn cap (R4 Reading)."""
 
-from sim._numba import hot_kernel, kernel
+from sim._numba import inline_kernel
 from sim.bots.policy import decide
 from sim.decisions import (
     ACTION_DRAW,
@@ -34,7 +34,7 @@ from sim.state import (
 )
 
 
-@hot_kernel
+@inline_kernel
 def play_turn(st, deck, seat):
     """R4.1: place one hand card; its placement abilities act; A7 may move; then one
     squad may complete tasks (R4.4, R6.2), choosing its A1 borrows one by one."""
@@ -60,7 +60,7 @@ def play_turn(st, deck, seat):
         complete_tasks(st, deck, seat, st.choice)
 
 
-@kernel
+@inline_kernel
 def take_turn(st, deck):
     """The active seat takes one turn (R4); then the next seat clockwise is active."""
     seat = st.g[ACTIVE]
