@@ -68,6 +68,17 @@ def inline_kernel(func):
     return njit(inline="always", **KERNEL_OPTIONS)(func)
 
 
+@hot_kernel
+def copy_into(dst, src):
+    """``dst[...] = src`` for two arrays of the same shape, element by element in C
+    order. Numba's slice assignment from an array compiles a formatter for its
+    shape-mismatch message (``raise_with_shape_context``: about 2 s of cold compile);
+    this loop compiles none. The shapes are not checked: callers pass equal ones."""
+    target = dst.flat
+    for k, value in enumerate(src.flat):
+        target[k] = value
+
+
 class StructRefType(types.StructRef):
     """Base of the project's StructRef types: fields typed without literal values."""
 

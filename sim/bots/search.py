@@ -23,7 +23,7 @@ mutually recursive kernels, docs/ARCHITECTURE.md).
 
 import numpy as np
 
-from sim._numba import kernel
+from sim._numba import copy_into, kernel
 from sim.bots.policy import PLANNER
 from sim.bots.search_tree import (
     ITERATIONS, MODE_FOLLOW, MODE_SEARCH, PLANNER_DEFAULTS, backpropagate, enter_tree, leave_tree, reset_tree,
@@ -52,36 +52,36 @@ from sim.state import (
 @kernel
 def copy_state(src, dst):
     """Copy every array of a game in progress (not the scratch, options or log)."""
-    dst.g[:] = src.g
-    dst.rules[:] = src.rules
-    dst.streams[:] = src.streams
-    dst.task_deck[:] = src.task_deck
-    dst.row[:] = src.row
-    dst.track[:] = src.track
-    dst.statue[:] = src.statue
-    dst.statue_discard[:] = src.statue_discard
-    dst.perm_tasks[:] = src.perm_tasks
-    dst.perm_morale[:] = src.perm_morale
-    dst.hand[:] = src.hand
-    dst.hand_n[:] = src.hand_n
-    dst.squad_n[:] = src.squad_n
-    dst.squad_size[:] = src.squad_size
-    dst.squad_cards[:] = src.squad_cards
-    dst.squad_symbols[:] = src.squad_symbols
-    dst.squad_flags[:] = src.squad_flags
-    dst.done[:] = src.done
-    dst.done_n[:] = src.done_n
-    dst.received[:] = src.received
-    dst.received_n[:] = src.received_n
-    dst.seat_stats[:] = src.seat_stats
-    dst.held[:] = src.held
-    dst.played[:] = src.played
-    dst.task_fate[:] = src.task_fate
-    dst.morale_stats[:] = src.morale_stats
-    dst.ally_stats[:] = src.ally_stats
-    dst.bots[:] = src.bots
-    dst.bot_params[:] = src.bot_params
-    dst.seat_bot[:] = src.seat_bot
+    copy_into(dst.g, src.g)
+    copy_into(dst.rules, src.rules)
+    copy_into(dst.streams, src.streams)
+    copy_into(dst.task_deck, src.task_deck)
+    copy_into(dst.row, src.row)
+    copy_into(dst.track, src.track)
+    copy_into(dst.statue, src.statue)
+    copy_into(dst.statue_discard, src.statue_discard)
+    copy_into(dst.perm_tasks, src.perm_tasks)
+    copy_into(dst.perm_morale, src.perm_morale)
+    copy_into(dst.hand, src.hand)
+    copy_into(dst.hand_n, src.hand_n)
+    copy_into(dst.squad_n, src.squad_n)
+    copy_into(dst.squad_size, src.squad_size)
+    copy_into(dst.squad_cards, src.squad_cards)
+    copy_into(dst.squad_symbols, src.squad_symbols)
+    copy_into(dst.squad_flags, src.squad_flags)
+    copy_into(dst.done, src.done)
+    copy_into(dst.done_n, src.done_n)
+    copy_into(dst.received, src.received)
+    copy_into(dst.received_n, src.received_n)
+    copy_into(dst.seat_stats, src.seat_stats)
+    copy_into(dst.held, src.held)
+    copy_into(dst.played, src.played)
+    copy_into(dst.task_fate, src.task_fate)
+    copy_into(dst.morale_stats, src.morale_stats)
+    copy_into(dst.ally_stats, src.ally_stats)
+    copy_into(dst.bots, src.bots)
+    copy_into(dst.bot_params, src.bot_params)
+    copy_into(dst.seat_bot, src.seat_bot)
 
 
 @kernel

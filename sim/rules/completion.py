@@ -1,7 +1,7 @@
 """Completing tasks (RULES R6) with the abilities that act on completion: A1 borrow,
 A2 double, A5 stays, A8 special crown. Option layout: :mod:`sim.decisions`."""
 
-from sim._numba import hot_kernel, inline_kernel, kernel
+from sim._numba import copy_into, hot_kernel, inline_kernel, kernel
 from sim.cards import Ability
 from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
 from sim.events import EV_BORROW, EV_COMPLETE, EV_SQUAD_CARD, log_event
@@ -248,7 +248,7 @@ def complete_tasks(st, deck, seat, choice):
     log_event(st, EV_COMPLETE, seat, completed[0], completed[1], completed[2], points)
     size = st.squad_size[seat, squad]
     members = st.members
-    members[:size] = st.squad_cards[seat, squad, :size]
+    copy_into(members[:size], st.squad_cards[seat, squad, :size])
     delete_squad(st, seat, squad)
     for i in range(size):
         ally = members[i]

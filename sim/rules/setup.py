@@ -1,6 +1,6 @@
 """Setting up a game (RULES R2.2, R3)."""
 
-from sim._numba import inline_kernel, kernel
+from sim._numba import copy_into, inline_kernel, kernel
 from sim.events import EV_DEAL, EV_FIRST, log_event
 from sim.rng import DEAL, DICE, SEATS, below, seed_game, shuffle
 from sim.rules.squads import add_to_hand
@@ -80,7 +80,7 @@ def setup_game(st, deck, n_players, keys, game_index):
             top -= 1
             add_to_hand(st, seat, st.statue[top])
             log_event(st, EV_DEAL, seat, st.statue[top], 0, 0, 0)
-    st.opening[:] = st.held  # R3.2: the opening hands, recorded for the opening-hand win rate
+    copy_into(st.opening, st.held)  # R3.2: the opening hands, recorded for the opening-hand win rate
     for m in range(n_morale):
         st.statue[top + m] = n_allies + m
     st.g[STATUE_N] = top + n_morale

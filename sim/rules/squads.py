@@ -1,6 +1,6 @@
 """Squads and the moves of single allies between zones (RULES R5)."""
 
-from sim._numba import inline_kernel, kernel
+from sim._numba import copy_into, inline_kernel, kernel
 from sim.cards import Ability
 from sim.state import EMPTY, SF_RELOCATE, SF_TOKENS, STATUE_DISCARD_N
 
@@ -46,9 +46,9 @@ def delete_squad(st, seat, squad):
     for s in range(squad, last):
         size = st.squad_size[seat, s + 1]
         st.squad_size[seat, s] = size
-        st.squad_cards[seat, s, :size] = st.squad_cards[seat, s + 1, :size]
-        st.squad_symbols[seat, s, :] = st.squad_symbols[seat, s + 1, :]
-        st.squad_flags[seat, s, :] = st.squad_flags[seat, s + 1, :]
+        copy_into(st.squad_cards[seat, s, :size], st.squad_cards[seat, s + 1, :size])
+        copy_into(st.squad_symbols[seat, s], st.squad_symbols[seat, s + 1])
+        copy_into(st.squad_flags[seat, s], st.squad_flags[seat, s + 1])
     st.squad_size[seat, last] = 0
     st.squad_n[seat] = last
 

@@ -1,6 +1,6 @@
 """A turn: play or draw (RULES R4), with stuck turns and the turn cap (R4 Reading)."""
 
-from sim._numba import inline_kernel
+from sim._numba import copy_into, inline_kernel
 from sim.bots.policy import decide
 from sim.decisions import (
     ACTION_DRAW,
@@ -50,7 +50,7 @@ def play_turn(st, deck, seat):
         return
     i = decide(st, deck, seat, D_COMPLETE, n)
     if i > 0:
-        st.choice[:] = st.options[i]
+        copy_into(st.choice, st.options[i])
         squad, subset, borrows = st.choice[C_SQUAD], st.choice[C_SUBSET], st.choice[C_BORROWS]
         for b in range(borrows):  # A1: one (borrower, lender) pair at a time
             n = borrow_options(st, deck, seat, squad, subset, b, borrows - b)
