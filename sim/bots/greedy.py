@@ -44,7 +44,7 @@ from sim.decisions import (
     P_TYPE,
 )
 from sim.rules.completion import subset_needs
-from sim.rules.cover import CROWN, covers_plain, shortfall
+from sim.rules.cover import CROWN, shortfall, shortfall_with
 from sim.state import ACTIVE, EMPTY, ROW_SIZE
 
 BORROW = int(Ability.BORROW)
@@ -57,24 +57,25 @@ FAR = 1 << 30  # "no task within reach"
 
 
 @hot_kernel
-def _reach(st, deck, seat, squad):
-    """(most task points squad ``squad`` can complete now with its own symbols, fewest
-    symbols it lacks for any single face-up task or FAR if none), R6.1. A subset's
+def _reach(st, deck, seat, squad, ally, base):
+    """(most task points, fewest symbols lacking for any single face-up task or FAR
+    if none) with ``base`` (1, or 0 for a squad not made yet) times the symbols of
+    squad ``squad`` plus those of ``ally`` (none when ``ally`` < 0), R6.1. A subset's
     shortfall is at least each of its tasks', so only the subsets whose tasks are each
     covered alone are tested."""
-    needs, symbols, subset_ok = st.needs, st.squad_symbols, st.subset_ok
-    covered, missing = 0, FAR  # covered: bit of each single task the squad covers
+    needs, symbols, counts, subset_ok = st.needs, st.squad_symbols, deck.ally_symbol_counts, st.subset_ok
+    covered, missing = 0, FAR  # covered: bit of each single task covered
     for pos in range(ROW_SIZE):
         single = 1 << pos
         if subset_ok[single]:
-            short = shortfall(needs, symbols, seat, squad, single)
+            short = shortfall_with(needs, symbols, seat, squad, single, base, counts, ally)
             missing = min(missing, short)
             if short == 0:
                 covered |= single
     best = 0
     for subset in range(1, 1 << ROW_SIZE):
         if subset_ok[subset] and subset & covered == subset:
-            if subset & (subset - 1) == 0 or covers_plain(needs, symbols, seat, squad, subset):
+            if subset & (subset - 1) == 0 or shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally) == 0:
                 points = 0
                 for pos in range(ROW_SIZE):
                     if (subset >> pos) & 1:
@@ -86,7 +87,7 @@ def _reach(st, deck, seat, squad):
 @hot_kernel
 def _best_points(st, deck, seat, squad):
     """Most task points squad ``squad`` can complete now with its own symbols."""
-    return _reach(st, deck, seat, squad)[0]
+    return _reach(st, deck, seat, squad, -1, 1)[0]
 
 
 @kernel
@@ -109,18 +110,9 @@ def _with_ally(st, deck, seat, squad, ally, sign):
 
 @kernel
 def _placement(st, deck, seat, squad, ally):
-    """(best points, symbols missing) if ``ally`` joined ``squad`` (``squad_n`` = new)."""
-    if squad == st.squad_n[seat]:  # a new squad: its row holds no squad yet
-        for k in range(7):
-            st.squad_symbols[seat, squad, k] = 0
-        _with_ally(st, deck, seat, squad, ally, 1)
-        result = _reach(st, deck, seat, squad)
-        _with_ally(st, deck, seat, squad, ally, -1)
-        return result
-    _with_ally(st, deck, seat, squad, ally, 1)
-    result = _reach(st, deck, seat, squad)
-    _with_ally(st, deck, seat, squad, ally, -1)
-    return result
+    """(best points, symbols missing) if ``ally`` joined ``squad`` (``squad_n``: a new
+    squad, whose row holds no squad yet); the squad's counts are not written."""
+    return _reach(st, deck, seat, squad, ally, 0 if squad == st.squad_n[seat] else 1)
 
 
 @kernel

@@ -24,26 +24,32 @@ ALL_COLOURS = (1 << N_COLOURS) - 1
 
 
 @inline_kernel
-def shortfall(needs, symbols, seat, squad, subset):
-    """Coloured symbols of task subset ``subset`` that squad ``squad`` of ``seat``
-    lacks even after its crowns (R6.1); 0 means the squad covers the subset.
+def shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally):
+    """Coloured symbols of task subset ``subset`` that ``base`` (1, or 0 for a squad
+    not made yet) times the symbols of squad ``squad`` of ``seat``, plus those of
+    ``ally`` (``counts[ally]``; none when ``ally`` < 0), lack even after their crowns
+    (R6.1); 0 means they cover the subset. A bot weighs a placement so without
+    writing the ally into the squad.
 
-    ``needs`` is ``st.needs`` (colours per task subset), ``symbols`` is
-    ``st.squad_symbols``; arrays are passed rather than the state because these
-    loops are the hot path.
+    ``needs`` is ``st.needs`` (colours per task subset, int64), ``symbols`` is
+    ``st.squad_symbols`` (int64, players x squads x 7) and ``counts`` is
+    ``deck.ally_symbol_counts`` (int64, allies x 7); arrays are passed rather than
+    the state because these loops are the hot path.
     """
+    extra = ally >= 0
     short = 0
     for c in range(N_COLOURS):
-        missing = needs[subset, c] - symbols[seat, squad, c]
+        missing = needs[subset, c] - base * symbols[seat, squad, c] - (counts[ally, c] if extra else 0)
         if missing > 0:
             short += missing
-    return max(0, short - symbols[seat, squad, CROWN])
+    crowns = base * symbols[seat, squad, CROWN] + (counts[ally, CROWN] if extra else 0)
+    return max(0, short - crowns)
 
 
 @inline_kernel
-def covers_plain(needs, symbols, seat, squad, subset):
-    """R6.1 without abilities: the squad's crowns make up every missing colour."""
-    return shortfall(needs, symbols, seat, squad, subset) == 0
+def shortfall(needs, symbols, seat, squad, subset):
+    """:func:`shortfall_with` of the squad's own symbols (R6.1)."""
+    return shortfall_with(needs, symbols, seat, squad, subset, 1, symbols[seat], -1)
 
 
 # Nodes of the flow network (fewest_borrows). Units of missing colour flow from the
