@@ -21,7 +21,7 @@ import numba
 import numpy as np
 from numba.experimental import structref
 
-from sim._numba import StructRefType, View
+from sim._numba import StructRefType, View, kernel
 from sim.cards import N_COLOURS, N_SYMBOLS, Ability, Deck, Penalty, SaveKind, Symbol
 
 NO_SYMBOL = -1
@@ -128,5 +128,14 @@ class DeckType(StructRefType):
 class DeckRef(structref.StructRefProxy):
     """A StructRef over a :class:`DeckArrays`' arrays, behind its kernel view."""
 
+    def __new__(cls, *arrays):
+        return _deck_ref(*arrays)
+
 
 structref.define_proxy(DeckRef, DeckType, list(DeckArrays._fields))
+
+
+@kernel
+def _deck_ref(*arrays):
+    """A new :class:`DeckRef` over ``arrays``, cached (see :func:`sim.state._state_ref`)."""
+    return DeckRef(*arrays)
