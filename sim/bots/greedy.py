@@ -44,7 +44,7 @@ from sim.decisions import (
     P_TYPE,
 )
 from sim.rules.completion import subset_needs
-from sim.rules.cover import CROWN, shortfall, shortfall_with
+from sim.rules.cover import CROWN, shortfall_with
 from sim.state import ACTIVE, EMPTY, ROW_SIZE
 
 BORROW = int(Ability.BORROW)
@@ -75,7 +75,8 @@ def _reach(st, deck, seat, squad, ally, base):
     best = 0
     for subset in range(1, 1 << ROW_SIZE):
         if subset_ok[subset] and subset & covered == subset:
-            if subset & (subset - 1) == 0 or shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally) == 0:
+            one_task = subset & (subset - 1) == 0  # covered alone, found above
+            if one_task or shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally) == 0:
                 points = 0
                 for pos in range(ROW_SIZE):
                     if (subset >> pos) & 1:
@@ -88,17 +89,6 @@ def _reach(st, deck, seat, squad, ally, base):
 def _best_points(st, deck, seat, squad):
     """Most task points squad ``squad`` can complete now with its own symbols."""
     return _reach(st, deck, seat, squad, -1, 1)[0]
-
-
-@kernel
-def _missing(st, seat, squad):
-    """Fewest symbols the squad lacks for any single face-up task (FAR if none)."""
-    best = FAR
-    for pos in range(ROW_SIZE):
-        subset = 1 << pos
-        if st.subset_ok[subset]:
-            best = min(best, shortfall(st.needs, st.squad_symbols, seat, squad, subset))
-    return best
 
 
 @hot_kernel
@@ -216,7 +206,7 @@ def _penalty_choice(st, deck, seat, n_options):
         elif kind == HAND_ALLY:
             cost = _symbol_use(st, deck, st.hand[seat, index])
         else:
-            cost = FAR - _missing(st, seat, index)  # index: the squad
+            cost = FAR - _reach(st, deck, seat, index, -1, 1)[1]  # index: the squad; [1]: symbols missing
         if cost < best_cost:
             best_i, best_cost = i, cost
     return best_i

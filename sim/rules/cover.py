@@ -48,7 +48,8 @@ def shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally):
 
 @inline_kernel
 def shortfall(needs, symbols, seat, squad, subset):
-    """:func:`shortfall_with` of the squad's own symbols (R6.1)."""
+    """:func:`shortfall_with` of the squad's own symbols (R6.1). No ally: the counts
+    argument (``symbols[seat]``, any 2-d int array) is never read."""
     return shortfall_with(needs, symbols, seat, squad, subset, 1, symbols[seat], -1)
 
 
