@@ -13,6 +13,7 @@ from sim.rules.setup import setup_game
 from sim.rules.squads import add_to_squad
 from sim.rules.turn import take_turn
 from sim.rules.completion import borrow_options, complete_tasks, completion_options
+from sim.rules.cover import shortfall, shortfall_with
 from sim.state import EMPTY, OUTCOME, OUTCOME_FINISHED, OUTCOME_RUNNING, kernel_state, new_state
 from tests.table import ALLY, Table, ally_name
 
@@ -59,6 +60,23 @@ def test_r6_1_a_white_crown_covers_any_colour():
     assert plain(t) == {(0, 0b001)}
     t = Table().row("t_green2", None, None).squad(0, "green")
     assert plain(t) == set()
+
+
+def test_r6_1_shortfall_with_an_ally_counts_its_colours_and_crown_and_writes_nothing():
+    # Subset 1 needs 2 red (colour 0) and 1 blue (colour 1); squad 0 of seat 0 holds
+    # one red; the ally brings a red and a White Crown (symbol 6).
+    needs = np.zeros((8, 6), np.int64)
+    needs[1, 0], needs[1, 1] = 2, 1
+    symbols = np.zeros((1, 2, 7), np.int64)
+    symbols[0, 0, 0] = 1
+    counts = np.zeros((1, 7), np.int8)
+    counts[0, 0], counts[0, 6] = 1, 1
+    before = symbols.copy()
+    assert shortfall(needs, symbols, 0, 0, 1) == 2  # one red and the blue missing
+    assert shortfall_with(needs, symbols, 0, 0, 1, 1, counts, -1) == 2  # no ally
+    assert shortfall_with(needs, symbols, 0, 0, 1, 1, counts, 0) == 0  # red joins; the crown is the blue
+    assert shortfall_with(needs, symbols, 0, 0, 1, 0, counts, 0) == 1  # base 0 (a new squad): its red is not counted
+    assert (symbols == before).all()
 
 
 def test_r6_2_one_squad_completes_tasks_and_squads_never_pool_symbols():
