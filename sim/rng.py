@@ -31,6 +31,7 @@ DICE = np.int64(1)
 BOT = np.int64(2)
 SEATS = np.int64(3)
 N_STREAMS = 4
+FACES = np.int64(6)  # a die's faces (a numpy int: see sim/decisions.py on literal types)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -73,7 +74,7 @@ def below(streams, s, n):
 @kernel
 def roll_die(streams):
     """One fair six-sided die, 1-6, from the DICE stream."""
-    return 1 + below(streams, DICE, 6)
+    return 1 + below(streams, DICE, FACES)
 
 
 @kernel

@@ -24,6 +24,8 @@ Policy, decision by decision:
   completing a task.
 """
 
+import numpy as np
+
 from sim._numba import hot_kernel, inline_kernel, kernel
 from sim.cards import Ability, Penalty
 from sim.decisions import (
@@ -54,6 +56,12 @@ W_POINTS, W_GIFT, DRAW_BELOW = 0, 1, 2
 COMPLETED_TASK = int(Penalty.COMPLETED_TASK)
 HAND_ALLY = int(Penalty.HAND_ALLY)
 FAR = 1 << 30  # "no task within reach"
+# Arguments that are the same at every call are numpy ints, not Python ints: numba
+# compiles a kernel again for each Python-int constant passed to it (sim/decisions.py).
+NO_ALLY = np.int64(-1)  # _reach: no ally joins
+OWN = np.int64(1)  # _reach: the squad's own symbols count
+ADD, REMOVE = np.int64(1), np.int64(-1)  # _with_ally
+PLAY_ROWS, EXTRA_PLAY_ROWS = np.int64(0), np.int64(1)  # first placement row of D_PLAY, D_EXTRA_PLAY
 
 
 @hot_kernel
@@ -88,7 +96,7 @@ def _reach(st, deck, seat, squad, ally, base):
 @hot_kernel
 def _best_points(st, deck, seat, squad):
     """Most task points squad ``squad`` can complete now with its own symbols."""
-    return _reach(st, deck, seat, squad, -1, 1)[0]
+    return _reach(st, deck, seat, squad, NO_ALLY, OWN)[0]
 
 
 @hot_kernel
@@ -206,7 +214,7 @@ def _penalty_choice(st, deck, seat, n_options):
         elif kind == HAND_ALLY:
             cost = _symbol_use(st, deck, st.hand[seat, index])
         else:
-            cost = FAR - _reach(st, deck, seat, index, -1, 1)[1]  # index: the squad; [1]: symbols missing
+            cost = FAR - _reach(st, deck, seat, index, NO_ALLY, OWN)[1]  # index: the squad; [1]: symbols missing
         if cost < best_cost:
             best_i, best_cost = i, cost
     return best_i
@@ -232,12 +240,12 @@ def greedy_choose(st, deck, seat, kind, n_options, params):
             return play
         return draw if st.hand_n[seat] < params[DRAW_BELOW] else play
     if kind == D_PLAY:
-        return _best_play(st, deck, seat, n_options, 0)[0]
+        return _best_play(st, deck, seat, n_options, PLAY_ROWS)[0]
     before = _current_best(st, deck, seat)
     if kind == D_EXTRA_PLAY:
         if n_options == 1:
             return 0
-        i, points = _best_play(st, deck, seat, n_options, 1)
+        i, points = _best_play(st, deck, seat, n_options, EXTRA_PLAY_ROWS)
         return i if points > before else 0
     best_i, best_gain = 0, 0.0
     for i in range(1, n_options):
@@ -247,9 +255,9 @@ def greedy_choose(st, deck, seat, kind, n_options, params):
             gain = params[W_POINTS] * (points - before) - params[W_GIFT] * deck.ally_points[harry]
         elif kind == D_RELOCATE:
             source, ally, target = st.options[i, 0], st.options[i, 3], st.options[i, 2]
-            _with_ally(st, deck, seat, source, ally, -1)
+            _with_ally(st, deck, seat, source, ally, REMOVE)
             points = max(_placement(st, deck, seat, target, ally)[0], _best_points(st, deck, seat, source))
-            _with_ally(st, deck, seat, source, ally, 1)
+            _with_ally(st, deck, seat, source, ally, ADD)
             gain = params[W_POINTS] * (points - before)
         else:
             gain = 0.0

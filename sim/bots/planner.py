@@ -22,7 +22,9 @@ three symbols short. Policy:
 
 from sim._numba import kernel
 from sim.bots.greedy import (
+    ADD,
     DRAW_BELOW,
+    REMOVE,
     W_GIFT,
     W_POINTS,
     _best_points,
@@ -67,9 +69,9 @@ def _gain(st, deck, seat, squad, ally, decay):
         for k in range(7):
             st.squad_symbols[seat, squad, k] = 0
     before = 0.0 if new else _potential(st, deck, seat, squad, decay)
-    _with_ally(st, deck, seat, squad, ally, 1)
+    _with_ally(st, deck, seat, squad, ally, ADD)
     points, after = _best_points(st, deck, seat, squad), _potential(st, deck, seat, squad, decay)
-    _with_ally(st, deck, seat, squad, ally, -1)
+    _with_ally(st, deck, seat, squad, ally, REMOVE)
     return points, after - before
 
 
@@ -135,11 +137,11 @@ def planner_choose(st, deck, seat, kind, n_options, params):
         else:  # D_RELOCATE: [from squad, position, to squad, ally]
             source, target, ally = st.options[i, 0], st.options[i, 2], st.options[i, 3]
             loss = _potential(st, deck, seat, source, decay)
-            _with_ally(st, deck, seat, source, ally, -1)
+            _with_ally(st, deck, seat, source, ally, REMOVE)
             loss -= _potential(st, deck, seat, source, decay)
             points, gain = _gain(st, deck, seat, target, ally, decay)
             points = max(points, _best_points(st, deck, seat, source))
-            _with_ally(st, deck, seat, source, ally, 1)
+            _with_ally(st, deck, seat, source, ally, ADD)
             value = params[W_POINTS] * max(points - before, gain - loss)
         if value > best_value:
             best_i, best_value = i, value

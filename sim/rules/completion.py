@@ -1,6 +1,8 @@
 """Completing tasks (RULES R6) with the abilities that act on completion: A1 borrow,
 A2 double, A5 stays, A8 special crown. Option layout: :mod:`sim.decisions`."""
 
+import numpy as np
+
 from sim._numba import copy_into, hot_kernel, inline_kernel, kernel
 from sim.cards import Ability
 from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
@@ -31,6 +33,7 @@ from sim.state import (
 )
 
 STAYS = int(Ability.STAYS)
+NONE_NAMED = np.int64(0)  # fewest_borrows before any lender is named; a numpy int (sim/decisions.py)
 
 
 @hot_kernel
@@ -160,7 +163,7 @@ def completion_options(st, deck, seat):
                 continue  # each ability token covers one symbol at most: out of reach
             if n_borrow > 0 and n_lenders < 0:
                 n_lenders = _lender_candidates(st, seat)
-            borrows = fewest_borrows(st, deck, seat, s, subset, n_double, special, max(n_lenders, 0), 0, n_borrow)
+            borrows = fewest_borrows(st, deck, seat, s, subset, n_double, special, max(n_lenders, 0), NONE_NAMED, n_borrow)
             if borrows >= 0:
                 n = _add(options, n, s, subset, 1 if n_double + special > 0 else 0, borrows)
     return n
