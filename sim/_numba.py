@@ -8,23 +8,24 @@ Python (the rules tests do, see tests/test_without_jit.py). Set ``NUMBA_BOUNDSCH
 build where an index past an array's end raises ``IndexError`` instead of corrupting
 memory (tests/test_large_deck_fuzz.py runs the large-deck tests so).
 
-Kernels take the game state and the deck as *views*: a bare pointer to the payload of
-a StructRef whose array fields are borrowed, i.e. point at numpy buffers that a
-Python object owns and carry no reference count. Measured (tests in the commit log):
+Kernels take the game state and the deck as *views*: a bare pointer to a buffer laid
+out as the payload of a StructRef whose array fields are borrowed, i.e. point at
+numpy buffers that a Python object owns and carry no reference count (:class:`View`). Measured (tests in the commit log):
 a namedtuple of 28 arrays costs ~300 ns per call in reference counts; a StructRef
 costs an atomic reference-count update per call and per field read (~19 ns for a
 two-field helper, half of all engine time); a view costs ~0.6 ns. Kernels read
 fields (``st.hand``) and write array elements; they never rebind a field.
 """
 
+import numpy as np
 from numba import njit, typeof, types
 from numba.core import cgutils, imputils
+from numba.core.datamodel import default_manager as _data_models
+from numba.core.registry import cpu_target
 from numba.core.typing.templates import AttributeTemplate
-from numba.experimental.structref import _Utils
 from numba.extending import (
     NativeValue,
     infer_getattr,
-    intrinsic,
     lower_getattr_generic,
     models,
     register_model,
@@ -84,32 +85,6 @@ class StructRefType(types.StructRef):
 
     def preprocess_fields(self, fields):
         return tuple((name, types.unliteral(typ)) for name, typ in fields)
-
-
-@intrinsic
-def _release_array_fields(typingctx, ref):
-    """Drop the StructRef's reference to each of its arrays and mark them borrowed
-    (no meminfo), so that reading a field no longer touches a reference count."""
-
-    def codegen(context, builder, signature, args):
-        struct_type = signature.args[0]
-        data = _Utils(context, builder, struct_type).get_data_struct(args[0])
-        for name, typ in struct_type.field_dict.items():
-            if isinstance(typ, types.Array):
-                value = getattr(data, name)
-                context.nrt.decref(builder, typ, value)
-                array = context.make_array(typ)(context, builder, value=value)
-                array.meminfo = cgutils.get_null_value(array.meminfo.type)
-                array.parent = cgutils.get_null_value(array.parent.type)
-                setattr(data, name, array._getvalue())
-        return context.get_dummy_value()
-
-    return types.none(ref), codegen
-
-
-@kernel
-def _borrow(ref):
-    _release_array_fields(ref)
 
 
 class ViewType(types.Type):
@@ -191,34 +166,31 @@ def view_field(context, builder, typ, value, attr):
     return imputils.impl_ret_borrowed(context, builder, typ.ref_type.field_dict[attr], value)
 
 
-@intrinsic
-def _payload_address(typingctx, ref):
-    def codegen(context, builder, signature, args):
-        pointer = _Utils(context, builder, signature.args[0]).get_data_pointer(args[0])
-        return builder.ptrtoint(pointer, cgutils.intp_t)
-
-    return types.intp(ref), codegen
-
-
-@kernel
-def _address(ref):
-    return _payload_address(ref)
+def _array_struct(array: np.ndarray) -> tuple[int, ...]:
+    """The words of numba's array struct (``ArrayModel``: meminfo, parent, nitems,
+    itemsize, data, shape, strides) for ``array``, borrowed: no meminfo, no parent."""
+    return (0, 0, array.size, array.itemsize, array.ctypes.data, *array.shape, *array.strides)
 
 
 class View:
     """What Python passes to kernels for a NamedTuple of arrays (the state, the deck).
 
-    It holds the owning NamedTuple and a StructRef over borrowed views of its arrays,
-    so the buffers live as long as the view. A subclass may give its numba type a
-    policy set (:meth:`policies`).
+    It holds the owning NamedTuple, so the buffers live as long as the view, and the
+    *payload* that kernels point at: an int64 buffer laid out as numba lays out the
+    payload of a ``ref_class`` StructRef over the arrays (one array struct per field,
+    in field order, every member 8 bytes), each struct borrowed. Building it in Python
+    compiles nothing: numba's StructRef constructor cost about 1.5 s of every cold
+    compile, and 0.7 s in each new process before it was cached. A subclass may give
+    its numba type a policy set (:meth:`policies`).
     """
 
-    def __init__(self, proxy_class, owner):
+    def __init__(self, ref_class, owner):
         self.owner = owner
-        self.ref = proxy_class(*owner)
-        _borrow(self.ref)
-        self.address = _address(self.ref)
-        self.ref_type = typeof(self.ref)
+        self.ref_type = ref_class([(name, typeof(array)) for name, array in zip(owner._fields, owner)])
+        self.payload = np.array([word for array in owner for word in _array_struct(array)], np.int64)
+        self.address = self.payload.ctypes.data
+        payload_type = _data_models[self.ref_type.get_data_type()].get_value_type()
+        assert self.payload.nbytes == cpu_target.target_context.get_abi_sizeof(payload_type), "view payload layout"
 
     def policies(self) -> tuple[int, ...] | None:
         """The policy set of the view's numba type; None: no policy set."""

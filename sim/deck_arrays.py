@@ -21,7 +21,7 @@ import numba
 import numpy as np
 from numba.experimental import structref
 
-from sim._numba import StructRefType, View, kernel
+from sim._numba import StructRefType, View
 from sim.cards import N_COLOURS, N_SYMBOLS, Ability, Deck, Penalty, SaveKind, Symbol
 
 NO_SYMBOL = -1
@@ -71,7 +71,7 @@ class DeckArrays(NamedTuple):
     def kernel_ref(self) -> View | DeckArrays:
         """The handle that kernels take: a view of these arrays (:mod:`sim._numba`);
         the arrays themselves when ``NUMBA_DISABLE_JIT=1``."""
-        return self if numba.config.DISABLE_JIT else View(DeckRef, self)
+        return self if numba.config.DISABLE_JIT else View(DeckType, self)
 
     @property
     def n_allies(self) -> int:
@@ -122,20 +122,5 @@ def compile_deck(deck: Deck) -> DeckArrays:
 
 @structref.register
 class DeckType(StructRefType):
-    """Numba type of :class:`DeckRef`."""
-
-
-class DeckRef(structref.StructRefProxy):
-    """A StructRef over a :class:`DeckArrays`' arrays, behind its kernel view."""
-
-    def __new__(cls, *arrays):
-        return _deck_ref(*arrays)
-
-
-structref.define_proxy(DeckRef, DeckType, list(DeckArrays._fields))
-
-
-@kernel
-def _deck_ref(*arrays):
-    """A new :class:`DeckRef` over ``arrays``, cached (see :func:`sim.state._state_ref`)."""
-    return DeckRef(*arrays)
+    """Numba type of a StructRef over a :class:`DeckArrays`' arrays: the layout of
+    :meth:`DeckArrays.kernel_ref`'s view (:class:`sim._numba.View`)."""

@@ -44,7 +44,7 @@ import numba
 import numpy as np
 from numba.experimental import structref
 
-from sim._numba import StructRefType, View, kernel
+from sim._numba import StructRefType, View
 from sim.bots.ids import policy_set
 from sim.cards import Ability
 from sim.deck_arrays import DeckArrays
@@ -382,25 +382,8 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
 
 @structref.register
 class StateType(StructRefType):
-    """Numba type of :class:`StateRef`."""
-
-
-class StateRef(structref.StructRefProxy):
-    """A StructRef over a :class:`State`'s arrays, behind :func:`kernel_state`'s view."""
-
-    def __new__(cls, *arrays):
-        return _state_ref(*arrays)
-
-
-structref.define_proxy(StateRef, StateType, list(State._fields))
-
-
-@kernel
-def _state_ref(*arrays):
-    """A new :class:`StateRef` over ``arrays`` (a State's, in field order). Numba's own
-    constructor is compiled afresh in every process, about 0.7 s before a worker's
-    first game; this one is cached."""
-    return StateRef(*arrays)
+    """Numba type of a StructRef over a :class:`State`'s arrays: the layout of
+    :func:`kernel_state`'s view (:class:`sim._numba.View`)."""
 
 
 class StateView(View):
@@ -415,4 +398,4 @@ def kernel_state(state: State) -> View | State:
     """The handle that kernels take for ``state``: a view of its buffers (why:
     :mod:`sim._numba`), typed with the policy set of its bots. With
     ``NUMBA_DISABLE_JIT=1`` kernels are plain Python and take ``state`` itself."""
-    return state if numba.config.DISABLE_JIT else StateView(StateRef, state)
+    return state if numba.config.DISABLE_JIT else StateView(StateType, state)
