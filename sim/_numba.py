@@ -8,13 +8,15 @@ Python (the rules tests do, see tests/test_without_jit.py). Set ``NUMBA_BOUNDSCH
 build where an index past an array's end raises ``IndexError`` instead of corrupting
 memory (tests/test_large_deck_fuzz.py runs the large-deck tests so).
 
-Kernels take the game state and the deck as *views*: a bare pointer to a buffer laid
-out as the payload of a StructRef whose array fields are borrowed, i.e. point at
-numpy buffers that a Python object owns and carry no reference count (:class:`View`). Measured (tests in the commit log):
-a namedtuple of 28 arrays costs ~300 ns per call in reference counts; a StructRef
-costs an atomic reference-count update per call and per field read (~19 ns for a
-two-field helper, half of all engine time); a view costs ~0.6 ns. Kernels read
-fields (``st.hand``) and write array elements; they never rebind a field.
+Kernels take the game state and the deck as *views* (:class:`View`): a bare pointer
+to a buffer laid out as the payload of a StructRef whose array fields are borrowed,
+i.e. point at numpy buffers that a Python object owns and carry no reference count.
+Measured (tests in the commit log): a namedtuple of 28 arrays costs ~300 ns per call
+in reference counts; a StructRef costs an atomic reference-count update per call and
+per field read (~19 ns for a two-field helper, half of all engine time); a view costs
+~0.6 ns. Kernels read fields (``st.hand``) and write array elements; they never
+rebind a field, and the view's field types come from ``typeof`` of the arrays, never
+literal types.
 """
 
 import numpy as np
@@ -78,13 +80,6 @@ def copy_into(dst, src):
     target = dst.flat
     for k, value in enumerate(src.flat):
         target[k] = value
-
-
-class StructRefType(types.StructRef):
-    """Base of the project's StructRef types: fields typed without literal values."""
-
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
 
 
 class ViewType(types.Type):

@@ -19,9 +19,10 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
+from numba import types
 from numba.experimental import structref
 
-from sim._numba import StructRefType, View
+from sim._numba import View
 from sim.cards import N_COLOURS, N_SYMBOLS, Ability, Deck, Penalty, SaveKind, Symbol
 
 NO_SYMBOL = -1
@@ -121,6 +122,6 @@ def compile_deck(deck: Deck) -> DeckArrays:
 
 
 @structref.register
-class DeckType(StructRefType):
+class DeckType(types.StructRef):
     """Numba type of a StructRef over a :class:`DeckArrays`' arrays: the layout of
     :meth:`DeckArrays.kernel_ref`'s view (:class:`sim._numba.View`)."""

@@ -42,9 +42,10 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
+from numba import types
 from numba.experimental import structref
 
-from sim._numba import StructRefType, View
+from sim._numba import View
 from sim.bots.ids import policy_set
 from sim.cards import Ability
 from sim.deck_arrays import DeckArrays
@@ -381,7 +382,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
 
 
 @structref.register
-class StateType(StructRefType):
+class StateType(types.StructRef):
     """Numba type of a StructRef over a :class:`State`'s arrays: the layout of
     :func:`kernel_state`'s view (:class:`sim._numba.View`)."""
 
