@@ -69,8 +69,8 @@ def _reach(st, deck, seat, squad, ally, base):
     """(most task points, fewest symbols lacking for any single face-up task or FAR
     if none) with ``base`` (1, or 0 for a squad not made yet) times the symbols of
     squad ``squad`` plus those of ``ally`` (none when ``ally`` < 0), R6.1. A subset's
-    shortfall is at least each of its tasks', so only the subsets whose tasks are each
-    covered alone are tested."""
+    shortfall is at least each of its tasks', so only the subsets of the tasks each
+    covered alone are tested, enumerated as the submasks of that set."""
     needs, symbols, counts, subset_ok = st.needs, st.squad_symbols, deck.ally_symbol_counts, st.subset_ok
     covered, missing = 0, FAR  # covered: bit of each single task covered
     for pos in range(ROW_SIZE):
@@ -80,16 +80,16 @@ def _reach(st, deck, seat, squad, ally, base):
             missing = min(missing, short)
             if short == 0:
                 covered |= single
-    best = 0
-    for subset in range(1, 1 << ROW_SIZE):
-        if subset_ok[subset] and subset & covered == subset:
-            one_task = subset & (subset - 1) == 0  # covered alone, found above
-            if one_task or shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally) == 0:
-                points = 0
-                for pos in range(ROW_SIZE):
-                    if (subset >> pos) & 1:
-                        points += deck.task_points[st.row[pos]]
-                best = max(best, points)
+    best, subset = 0, covered
+    while subset:  # the non-empty subsets of covered, whose positions all hold a task
+        one_task = subset & (subset - 1) == 0  # covered alone, found above
+        if one_task or shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally) == 0:
+            points = 0
+            for pos in range(ROW_SIZE):
+                if (subset >> pos) & 1:
+                    points += deck.task_points[st.row[pos]]
+            best = max(best, points)
+        subset = (subset - 1) & covered
     return best, missing
 
 
