@@ -177,6 +177,12 @@ class View:
     compiles nothing: numba's StructRef constructor cost about 1.5 s of every cold
     compile, and 0.7 s in each new process before it was cached. A subclass may give
     its numba type a policy set (:meth:`policies`).
+
+    Raises
+    ------
+    RuntimeError
+        When the payload's size differs from numba's layout of it (a numba whose
+        array struct changed): kernels would read past the buffer.
     """
 
     def __init__(self, ref_class, owner):
@@ -185,7 +191,9 @@ class View:
         self.payload = np.array([word for array in owner for word in _array_struct(array)], np.int64)
         self.address = self.payload.ctypes.data
         payload_type = _data_models[self.ref_type.get_data_type()].get_value_type()
-        assert self.payload.nbytes == cpu_target.target_context.get_abi_sizeof(payload_type), "view payload layout"
+        expected = cpu_target.target_context.get_abi_sizeof(payload_type)
+        if self.payload.nbytes != expected:  # not an assert, which python -O drops
+            raise RuntimeError(f"a kernel view's payload holds {self.payload.nbytes} bytes, numba's {expected}")
 
     def policies(self) -> tuple[int, ...] | None:
         """The policy set of the view's numba type; None: no policy set."""

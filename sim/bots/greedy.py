@@ -214,7 +214,7 @@ def _penalty_choice(st, deck, seat, n_options):
         elif kind == HAND_ALLY:
             cost = _symbol_use(st, deck, st.hand[seat, index])
         else:
-            cost = FAR - _reach(st, deck, seat, index, NO_ALLY, OWN)[1]  # index: the squad; [1]: symbols missing
+            cost = FAR - _reach(st, deck, seat, index, NO_ALLY, OWN)[1]  # index: the squad; [1]: missing
         if cost < best_cost:
             best_i, best_cost = i, cost
     return best_i
