@@ -19,6 +19,8 @@ rebind a field, and the view's field types come from ``typeof`` of the arrays, n
 literal types.
 """
 
+import operator
+
 import numpy as np
 from numba import njit, typeof, types
 from numba.core import cgutils, imputils
@@ -34,6 +36,7 @@ from numba.extending import (
     typeof_impl,
     unbox,
 )
+from numba.np import arrayobj
 
 KERNEL_OPTIONS = {"cache": True, "nogil": True, "forceinline": False}
 
@@ -108,9 +111,11 @@ class BorrowedArray(types.Array):
     ``NRT_incref``/``NRT_decref`` call at each read, which cost a third of the
     engine's time). Slices and copies of it are ordinary arrays."""
 
+    label = "borrowed"  # the type's name, which names its kernels' symbols
+
     def __init__(self, dtype, ndim, layout, readonly=False, aligned=True):
-        super().__init__(dtype, ndim, layout, readonly=readonly, aligned=aligned,
-                         name=f"borrowed {'readonly ' if readonly else ''}array({dtype}, {ndim}d, {layout})")  # fmt: skip
+        name = f"{self.label} {'readonly ' if readonly else ''}array({dtype}, {ndim}d, {layout})"
+        super().__init__(dtype, ndim, layout, readonly=readonly, aligned=aligned, name=name)
 
 
 @register_model(BorrowedArray)
@@ -131,11 +136,70 @@ class _BorrowedArrayModel(models.StructModel):
         super().__init__(dmm, fe_type, members)
 
 
+class EngineArray(BorrowedArray):
+    """Numba type of an array field read through an engine kernel's view (a
+    :class:`BorrowedArray`) whose elements are read and written without Python's
+    negative-index wraparound: ``a[i, j]`` with integer indices is element ``(i, j)``
+    for ``0 <= i, j`` only. Numba's default adds ``shape`` to a negative index, a
+    compare and a select at every access; without them ``revachol bench``'s `random`
+    and `greedy` lines run about 10% faster. The engine never indexes its state or
+    deck with a negative number (``NUMBA_BOUNDSCHECK=1`` builds raise IndexError for
+    one). A user bot's observation keeps the wraparound (:class:`BorrowedArray`)."""
+
+    label = "engine"
+
+
+register_model(EngineArray)(_BorrowedArrayModel)
+
+
+def _element_pointer(context, builder, array_type, array, index_types, indices):
+    """Pointer to the element of ``array`` at integer ``indices``, without wraparound;
+    bounds-checked in a ``NUMBA_BOUNDSCHECK=1`` build."""
+    proxy = arrayobj.make_array(array_type)(context, builder, array)
+    positions = [context.cast(builder, i, t, types.intp) for t, i in zip(index_types, indices)]
+    return cgutils.get_item_pointer(context, builder, array_type, proxy, positions, wraparound=False,
+                                    boundscheck=context.enable_boundscheck)  # fmt: skip
+
+
+def _element_index(array_type, index_type, index, builder):
+    """(index types, index values) when ``index`` names one element of the array
+    (one integer per dimension), else None."""
+    tuple_index = isinstance(index_type, types.BaseTuple)
+    index_types = tuple(index_type.types) if tuple_index else (index_type,)
+    if len(index_types) != array_type.ndim or not all(isinstance(t, types.Integer) for t in index_types):
+        return None
+    return index_types, (cgutils.unpack_tuple(builder, index, len(index_types)) if tuple_index else (index,))
+
+
+@imputils.lower_builtin(operator.getitem, EngineArray, types.Integer)
+@imputils.lower_builtin(operator.getitem, EngineArray, types.BaseTuple)
+def _engine_getitem(context, builder, sig, args):
+    array_type, index_type = sig.args
+    element = _element_index(array_type, index_type, args[1], builder)
+    if element is None:  # a slice, a sub-array, fancy indexing: numba's own
+        if isinstance(index_type, types.BaseTuple):
+            return arrayobj.getitem_array_tuple(context, builder, sig, args)
+        return arrayobj.getitem_arraynd_intp(context, builder, sig, args)
+    pointer = _element_pointer(context, builder, array_type, args[0], *element)
+    return arrayobj.load_item(context, builder, array_type, pointer)
+
+
+@imputils.lower_builtin(operator.setitem, EngineArray, types.Any, types.Any)
+def _engine_setitem(context, builder, sig, args):
+    array_type, index_type, value_type = sig.args
+    element = _element_index(array_type, index_type, args[1], builder)
+    if element is None or isinstance(value_type, types.Array):
+        return arrayobj.setitem_array(context, builder, sig, args)
+    value = context.cast(builder, args[2], value_type, array_type.dtype)
+    pointer = _element_pointer(context, builder, array_type, args[0], *element)
+    arrayobj.store_item(context, builder, array_type, value, pointer)
+
+
 def _borrowed(field, readonly):
     if not isinstance(field, types.Array):
         return field
-    return BorrowedArray(field.dtype, field.ndim, field.layout, readonly=readonly or not field.mutable,
-                         aligned=field.aligned)  # fmt: skip
+    kind = BorrowedArray if readonly else EngineArray
+    return kind(field.dtype, field.ndim, field.layout, readonly=readonly or not field.mutable, aligned=field.aligned)
 
 
 @infer_getattr
