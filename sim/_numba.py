@@ -196,11 +196,13 @@ def _engine_setitem(context, builder, sig, args):
     arrayobj.store_item(context, builder, array_type, value, pointer)
 
 
-def _borrowed(field, readonly):
+def _borrowed(field, observed):
+    """A view's array field as the engine sees it (:class:`EngineArray`) or as a user
+    bot's observation does (:class:`BorrowedArray`, read-only)."""
     if not isinstance(field, types.Array):
         return field
-    kind = BorrowedArray if readonly else EngineArray
-    return kind(field.dtype, field.ndim, field.layout, readonly=readonly or not field.mutable, aligned=field.aligned)
+    kind = BorrowedArray if observed else EngineArray
+    return kind(field.dtype, field.ndim, field.layout, readonly=observed or not field.mutable, aligned=field.aligned)
 
 
 @infer_getattr

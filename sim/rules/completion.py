@@ -163,7 +163,8 @@ def completion_options(st, deck, seat):
                 continue  # each ability token covers one symbol at most: out of reach
             if n_borrow > 0 and n_lenders < 0:
                 n_lenders = _lender_candidates(st, seat)
-            borrows = fewest_borrows(st, deck, seat, s, subset, n_double, special, max(n_lenders, 0), NONE_NAMED, n_borrow)
+            lenders = max(n_lenders, 0)
+            borrows = fewest_borrows(st, deck, seat, s, subset, n_double, special, lenders, NONE_NAMED, n_borrow)
             if borrows >= 0:
                 n = _add(options, n, s, subset, 1 if n_double + special > 0 else 0, borrows)
     return n
