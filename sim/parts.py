@@ -16,6 +16,12 @@ from pathlib import Path
 
 import polars as pl
 
+ZSTD_LEVEL = 1
+"""zstd's fastest level: the three parts of a chunk of 25,000 4-player ``greedy`` games
+took 82.5 instead of 92.7 CPU-ms to write at polars' default level 3, for 3.92 instead
+of 3.85 MB."""
+
+
 def part_path(out_dir: Path, table: str, chunk: int) -> Path:
     return out_dir / table / f"part-{chunk:05d}.parquet"
 
@@ -48,7 +54,7 @@ def write_part(frame: pl.DataFrame, final: Path) -> dict:
     """
     temporary = temporary_name(final)
     try:
-        frame.write_parquet(temporary, statistics=False)
+        frame.write_parquet(temporary, compression="zstd", compression_level=ZSTD_LEVEL, statistics=False)
         record = {"rows": frame.height, "sha256": sha256(temporary)}
         os.replace(temporary, final)
     finally:

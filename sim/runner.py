@@ -52,7 +52,7 @@ from sim.parts import part_path, part_problem, temporary_name, write_part
 from sim.progress import RunProgress
 from sim.rules import RULES_VERSION
 from sim.state import new_state
-from sim.workers import exit_with_parent, no_working_directory_imports
+from sim.workers import exit_with_parent, worker_environment
 
 TABLES = ("games", "players", "cards")
 MANIFEST = "manifest.json"
@@ -412,7 +412,7 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
             with display.compiling():
                 warm_engine(arrays, spec, bots)
             compile_seconds = time.perf_counter() - started
-        with no_working_directory_imports(), _backend(how["scheduler"], how["dask_local"]) as backend, display.games():
+        with worker_environment(), _backend(how["scheduler"], how["dask_local"]) as backend, display.games():
             manifest["backend"] = backend
             parallel = joblib.Parallel(n_jobs=how["n_jobs"], return_as="generator_unordered", backend=None)
             tasks = (joblib.delayed(run_chunk)(out_dir, arrays, spec, bots, c, os.getpid()) for c in todo)

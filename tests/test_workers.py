@@ -1,0 +1,44 @@
+"""Worker processes start with the environment of sim.workers.worker_environment."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from joblib.externals.loky import get_reusable_executor
+
+from sim.workers import KEEP_FREED_MEMORY, worker_environment
+
+VARIABLES = ["PYTHONSAFEPATH", *KEEP_FREED_MEMORY]
+
+
+def _environment_at_start() -> dict[str, str]:
+    """The environment this process was started with (what the C allocator read)."""
+    entries = Path("/proc/self/environ").read_bytes().split(b"\0")
+    return dict(entry.decode().split("=", 1) for entry in entries if b"=" in entry)
+
+
+def test_worker_environment_sets_the_variables_keeps_the_users_own_and_restores(monkeypatch):
+    for name in VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("_RJEM_MALLOC_CONF", "narenas:1")
+    with worker_environment():
+        assert os.environ["PYTHONSAFEPATH"] == "1"
+        assert os.environ["MALLOC_MMAP_THRESHOLD_"] == str(32 * 2**20)
+        assert os.environ["MALLOC_TRIM_THRESHOLD_"] == str(2**30)
+        assert os.environ["_RJEM_MALLOC_CONF"] == "narenas:1"  # the user's setting
+    assert os.environ["_RJEM_MALLOC_CONF"] == "narenas:1"
+    assert not {"PYTHONSAFEPATH", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_"} & set(os.environ)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/environ")
+def test_a_worker_started_in_the_block_has_the_allocator_settings_from_its_start(monkeypatch):
+    for name in VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    executor = get_reusable_executor(max_workers=1, kill_workers=True, reuse=False)
+    try:
+        with worker_environment():  # loky starts the worker at the first task
+            seen = executor.submit(_environment_at_start).result(timeout=120)
+    finally:
+        executor.shutdown(kill_workers=True)
+    assert {name: seen.get(name) for name in VARIABLES} == {"PYTHONSAFEPATH": "1", **KEEP_FREED_MEMORY}
