@@ -52,7 +52,7 @@ from sim.parts import part_path, part_problem, temporary_name, write_part
 from sim.progress import RunProgress
 from sim.rules import RULES_VERSION
 from sim.state import new_state
-from sim.workers import exit_with_parent, worker_environment
+from sim.workers import await_workers, exit_with_parent, start_workers, worker_environment
 
 TABLES = ("games", "players", "cards")
 MANIFEST = "manifest.json"
@@ -353,6 +353,8 @@ def simulate(
         raise ValueError("n_jobs (--jobs) must be a number of worker processes (1 or more), or -1 for every core; got 0")
     if not 0 <= seed < 2**63:
         raise ValueError(f"the root seed (--seed) must be an integer from 0 to 2**63 - 1, got {seed}")
+    if scheduler is None and dask_local is None:
+        start_workers(n_jobs)
     if not isinstance(cards, Deck):
         cards_file, cards = cards, load_deck(cards)
     deck = cards
@@ -412,6 +414,7 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
             with display.compiling():
                 warm_engine(arrays, spec, bots)
             compile_seconds = time.perf_counter() - started
+        await_workers()
         with worker_environment(), _backend(how["scheduler"], how["dask_local"]) as backend, display.games():
             manifest["backend"] = backend
             parallel = joblib.Parallel(n_jobs=how["n_jobs"], return_as="generator_unordered", backend=None)

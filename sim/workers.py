@@ -1,5 +1,6 @@
-"""Worker processes that neither outlive the run nor import the user's files, and that
-keep the memory they free for their next chunk.
+"""Worker processes that neither outlive the run nor import the user's files, that keep
+the memory they free for their next chunk, and that start while the main process is
+still getting ready.
 
 * :func:`exit_with_parent`: a loky worker asks the kernel to kill it when the run's
   main process dies (Linux ``prctl(PR_SET_PDEATHSIG)``; elsewhere a daemon thread
@@ -8,10 +9,14 @@ keep the memory they free for their next chunk.
 * :func:`worker_environment`: workers are started with ``PYTHONSAFEPATH=1`` (Python
   3.11+), so a stray ``joblib.py`` or ``numpy.py`` in the working directory is never
   imported in their place; and with :data:`KEEP_FREED_MEMORY`.
+* :func:`start_workers` and :func:`await_workers`: the loky workers of a run start,
+  and import what a chunk needs, while the main process imports, reads the deck and
+  compiles or loads the engine.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import os
@@ -37,6 +42,7 @@ the kernel by default, so the next chunk faulted in 16,000 fresh zeroed pages, 0
 CPU-s of a 0.56 CPU-s chunk of 25,000 ``greedy`` games. A worker keeps the memory of
 its peak (about 325 MB for such chunks, which it reaches anyway) until it exits."""
 _watching: set[int] = set()
+_starting: Iterator[None] | None = None  # start_workers' tasks, until await_workers
 
 
 def exit_with_parent(parent_pid: int) -> None:
@@ -77,3 +83,51 @@ def worker_environment() -> Iterator[None]:
                 del os.environ[name]
             else:
                 os.environ[name] = value
+
+
+def start_workers(n_jobs: int) -> None:
+    """Start the local workers of a run of ``n_jobs`` now: joblib's loky executor, the
+    one the run's ``joblib.Parallel`` then reuses, with one task per worker that ties
+    the worker's life to this process (:func:`exit_with_parent`) and imports
+    :mod:`sim.runner` and everything a chunk needs (about 0.6 s of a worker's start).
+    The tasks compile nothing, so the main process still compiles the engine
+    alone (an empty numba cache). Does nothing for one job (the run plays in this
+    process), for ``n_jobs=0`` (the run refuses it) and when workers are starting
+    already. A process that exits without :func:`await_workers` (a bad card file, say)
+    waits for the tasks first, quietly. Measured: ``revachol simulate -n 1000000
+    --players 4 --bot greedy --jobs 2`` took 12.5 instead of 13.2 s whole-process."""
+    global _starting
+    import joblib
+
+    if _starting is not None or n_jobs == 0 or joblib.effective_n_jobs(n_jobs) == 1:
+        return
+    tasks = (joblib.delayed(_get_ready)(os.getpid()) for _ in range(joblib.effective_n_jobs(n_jobs)))
+    with worker_environment():
+        _starting = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+    atexit.unregister(_await_quietly)  # registered once, and after loky's own exit hook
+    atexit.register(_await_quietly)
+
+
+def await_workers() -> None:
+    """Wait for the tasks of :func:`start_workers`, if any.
+
+    Raises
+    ------
+    concurrent.futures.BrokenExecutor
+        When a worker died while starting.
+    """
+    global _starting
+    starting, _starting = _starting, None
+    for _ in starting or ():
+        pass
+
+
+def _await_quietly() -> None:
+    """At exit: no joblib warning about tasks left, no traceback of a dead worker."""
+    with contextlib.suppress(Exception):
+        await_workers()
+
+
+def _get_ready(parent_pid: int) -> None:
+    exit_with_parent(parent_pid)
+    import sim.runner  # noqa: F401 (a worker's imports for its chunks)

@@ -4,10 +4,11 @@ import os
 import sys
 from pathlib import Path
 
+import joblib
 import pytest
 from joblib.externals.loky import get_reusable_executor
 
-from sim.workers import KEEP_FREED_MEMORY, worker_environment
+from sim.workers import KEEP_FREED_MEMORY, await_workers, start_workers, worker_environment
 
 VARIABLES = ["PYTHONSAFEPATH", *KEEP_FREED_MEMORY]
 
@@ -42,3 +43,15 @@ def test_a_worker_started_in_the_block_has_the_allocator_settings_from_its_start
     finally:
         executor.shutdown(kill_workers=True)
     assert {name: seen.get(name) for name in VARIABLES} == {"PYTHONSAFEPATH": "1", **KEEP_FREED_MEMORY}
+
+
+def _has_runner() -> bool:
+    return "sim.runner" in sys.modules
+
+
+def test_start_workers_starts_workers_that_import_the_runner_before_any_chunk():
+    get_reusable_executor().shutdown(kill_workers=True)  # no worker of an earlier test
+    start_workers(2)
+    await_workers()
+    seen = joblib.Parallel(n_jobs=2)(joblib.delayed(_has_runner)() for _ in range(8))
+    assert any(seen)  # a worker that played no chunk has imported sim.runner
