@@ -149,20 +149,23 @@ class Record(NamedTuple):
         n_games, n_seats, _ = self.players.shape
         order = np.tile(np.arange(n_seats), n_games)
         in_play = order < np.repeat(self.games[:, GAME_FIELDS.index("n_players")], n_seats)
-        players = pl.DataFrame(self.players.reshape(n_games * n_seats, -1)[in_play], schema=list(PLAYER_FIELDS), orient="row")
+        rows = slice(None) if in_play.all() else in_play  # 4 players: views, no copies
+        players = pl.DataFrame(self.players.reshape(n_games * n_seats, -1)[rows], schema=list(PLAYER_FIELDS), orient="row")
         players = players.with_columns(
-            game=pl.Series(np.repeat(self.games[:, 0], n_seats)[in_play]),
-            turn_order=pl.Series(order[in_play].astype(np.int8)),
-            held=pl.Series(self.held.reshape(n_games * n_seats, -1)[in_play]),
-            played=pl.Series(self.played.reshape(n_games * n_seats, -1)[in_play]),
-            opening=pl.Series(self.opening.reshape(n_games * n_seats, -1)[in_play]),
+            game=pl.Series(np.repeat(self.games[:, 0], n_seats)[rows]),
+            turn_order=pl.Series(order[rows].astype(np.int8)),
+            held=pl.Series(self.held.reshape(n_games * n_seats, -1)[rows]),
+            played=pl.Series(self.played.reshape(n_games * n_seats, -1)[rows]),
+            opening=pl.Series(self.opening.reshape(n_games * n_seats, -1)[rows]),
         )
+        # field-major copies, so that each column is one contiguous (n, cards) block
+        tasks, morale, allies = (np.ascontiguousarray(a.transpose(2, 0, 1)) for a in (self.tasks, self.morale, self.allies))
         cards = pl.DataFrame(
             {
                 "game": self.games[:, 0],
-                **{f"task_{name}": self.tasks[:, :, i] for i, name in enumerate(TASK_FIELDS)},
-                **{f"morale_{name}": self.morale[:, :, i] for i, name in enumerate(MORALE_FIELDS)},
-                **{f"ally_{name}": self.allies[:, :, i] for i, name in enumerate(ALLY_FIELDS)},
+                **{f"task_{name}": tasks[i] for i, name in enumerate(TASK_FIELDS)},
+                **{f"morale_{name}": morale[i] for i, name in enumerate(MORALE_FIELDS)},
+                **{f"ally_{name}": allies[i] for i, name in enumerate(ALLY_FIELDS)},
             }
         )
         return {"games": games, "players": players, "cards": cards}
