@@ -106,7 +106,7 @@ def _with_ally(st, deck, seat, squad, ally, sign):
         st.squad_symbols[seat, squad, k] += sign * deck.ally_symbol_counts[ally, k]
 
 
-@kernel
+@hot_kernel
 def _placement(st, deck, seat, squad, ally):
     """(best points, symbols missing) if ``ally`` joined ``squad`` (``squad_n``: a new
     squad, whose row holds no squad yet); the squad's counts are not written."""
