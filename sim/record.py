@@ -150,7 +150,9 @@ class Record(NamedTuple):
         order = np.tile(np.arange(n_seats), n_games)
         in_play = order < np.repeat(self.games[:, GAME_FIELDS.index("n_players")], n_seats)
         rows = slice(None) if in_play.all() else in_play  # 4 players: views, no copies
-        players = pl.DataFrame(self.players.reshape(n_games * n_seats, -1)[rows], schema=list(PLAYER_FIELDS), orient="row")
+        players = pl.DataFrame(
+            self.players.reshape(n_games * n_seats, -1)[rows], schema=list(PLAYER_FIELDS), orient="row"
+        )
         players = players.with_columns(
             game=pl.Series(np.repeat(self.games[:, 0], n_seats)[rows]),
             turn_order=pl.Series(order[rows].astype(np.int8)),
@@ -159,7 +161,9 @@ class Record(NamedTuple):
             opening=pl.Series(self.opening.reshape(n_games * n_seats, -1)[rows]),
         )
         # field-major copies, so that each column is one contiguous (n, cards) block
-        tasks, morale, allies = (np.ascontiguousarray(a.transpose(2, 0, 1)) for a in (self.tasks, self.morale, self.allies))
+        tasks, morale, allies = (
+            np.ascontiguousarray(array.transpose(2, 0, 1)) for array in (self.tasks, self.morale, self.allies)
+        )
         cards = pl.DataFrame(
             {
                 "game": self.games[:, 0],
