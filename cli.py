@@ -4,16 +4,13 @@ it holds no game logic. Library imports happen inside each command so that
 
 from __future__ import annotations
 
-import atexit
-import gc
 from pathlib import Path
 
 import typer
 
-# At exit, Python's last garbage collections walk every object of numba, polars and the
-# engine, about 0.25 s; frozen objects are skipped (gc.freeze) and the operating system
-# frees them. Whole process of a 2,000-game `revachol simulate --jobs 2`: 2.5 -> 1.8 s.
-atexit.register(gc.freeze)
+from sim.workers import skip_last_collection, start_workers
+
+skip_last_collection()
 
 app = typer.Typer(
     help="Balance toolkit for Echoes of Revachol: validate card data, simulate games, read balance reports.",
@@ -84,8 +81,6 @@ def run(
     debug: bool = DEBUG,
 ) -> None:
     """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat. The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
-    from sim.workers import start_workers
-
     start_workers(jobs)  # while the imports below run
     from analysis.report.page import build_report
     from sim.options import RuleOptions
@@ -165,8 +160,6 @@ def simulate(
     debug: bool = DEBUG,
 ) -> None:
     """Play many games and write them to a run directory: Parquet tables of games, players and cards, a copy of the card file, and manifest.json. Interrupted runs continue with --resume; results do not depend on --jobs or --chunk-size."""
-    from sim.workers import start_workers
-
     if scheduler is None and dask_local is None:
         start_workers(jobs)  # while the imports below run
     from sim.options import RuleOptions

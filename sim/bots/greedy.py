@@ -47,6 +47,7 @@ from sim.decisions import (
 )
 from sim.rules.completion import subset_needs
 from sim.rules.cover import CROWN, shortfall_with
+from sim.rules.task_row import subset_points
 from sim.state import ACTIVE, EMPTY, ROW_SIZE
 
 BORROW = int(Ability.BORROW)
@@ -84,11 +85,7 @@ def _reach(st, deck, seat, squad, ally, base):
     while subset:  # the non-empty subsets of covered, whose positions all hold a task
         one_task = subset & (subset - 1) == 0  # covered alone, found above
         if one_task or shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally) == 0:
-            points = 0
-            for pos in range(ROW_SIZE):
-                if (subset >> pos) & 1:
-                    points += deck.task_points[st.row[pos]]
-            best = max(best, points)
+            best = max(best, subset_points(st, deck, subset))
         subset = (subset - 1) & covered
     return best, missing
 
@@ -154,11 +151,7 @@ def _gift(st, deck, seat, squad, borrows):
 
 @kernel
 def _completion_value(st, deck, i, params):
-    points = 0
-    subset = st.options[i, C_SUBSET]
-    for pos in range(ROW_SIZE):
-        if (subset >> pos) & 1:
-            points += deck.task_points[st.row[pos]]
+    points = subset_points(st, deck, st.options[i, C_SUBSET])
     gift = _gift(st, deck, st.g[ACTIVE], st.options[i, C_SQUAD], st.options[i, C_BORROWS])
     return params[W_POINTS] * points - params[W_GIFT] * gift
 

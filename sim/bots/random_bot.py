@@ -14,20 +14,10 @@ the reference workload for speed and for cross-checks.
 * A penalty takes a uniformly random eligible card.
 """
 
-from sim._numba import hot_kernel, kernel
+from sim._numba import hot_kernel
 from sim.decisions import C_BORROWS, C_FREE, C_SUBSET, D_ACTION, D_COMPLETE, D_PENALTY, D_PLAY
 from sim.rng import BOT, below
-from sim.state import ROW_SIZE
-
-
-@hot_kernel
-def subset_points(st, deck, subset):
-    """Reward points of the face-up tasks in ``subset`` (bit i = position i + 1)."""
-    total = 0
-    for pos in range(ROW_SIZE):
-        if (subset >> pos) & 1:
-            total += deck.task_points[st.row[pos]]
-    return total
+from sim.rules.task_row import subset_points
 
 
 @hot_kernel

@@ -1,6 +1,7 @@
-"""The task row: revealing, sliding, and the end of the game (RULES R3.1, R6.5, R9.1)."""
+"""The task row: revealing, sliding, the end of the game, and the points of face-up
+tasks (RULES R3.1, R6.5, R9.1)."""
 
-from sim._numba import kernel
+from sim._numba import hot_kernel, kernel
 from sim.events import EV_REVEAL, log_event
 from sim.state import (
     EMPTY,
@@ -11,6 +12,16 @@ from sim.state import (
     TASK_FACE_UP,
     TF_STATUS,
 )
+
+
+@hot_kernel
+def subset_points(st, deck, subset):
+    """Reward points of the face-up tasks in ``subset`` (bit i = position i + 1)."""
+    total = 0
+    for pos in range(ROW_SIZE):
+        if (subset >> pos) & 1:
+            total += deck.task_points[st.row[pos]]
+    return total
 
 
 @kernel
