@@ -38,6 +38,10 @@ from numba.extending import (
 )
 from numba.np import arrayobj
 
+from sim import _inline
+
+_inline.install()
+
 KERNEL_OPTIONS = {"cache": True, "nogil": True, "forceinline": False}
 
 
