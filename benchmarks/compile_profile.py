@@ -12,7 +12,9 @@ of the default deck and prints, per kernel, the seconds from the start to the en
 its compilation (inclusive: the kernels it calls and compiles first are included)
 and without the kernels compiled inside it (exclusive). A kernel's exclusive time
 is mostly LLVM optimising and generating code for its module, which numba links
-with every kernel it calls (why deep call chains cost more than their parts).
+with every kernel it calls (why deep call chains cost more than their parts). The
+process keeps to one CPU, so that the compilation is not split with a helper
+process (:mod:`sim.split_compile`) and every kernel is listed.
 """
 
 from __future__ import annotations
@@ -27,8 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 _CHILD = """
-import collections, sys, time
+import collections, os, sys, time
 from numba.core import event
+
+if hasattr(os, "sched_setaffinity"):  # one CPU: every kernel compiles here, none in a helper
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 records, stack = [], []
 

@@ -35,13 +35,14 @@ def main(argv: list[str] | None = None) -> None:
 
     from sim.bench import engine_speed, first_run_phases, format_lines, format_phases, pin_to_one_core
 
-    pinned = pin_to_one_core()
-    print(f"engine speed, bot {args.bot}, numba {numba.__version__}, python {sys.version.split()[0]}, {pinned}")
+    print(f"engine speed, bot {args.bot}, numba {numba.__version__}, python {sys.version.split()[0]}")
+    # first runs before pinning: a cold compile splits over two CPUs (sim.split_compile)
     print("first run in a fresh process, the cache as it is:")
     print(format_phases(first_run_phases(ROOT / "cards.yaml", args.bot, cold=False)))
     if args.cold_compile:
         print("first run with an empty cache (cold compile):")
         print(format_phases(first_run_phases(ROOT / "cards.yaml", args.bot, cold=True)))
+    print(pin_to_one_core())
     start = time.perf_counter()
     lines = engine_speed(ROOT / "cards.yaml", args.games, args.bot, args.seed, args.chunk)
     print(f"\n{format_lines(lines)}\n(total {time.perf_counter() - start:.1f} s)")

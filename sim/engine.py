@@ -27,6 +27,7 @@ from sim.rules.scoring import score_game
 from sim.rules.setup import setup_game
 from sim.rules.turn import take_turn
 from sim.rules.zones import check_zones
+from sim.split_compile import split_compile
 from sim.bots.ids import SEARCH
 from sim.bots.search import plan_turn
 from sim.state import (
@@ -175,8 +176,9 @@ def run_games(
     st.bots[:], st.bot_params[:] = bot_tables(specs)
     record = Record.empty(n_games, MAX_PLAYERS, deck.n_allies, deck.n_tasks, deck.n_morale)
     backup = new_state(deck, st.rules)
-    played = play_batch(kernel_state(st), kernel_state(backup), deck.kernel_ref(), n_players, stream_keys(seed),
-                        first_game, *record)  # fmt: skip
+    with split_compile(play_batch):
+        played = play_batch(kernel_state(st), kernel_state(backup), deck.kernel_ref(), n_players, stream_keys(seed),
+                            first_game, *record)  # fmt: skip
     if st.g[BAD_CHOICE]:
         raise BadChoiceError(bad_choice_message(st, specs, first_game + played))
     return record

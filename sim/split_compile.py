@@ -1,0 +1,197 @@
+"""The engine's first compilation, split over two processes.
+
+Compiling the game loop (:func:`sim.engine.play_batch`) for a new policy set
+(:mod:`sim.bots.ids`) compiles about 80 kernels one after the other: numba holds one
+lock, so one core works. Most of that time goes to the kernels the game loop calls,
+each compiled with its own callees only. When the game loop misses numba's cache,
+:func:`split_compile` starts a helper process that compiles :data:`HELPER_SHARE`
+into numba's cache, while this process compiles :data:`OWN_SHARE`, then, once the
+helper reports :func:`sim.bots.policy.decide` cached, :data:`AFTER_DECIDE`, which
+calls it. Numba then inlines the game loop's inline kernels, and its type inference
+waits for the helper to end: the helper's kernels load from the cache instead of
+compiling. The machine code is the same: a kernel's cache entry holds the optimised
+module that its callers link, as when they compile it themselves.
+
+The helper caches the kernels of its share only. Every other kernel it compiles
+(those both shares call, such as ``copy_into``) goes to a temporary cache of its
+own: numba's cache index is not safe for two processes writing different signatures
+of one kernel at the same time.
+
+A share lists (module, kernel, argument types), the types spelt one letter each:
+``S`` the state's view type, ``D`` the deck's, ``i`` int64, ``b`` int8, ``a`` a 1-d int64 engine
+array (:class:`sim._numba.EngineArray`), as the game loop calls the kernel. A kernel
+listed with other types would be compiled once more, to no use
+(tests/test_split_compile.py checks that none is). The shares are balanced by
+measurement, and no kernel of one calls a kernel of the other with a large subtree.
+
+Measured (``revachol bench --cold --bot greedy``, first game): 21.0 s with numba's
+inliner fixed (:mod:`sim._inline`) and one process, 14.6 to 14.8 s split.
+
+With one CPU (``os.sched_getaffinity``), or ``NUMBA_DISABLE_JIT=1``, nothing is split.
+A helper that fails leaves its kernels to the game loop's compilation, as without a
+helper.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import numba
+from numba import types
+from numba.core import event
+
+from sim._numba import EngineArray
+
+Share = Sequence[tuple[str, str, str]]
+
+HELPER_SHARE: Share = (
+    ("sim.bots.policy", "decide", "SDiii"),
+    ("sim.rules.abilities", "offer_relocate", "SDi"),
+    ("sim.rules.zones", "check_zones", "SD"),
+    ("sim.rules.scoring", "score_game", "SD"),
+    ("sim.rules.abilities", "place_from_hand", "SDiiii"),
+)
+OWN_SHARE: Share = (
+    ("sim.rules.completion", "completion_options", "SDi"),
+    ("sim.rules.completion", "complete_tasks", "SDia"),
+    ("sim.rules.completion", "borrow_options", "SDiiiii"),
+    ("sim.rules.abilities", "play_options", "Sii"),
+    ("sim.rules.abilities", "swap_options", "SDii"),
+    ("sim.rules.draw", "reshuffle", "S"),
+    ("sim.rules.morale", "penalty_options", "SDib"),
+    ("sim.rules.squads", "take_from_squad", "SDiii"),
+)
+# Compiled by this process once the helper has cached decide, which the first calls.
+AFTER_DECIDE: Share = (
+    ("sim.rules.draw", "draw_until_ally", "SDi"),
+    ("sim.lead", "note_leaders", "SD"),
+    ("sim.rules.setup", "reset", "S"),
+)
+
+
+def signature(letters: str, state_type: types.Type, deck_type: types.Type) -> tuple[types.Type, ...]:
+    """The numba argument types that ``letters`` spell (module docstring)."""
+    kinds = {"S": state_type, "D": deck_type, "i": types.int64, "b": types.int8, "a": EngineArray(types.int64, 1, "C")}
+    return tuple(kinds[letter] for letter in letters)
+
+
+def kernel_of(module: str, name: str):
+    """The dispatcher ``name`` of module ``module``."""
+    return getattr(importlib.import_module(module), name)
+
+
+def compile_share(share: Share, state_type: types.Type, deck_type: types.Type, report=None) -> None:
+    """Compile (or load from numba's cache) each kernel of ``share``; after each, write
+    its name and a newline to the text stream ``report``, if given."""
+    for module, name, letters in share:
+        kernel_of(module, name).compile(signature(letters, state_type, deck_type))
+        if report is not None:
+            print(name, file=report, flush=True)
+
+
+def _wait_for(helper: subprocess.Popen, name: str) -> None:
+    """Read the helper's report until it names kernel ``name`` or ends."""
+    for line in helper.stdout:
+        if line.strip() == name:
+            return
+
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+class _Split(event.Listener):
+    """Splits the compilation of the dispatcher ``loop`` when it starts (a cache miss):
+    starts the helper, compiles this process's share, and lets numba go on with the
+    loop's own passes up to its type inference, which waits for the helper."""
+
+    def __init__(self, loop):
+        self.loop = loop
+        self.helper: subprocess.Popen | None = None
+        self.scratch: tempfile.TemporaryDirectory | None = None
+
+    def on_start(self, ev):
+        if ev.kind == "numba:compile" and ev.data["dispatcher"] is self.loop and self.helper is None:
+            state_type, deck_type = ev.data["args"][0], ev.data["args"][2]
+            self.scratch = tempfile.TemporaryDirectory(prefix="revachol-compile-")
+            self.helper = _start_helper(Path(self.scratch.name), state_type, deck_type)
+            compile_share(OWN_SHARE, state_type, deck_type)
+            _wait_for(self.helper, "decide")
+            compile_share(AFTER_DECIDE, state_type, deck_type)
+        elif ev.kind == "numba:run_pass" and self.helper is not None and self._loop_typing(ev.data):
+            self.close()
+
+    def _loop_typing(self, data) -> bool:
+        func = self.loop.py_func
+        return (data["name"].startswith("nopython_type_inference") and data["qualname"] == func.__qualname__
+                and data["module"] == func.__module__)  # fmt: skip
+
+    def on_end(self, ev):
+        if ev.kind == "numba:compile" and ev.data["dispatcher"] is self.loop:
+            self.close(kill=True)
+
+    def close(self, kill: bool = False) -> None:
+        """Wait for the helper (end it first with ``kill``) and remove its scratch."""
+        if self.helper is not None:
+            if kill:
+                self.helper.kill()
+            self.helper.wait()
+            self.helper.stdout.close()
+            self.scratch.cleanup()
+            self.helper = self.scratch = None
+
+
+_HELPER = """
+import sys
+if sys.argv[1] not in sys.path:
+    sys.path.append(sys.argv[1])  # this package, when the interpreter finds no other
+from sim.split_compile import helper_main
+helper_main(sys.argv[2])
+"""
+
+
+def _start_helper(scratch: Path, state_type: types.Type, deck_type: types.Type) -> subprocess.Popen:
+    """Start the helper on a job file in ``scratch``. It imports the ``sim`` package
+    that the interpreter finds, else this one, never one from the working directory
+    (``PYTHONSAFEPATH``)."""
+    job = scratch / "job.pickle"
+    job.write_bytes(pickle.dumps((state_type, deck_type, numba.config.CACHE_DIR)))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(scratch / "cache"), "PYTHONSAFEPATH": "1"}
+    command = [sys.executable, "-c", _HELPER, str(Path(__file__).resolve().parents[1]), str(job)]
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+
+@contextmanager
+def split_compile(loop) -> Iterator[None]:
+    """Within this block, a compilation of the game-loop dispatcher ``loop`` (whose
+    arguments are the state's view, the backup's and the deck's first) starts with
+    the two shares compiled side by side (module docstring)."""
+    if numba.config.DISABLE_JIT or _cpus() < 2:
+        yield
+        return
+    split = _Split(loop)
+    try:
+        with event.install_listener("numba:compile", split), event.install_listener("numba:run_pass", split):
+            yield
+    finally:
+        split.close(kill=True)
+
+
+def helper_main(job: str) -> None:
+    """The helper process: compile :data:`HELPER_SHARE` into the cache named in the
+    job file (``""``: numba's default), every other kernel into the cache of its
+    environment, naming each kernel of the share on stdout once it is cached."""
+    importlib.import_module("sim.engine")  # every kernel, caching into this process's cache
+    state_type, deck_type, cache_dir = pickle.loads(Path(job).read_bytes())
+    numba.config.CACHE_DIR = cache_dir
+    for module, name, _ in HELPER_SHARE:
+        kernel_of(module, name).enable_caching()
+    compile_share(HELPER_SHARE, state_type, deck_type, report=sys.stdout)

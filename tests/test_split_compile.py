@@ -1,0 +1,94 @@
+"""The engine's first compilation split over two processes (sim.split_compile)."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from sim.cards import load_deck
+from sim.deck_arrays import compile_deck
+from sim.engine import run_games
+from sim.split_compile import AFTER_DECIDE, HELPER_SHARE, OWN_SHARE, _Split, _wait_for
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A first run in a fresh process with an empty numba cache, which lists the kernels
+# this process compiled (numba's "numba:compile" event fires on a cache miss only).
+_FIRST_RUN = """
+import collections, json, sys
+from numba.core import event
+from sim.cards import load_deck
+from sim.deck_arrays import compile_deck
+from sim.engine import run_games
+
+compiled = collections.Counter()
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        func = ev.data["dispatcher"].py_func
+        compiled[func.__module__ + "." + func.__qualname__] += 1
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Listener())
+record = run_games(compile_deck(load_deck(sys.argv[1])), 4, 30, seed=11, bots=["random"] * 4)
+print(json.dumps({"compiled": compiled, "games": record.games.tolist()}))
+"""
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2 if hasattr(os, "sched_getaffinity") else True,
+                    reason="the compilation is split on two CPUs or more")  # fmt: skip
+def test_a_cold_first_run_loads_the_helpers_kernels_and_compiles_its_own_once(tmp_path):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "TMPDIR": str(scratch)}
+    out = subprocess.run([sys.executable, "-c", _FIRST_RUN, str(ROOT / "cards.yaml")], env=env, cwd=ROOT,
+                         check=True, capture_output=True, text=True)  # fmt: skip
+    result = json.loads(out.stdout)
+    compiled = result["compiled"]
+    assert compiled["sim.engine.play_batch"] == 1
+    # the helper's kernels came from the cache: the game loop calls them with the share's types
+    for module, name, _ in HELPER_SHARE:
+        assert compiled.get(f"{module}.{name}", 0) == 0, name
+    # this process's share was compiled once: the game loop found it with the same types
+    for module, name, _ in (*OWN_SHARE, *AFTER_DECIDE):
+        assert compiled.get(f"{module}.{name}", 0) == 1, name
+    assert list(scratch.iterdir()) == []  # the helper's scratch is gone
+    expected = run_games(compile_deck(load_deck(ROOT / "cards.yaml")), 4, 30, seed=11, bots=["random"] * 4)
+    assert result["games"] == expected.games.tolist()
+
+
+def _helper(code: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+
+
+def test_waiting_for_a_kernel_ends_when_the_helper_names_it_or_exits():
+    helper = _helper("print('offer_relocate'); print('decide', flush=True); import time; time.sleep(30)")
+    _wait_for(helper, "decide")  # returns on the line, long before the helper ends
+    assert helper.poll() is None
+    helper.kill()
+    helper.wait()
+    failed = _helper("import sys; print('offer_relocate'); sys.exit(1)")
+    _wait_for(failed, "decide")  # a helper that fails without naming it: returns at its end
+    assert failed.wait() == 1
+
+
+def test_closing_a_split_kills_its_helper_and_removes_its_scratch():
+    split = _Split(loop=None)
+    split.scratch = tempfile.TemporaryDirectory(prefix="revachol-compile-")
+    scratch = Path(split.scratch.name)
+    (scratch / "job.pickle").write_bytes(b"")
+    split.helper = _helper("import time; time.sleep(30)")
+    helper = split.helper
+    split.close(kill=True)
+    assert helper.returncode is not None and helper.returncode != 0  # killed, not waited out
+    assert not scratch.exists()
+    assert split.helper is None
+    split.close(kill=True)  # nothing left to close
