@@ -151,16 +151,16 @@ class _Split(event.Listener):
 
 _HELPER = """
 import sys
-if sys.argv[1] not in sys.path:
-    sys.path.append(sys.argv[1])  # this package, when the interpreter finds no other
+if sys.argv[1] not in sys.path:  # the caller's sim is not the installed one: a checkout
+    sys.path.insert(0, sys.argv[1])
 from sim.split_compile import helper_main
 helper_main(sys.argv[2])
 """
 
 
 def _start_helper(scratch: Path, state_type: types.Type, deck_type: types.Type) -> subprocess.Popen:
-    """Start the helper on a job file in ``scratch``. It imports the ``sim`` package
-    that the interpreter finds, else this one, never one from the working directory
+    """Start the helper on a job file in ``scratch``. It imports this ``sim`` package,
+    whose source files key numba's cache, never one from the working directory
     (``PYTHONSAFEPATH``)."""
     job = scratch / "job.pickle"
     job.write_bytes(pickle.dumps((state_type, deck_type, numba.config.CACHE_DIR)))
