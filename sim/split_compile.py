@@ -12,20 +12,23 @@ waits for the helper to end: the helper's kernels load from the cache instead of
 compiling. The machine code is the same: a kernel's cache entry holds the optimised
 module that its callers link, as when they compile it themselves.
 
-The helper caches the kernels of its share only. Every other kernel it compiles
-(those both shares call, such as ``copy_into``) goes to a temporary cache of its
-own: numba's cache index is not safe for two processes writing different signatures
-of one kernel at the same time.
+The helper saves the kernels of its share only to the cache; the other kernels it
+compiles it loads from the cache when this process has saved them already (such as
+``copy_into`` and the squads' kernels), else compiles them without saving them:
+numba's cache index is not safe for two processes writing different signatures of
+one kernel at the same time.
 
 A share lists (module, kernel, argument types), the types spelt one letter each:
-``S`` the state's view type, ``D`` the deck's, ``i`` int64, ``b`` int8, ``a`` a 1-d int64 engine
-array (:class:`sim._numba.EngineArray`), as the game loop calls the kernel. A kernel
-listed with other types would be compiled once more, to no use
+``S`` the state's view type, ``D`` the deck's, ``i`` int64, ``b`` int8, ``a`` a 1-d
+int64 engine array (:class:`sim._numba.EngineArray`), as the game loop calls the
+kernel. A kernel listed with other types would be compiled once more, to no use
 (tests/test_split_compile.py checks that none is). The shares are balanced by
-measurement, and no kernel of one calls a kernel of the other with a large subtree.
+measurement, so that neither process waits long for the other; no kernel of one
+share calls a kernel of the other with a large subtree, and this process compiles
+first the small kernels that both call.
 
 Measured (``revachol bench --cold --bot greedy``, first game): 21.0 s with numba's
-inliner fixed (:mod:`sim._inline`) and one process, 14.6 to 14.8 s split.
+inliner fixed (:mod:`sim._inline`) and one process; split, 13.4 to 13.9 s.
 
 With one CPU (``os.sched_getaffinity``), or ``NUMBA_DISABLE_JIT=1``, nothing is split.
 A helper that fails leaves its kernels to the game loop's compilation, as without a
@@ -35,11 +38,11 @@ helper.
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import pickle
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,6 +50,7 @@ from pathlib import Path
 import numba
 from numba import types
 from numba.core import event
+from numba.core.caching import FunctionCache
 
 from sim._numba import EngineArray
 
@@ -58,8 +62,11 @@ HELPER_SHARE: Share = (
     ("sim.rules.zones", "check_zones", "SD"),
     ("sim.rules.scoring", "score_game", "SD"),
     ("sim.rules.abilities", "place_from_hand", "SDiiii"),
+    ("sim.lead", "note_leaders", "SD"),
+    ("sim.rules.setup", "reset", "S"),
 )
 OWN_SHARE: Share = (
+    ("sim.rules.squads", "take_from_squad", "SDiii"),
     ("sim.rules.completion", "completion_options", "SDi"),
     ("sim.rules.completion", "complete_tasks", "SDia"),
     ("sim.rules.completion", "borrow_options", "SDiiiii"),
@@ -67,14 +74,9 @@ OWN_SHARE: Share = (
     ("sim.rules.abilities", "swap_options", "SDii"),
     ("sim.rules.draw", "reshuffle", "S"),
     ("sim.rules.morale", "penalty_options", "SDib"),
-    ("sim.rules.squads", "take_from_squad", "SDiii"),
 )
 # Compiled by this process once the helper has cached decide, which the first calls.
-AFTER_DECIDE: Share = (
-    ("sim.rules.draw", "draw_until_ally", "SDi"),
-    ("sim.lead", "note_leaders", "SD"),
-    ("sim.rules.setup", "reset", "S"),
-)
+AFTER_DECIDE: Share = (("sim.rules.draw", "draw_until_ally", "SDi"),)
 
 
 def signature(letters: str, state_type: types.Type, deck_type: types.Type) -> tuple[types.Type, ...]:
@@ -116,13 +118,11 @@ class _Split(event.Listener):
     def __init__(self, loop):
         self.loop = loop
         self.helper: subprocess.Popen | None = None
-        self.scratch: tempfile.TemporaryDirectory | None = None
 
     def on_start(self, ev):
         if ev.kind == "numba:compile" and ev.data["dispatcher"] is self.loop and self.helper is None:
             state_type, deck_type = ev.data["args"][0], ev.data["args"][2]
-            self.scratch = tempfile.TemporaryDirectory(prefix="revachol-compile-")
-            self.helper = _start_helper(Path(self.scratch.name), state_type, deck_type)
+            self.helper = _start_helper(state_type, deck_type)
             compile_share(OWN_SHARE, state_type, deck_type)
             _wait_for(self.helper, "decide")
             compile_share(AFTER_DECIDE, state_type, deck_type)
@@ -139,14 +139,13 @@ class _Split(event.Listener):
             self.close(kill=True)
 
     def close(self, kill: bool = False) -> None:
-        """Wait for the helper (end it first with ``kill``) and remove its scratch."""
+        """Wait for the helper (end it first with ``kill``)."""
         if self.helper is not None:
             if kill:
                 self.helper.kill()
             self.helper.wait()
             self.helper.stdout.close()
-            self.scratch.cleanup()
-            self.helper = self.scratch = None
+            self.helper = None
 
 
 _HELPER = """
@@ -154,19 +153,24 @@ import sys
 if sys.argv[1] not in sys.path:  # the caller's sim is not the installed one: a checkout
     sys.path.insert(0, sys.argv[1])
 from sim.split_compile import helper_main
-helper_main(sys.argv[2])
+helper_main()
 """
 
 
-def _start_helper(scratch: Path, state_type: types.Type, deck_type: types.Type) -> subprocess.Popen:
-    """Start the helper on a job file in ``scratch``. It imports this ``sim`` package,
+def _start_helper(state_type: types.Type, deck_type: types.Type) -> subprocess.Popen:
+    """Start the helper and send it the view types. It imports this ``sim`` package,
     whose source files key numba's cache, never one from the working directory
     (``PYTHONSAFEPATH``)."""
-    job = scratch / "job.pickle"
-    job.write_bytes(pickle.dumps((state_type, deck_type, numba.config.CACHE_DIR)))
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(scratch / "cache"), "PYTHONSAFEPATH": "1"}
-    command = [sys.executable, "-c", _HELPER, str(Path(__file__).resolve().parents[1]), str(job)]
-    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    command = [sys.executable, "-c", _HELPER, str(Path(__file__).resolve().parents[1])]
+    helper = subprocess.Popen(command, env={**os.environ, "PYTHONSAFEPATH": "1"}, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        helper.stdin.write(pickle.dumps((state_type, deck_type)))
+        helper.stdin.close()
+    except OSError:  # it ended already: this process compiles everything
+        pass
+    helper.stdout = io.TextIOWrapper(helper.stdout)
+    return helper
 
 
 @contextmanager
@@ -185,13 +189,18 @@ def split_compile(loop) -> Iterator[None]:
         split.close(kill=True)
 
 
-def helper_main(job: str) -> None:
-    """The helper process: compile :data:`HELPER_SHARE` into the cache named in the
-    job file (``""``: numba's default), every other kernel into the cache of its
-    environment, naming each kernel of the share on stdout once it is cached."""
-    importlib.import_module("sim.engine")  # every kernel, caching into this process's cache
-    state_type, deck_type, cache_dir = pickle.loads(Path(job).read_bytes())
-    numba.config.CACHE_DIR = cache_dir
-    for module, name, _ in HELPER_SHARE:
-        kernel_of(module, name).enable_caching()
+def helper_main() -> None:
+    """The helper process: compile :data:`HELPER_SHARE` for the view types pickled on
+    stdin, naming each kernel on stdout once it is cached. It saves no other kernel
+    to the cache (module docstring)."""
+    importlib.import_module("sim.engine")  # every kernel
+    state_type, deck_type = pickle.loads(sys.stdin.buffer.read())
+    shared = {kernel_of(module, name).py_func for module, name, _ in HELPER_SHARE}
+    save = FunctionCache.save_overload
+
+    def save_the_share_only(cache, sig, data):
+        if cache._py_func in shared:
+            save(cache, sig, data)
+
+    FunctionCache.save_overload = save_the_share_only
     compile_share(HELPER_SHARE, state_type, deck_type, report=sys.stdout)

@@ -4,7 +4,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -46,9 +45,7 @@ print(json.dumps({"compiled": compiled, "games": record.games.tolist()}))
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2 if hasattr(os, "sched_getaffinity") else True,
                     reason="the compilation is split on two CPUs or more")  # fmt: skip
 def test_a_cold_first_run_loads_the_helpers_kernels_and_compiles_its_own_once(tmp_path):
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "TMPDIR": str(scratch)}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", _FIRST_RUN, str(ROOT / "cards.yaml")], env=env, cwd=ROOT,
                          check=True, capture_output=True, text=True)  # fmt: skip
     result = json.loads(out.stdout)
@@ -60,7 +57,6 @@ def test_a_cold_first_run_loads_the_helpers_kernels_and_compiles_its_own_once(tm
     # this process's share was compiled once: the game loop found it with the same types
     for module, name, _ in (*OWN_SHARE, *AFTER_DECIDE):
         assert compiled.get(f"{module}.{name}", 0) == 1, name
-    assert list(scratch.iterdir()) == []  # the helper's scratch is gone
     expected = run_games(compile_deck(load_deck(ROOT / "cards.yaml")), 4, 30, seed=11, bots=["random"] * 4)
     assert result["games"] == expected.games.tolist()
 
@@ -80,15 +76,11 @@ def test_waiting_for_a_kernel_ends_when_the_helper_names_it_or_exits():
     assert failed.wait() == 1
 
 
-def test_closing_a_split_kills_its_helper_and_removes_its_scratch():
+def test_closing_a_split_kills_its_helper():
     split = _Split(loop=None)
-    split.scratch = tempfile.TemporaryDirectory(prefix="revachol-compile-")
-    scratch = Path(split.scratch.name)
-    (scratch / "job.pickle").write_bytes(b"")
     split.helper = _helper("import time; time.sleep(30)")
     helper = split.helper
     split.close(kill=True)
     assert helper.returncode is not None and helper.returncode != 0  # killed, not waited out
-    assert not scratch.exists()
     assert split.helper is None
     split.close(kill=True)  # nothing left to close
