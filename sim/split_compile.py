@@ -37,6 +37,7 @@ helper.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import os
@@ -49,7 +50,7 @@ from pathlib import Path
 
 import numba
 from numba import types
-from numba.core import event
+from numba.core import errors, event
 from numba.core.caching import FunctionCache
 
 from sim._numba import EngineArray
@@ -81,7 +82,8 @@ AFTER_DECIDE: Share = (("sim.rules.draw", "draw_until_ally", "SDi"),)
 
 def signature(letters: str, state_type: types.Type, deck_type: types.Type) -> tuple[types.Type, ...]:
     """The numba argument types that ``letters`` spell (module docstring)."""
-    kinds = {"S": state_type, "D": deck_type, "i": types.int64, "b": types.int8, "a": EngineArray(types.int64, 1, "C")}
+    kinds = {"S": state_type, "D": deck_type, "i": types.int64, "b": types.int8,
+             "a": EngineArray(types.int64, 1, "C")}
     return tuple(kinds[letter] for letter in letters)
 
 
@@ -92,9 +94,12 @@ def kernel_of(module: str, name: str):
 
 def compile_share(share: Share, state_type: types.Type, deck_type: types.Type, report=None) -> None:
     """Compile (or load from numba's cache) each kernel of ``share``; after each, write
-    its name and a newline to the text stream ``report``, if given."""
+    its name and a newline to the text stream ``report``, if given. A kernel that
+    does not compile for the listed types (a share that no longer matches the code)
+    is left to the game loop's compilation, which reports its errors, if any."""
     for module, name, letters in share:
-        kernel_of(module, name).compile(signature(letters, state_type, deck_type))
+        with contextlib.suppress(errors.NumbaError, TypeError):
+            kernel_of(module, name).compile(signature(letters, state_type, deck_type))
         if report is not None:
             print(name, file=report, flush=True)
 

@@ -1,5 +1,6 @@
 """The engine's first compilation split over two processes (sim.split_compile)."""
 
+import io
 import json
 import os
 import subprocess
@@ -7,11 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from numba import typeof
 
 from sim.cards import load_deck
 from sim.deck_arrays import compile_deck
 from sim.engine import run_games
-from sim.split_compile import AFTER_DECIDE, HELPER_SHARE, OWN_SHARE, _Split, _wait_for
+from sim.options import RuleOptions
+from sim.split_compile import AFTER_DECIDE, HELPER_SHARE, OWN_SHARE, _Split, _wait_for, compile_share
+from sim.state import kernel_state, new_state
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,3 +88,12 @@ def test_closing_a_split_kills_its_helper():
     assert helper.returncode is not None and helper.returncode != 0  # killed, not waited out
     assert split.helper is None
     split.close(kill=True)  # nothing left to close
+
+
+def test_a_share_that_no_longer_matches_the_code_is_skipped_not_raised():
+    deck = compile_deck(load_deck(ROOT / "cards.yaml"))
+    state_type = typeof(kernel_state(new_state(deck, RuleOptions().to_array())))
+    report = io.StringIO()
+    stale = [("sim.rules.setup", "reset", "SD"), ("sim.rules.setup", "reset", "i")]  # reset(st) takes a state
+    compile_share(stale, state_type, typeof(deck.kernel_ref()), report=report)
+    assert report.getvalue() == "reset\nreset\n"  # each named, so that the caller never waits forever
