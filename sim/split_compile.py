@@ -30,9 +30,10 @@ first the small kernels that both call.
 Measured (``revachol bench --cold --bot greedy``, first game): 21.0 s with numba's
 inliner fixed (:mod:`sim._inline`) and one process; split, 13.4 to 13.9 s.
 
-With one CPU (``os.sched_getaffinity``), or ``NUMBA_DISABLE_JIT=1``, nothing is split.
-A helper that fails leaves its kernels to the game loop's compilation, as without a
-helper.
+With one CPU (``os.sched_getaffinity``), ``NUMBA_DISABLE_JIT=1`` or no Python
+interpreter to start (``sys.executable``), nothing is split. A helper that cannot
+start, fails or ends early leaves its kernels to the game loop's compilation, as
+without a helper.
 """
 
 from __future__ import annotations
@@ -127,7 +128,10 @@ class _Split(event.Listener):
     def on_start(self, ev):
         if ev.kind == "numba:compile" and ev.data["dispatcher"] is self.loop and self.helper is None:
             state_type, deck_type = ev.data["args"][0], ev.data["args"][2]
-            self.helper = _start_helper(state_type, deck_type)
+            try:
+                self.helper = _start_helper(state_type, deck_type)
+            except OSError:  # no helper: numba compiles everything here, as unsplit
+                return
             compile_share(OWN_SHARE, state_type, deck_type)
             _wait_for(self.helper, "decide")
             compile_share(AFTER_DECIDE, state_type, deck_type)
@@ -183,7 +187,7 @@ def split_compile(loop) -> Iterator[None]:
     """Within this block, a compilation of the game-loop dispatcher ``loop`` (whose
     arguments are the state's view, the backup's and the deck's first) starts with
     the two shares compiled side by side (module docstring)."""
-    if numba.config.DISABLE_JIT or _cpus() < 2:
+    if numba.config.DISABLE_JIT or _cpus() < 2 or not sys.executable:
         yield
         return
     split = _Split(loop)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from numba import typeof
+from numba.core import event
 
 from sim.cards import load_deck
 from sim.deck_arrays import compile_deck
@@ -97,3 +98,12 @@ def test_a_share_that_no_longer_matches_the_code_is_skipped_not_raised():
     stale = [("sim.rules.setup", "reset", "SD"), ("sim.rules.setup", "reset", "i")]  # reset(st) takes a state
     compile_share(stale, state_type, typeof(deck.kernel_ref()), report=report)
     assert report.getvalue() == "reset\nreset\n"  # each named, so that the caller never waits forever
+
+
+def test_a_helper_that_cannot_start_leaves_the_compilation_unsplit(monkeypatch):
+    monkeypatch.setattr(sys, "executable", str(ROOT / "no-such-python"))
+    split = _Split(loop="the loop")
+    start = event.Event(kind="numba:compile", status=event.EventStatus.START,
+                        data={"dispatcher": "the loop", "args": ("state type", "backup type", "deck type")})  # fmt: skip
+    split.on_start(start)  # compiles no share: the loop's own compilation does it all
+    assert split.helper is None
