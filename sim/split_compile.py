@@ -30,10 +30,10 @@ first the small kernels that both call.
 Measured (``revachol bench --cold --bot greedy``, first game): 21.0 s with numba's
 inliner fixed (:mod:`sim._inline`) and one process; split, 13.4 to 13.9 s.
 
-With one CPU (``os.sched_getaffinity``), ``NUMBA_DISABLE_JIT=1`` or no Python
-interpreter to start (``sys.executable``), nothing is split. A helper that cannot
-start, fails or ends early leaves its kernels to the game loop's compilation, as
-without a helper.
+With one CPU for this process (``joblib.cpu_count``: affinity and cgroup quotas),
+``NUMBA_DISABLE_JIT=1`` or no Python interpreter to start (``sys.executable``),
+nothing is split. A helper that cannot start, fails or ends early leaves its kernels
+to the game loop's compilation, as without a helper.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+import joblib
 import numba
 from numba import types
 from numba.core import errors, event
@@ -112,10 +113,6 @@ def _wait_for(helper: subprocess.Popen, name: str) -> None:
             return
 
 
-def _cpus() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 class _Split(event.Listener):
     """Splits the compilation of the dispatcher ``loop`` when it starts (a cache miss):
     starts the helper, compiles this process's share, and lets numba go on with the
@@ -127,6 +124,8 @@ class _Split(event.Listener):
 
     def on_start(self, ev):
         if ev.kind == "numba:compile" and ev.data["dispatcher"] is self.loop and self.helper is None:
+            if joblib.cpu_count() < 2 or not sys.executable:  # CPUs this process may use (affinity, cgroups)
+                return
             state_type, deck_type = ev.data["args"][0], ev.data["args"][2]
             try:
                 self.helper = _start_helper(state_type, deck_type)
@@ -187,15 +186,12 @@ def split_compile(loop) -> Iterator[None]:
     """Within this block, a compilation of the game-loop dispatcher ``loop`` (whose
     arguments are the state's view, the backup's and the deck's first) starts with
     the two shares compiled side by side (module docstring)."""
-    if numba.config.DISABLE_JIT or _cpus() < 2 or not sys.executable:
+    if numba.config.DISABLE_JIT:
         yield
         return
-    split = _Split(loop)
-    try:
-        with event.install_listener("numba:compile", split), event.install_listener("numba:run_pass", split):
-            yield
-    finally:
-        split.close(kill=True)
+    split = _Split(loop)  # numba ends the loop's compile event, and so the helper, even on an error
+    with event.install_listener("numba:compile", split), event.install_listener("numba:run_pass", split):
+        yield
 
 
 def helper_main() -> None:
