@@ -28,7 +28,7 @@ share calls a kernel of the other with a large subtree, and this process compile
 first the small kernels that both call.
 
 Measured (``revachol bench --cold --bot greedy``, first game): 21.0 s with numba's
-inliner fixed (:mod:`sim._inline`) and one process; split, 13.4 to 13.9 s.
+inliner fixed (:mod:`sim._inline`) and one process; split, 13.2 to 14.8 s.
 
 With one CPU for this process (``joblib.cpu_count``: affinity and cgroup quotas),
 ``NUMBA_DISABLE_JIT=1`` or no Python interpreter to start (``sys.executable``),
