@@ -18,7 +18,8 @@ from sim.bots.search_tree import MODE_FOLLOW, search_choose
 from sim.engine import run_games
 from sim.options import RuleOptions
 from sim.record import PLAYER_FIELDS
-from sim.state import KEY_WIDTH, TG_FULL, TG_MODE, TG_NODES, WINNER, kernel_state
+from sim import rng
+from sim.state import EMPTY, KEY_WIDTH, TG_FULL, TG_MODE, TG_NODES, WINNER, kernel_state
 from sim.rules.abilities import play_options
 from sim.rules.completion import completion_options
 from sim.rules.scoring import score_game
@@ -219,6 +220,31 @@ def test_restricted_play_never_plays_the_ally_while_another_play_is_possible():
         n = play_options(t.ref, 0, D_PLAY)
         choice = decide(t.ref, t.deck, 0, D_PLAY, n)  # the restriction compacts the options first
         assert t.hand_of(0)[t.st.options[choice, 0]] != "kim"
+
+
+def test_r4_1_random_plays_the_card_and_squad_its_pick_names_without_option_rows():
+    # The random bot picks a play from the number of rows alone, so the turn writes no
+    # D_PLAY rows (sim.bots.policy.reads_play_rows): pick i is row i of play_options.
+    for seed in range(30):
+        t = seat_bots(Table(seed=seed), "random", "random").hand(0, "blue", "red", "green")
+        t.squad(0, "yellow").squad(0, "orange")  # no draw is possible: playing is the only action
+        t.st.streams[2] = np.uint64(seed * 7919 + 3)
+        n = play_options(t.ref, 0, D_PLAY)  # 3 cards into 2 squads or a new one: 9 rows
+        pos, target = t.st.options[rng.below(t.st.streams.copy(), rng.BOT, n), :2]
+        card = t.hand_of(0)[pos]
+        t.st.options[:n] = EMPTY
+        take_turn(t.ref, t.deck)
+        assert card in t.squads_of(0)[target] and card not in t.hand_of(0)
+        assert (t.st.options[1:n] == EMPTY).all()  # row 0 held the play action
+
+
+def test_restricted_random_never_plays_the_ally_in_a_turn():
+    # A restriction filters the D_PLAY rows, so the restricted random bot's turn writes them.
+    for seed in range(30):
+        t = seat_bots(Table(seed=seed), "random:never=kim", "random").hand(0, "kim", "blue", "red")
+        t.st.streams[2] = np.uint64(seed * 7919 + 3)
+        take_turn(t.ref, t.deck)
+        assert t.hand_of(0).count("kim") == 1 and len(t.hand_of(0)) == 2
 
 
 def test_restricted_play_never_prefers_drawing_to_playing_its_last_card():

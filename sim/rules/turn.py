@@ -1,7 +1,7 @@
 """A turn: play or draw (RULES R4), with stuck turns and the turn cap (R4 Reading)."""
 
 from sim._numba import copy_into, inline_kernel
-from sim.bots.policy import decide
+from sim.bots.policy import decide, reads_play_rows
 from sim.decisions import (
     ACTION_DRAW,
     ACTION_PLAY,
@@ -38,9 +38,15 @@ from sim.state import (
 def play_turn(st, deck, seat):
     """R4.1: place one hand card; its placement abilities act; A7 may move; then one
     squad may complete tasks (R4.4, R6.2), choosing its A1 borrows one by one."""
-    n = play_options(st, seat, D_PLAY)
-    i = decide(st, deck, seat, D_PLAY, n)
-    ally = place_from_hand(st, deck, seat, st.options[i, 0], st.options[i, 1], D_PLAY)
+    if reads_play_rows(st, seat):
+        i = decide(st, deck, seat, D_PLAY, play_options(st, seat, D_PLAY))
+        hand_pos, target = st.options[i, 0], st.options[i, 1]
+    else:  # row i, unwritten: hand position i // targets, target i % targets (play_options)
+        targets = st.squad_n[seat] + 1
+        hand_pos, target = 0, decide(st, deck, seat, D_PLAY, st.hand_n[seat] * targets)
+        while target >= targets:
+            hand_pos, target = hand_pos + 1, target - targets
+    ally = place_from_hand(st, deck, seat, hand_pos, target, D_PLAY)
     on_placed(st, deck, seat, ally)
     if st.g[OUTCOME] != OUTCOME_RUNNING:
         return
