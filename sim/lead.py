@@ -23,9 +23,11 @@ winner_behind_at_half       1 when, after turn ``turns // 2``, the winner had fe
 ==========================  =========================================================
 """
 
-from sim._numba import hot_kernel, kernel
+import numpy as np
+
+from sim._numba import hot_kernel, inline_kernel
 from sim.rules.scoring import score
-from sim.state import EMPTY, MORALE_EVENTS, N_PLAYERS, S_SCORE, SCORE_STAMP, TASKS_COMPLETED, TURN, WINNER
+from sim.state import EMPTY, MAX_PLAYERS, MORALE_EVENTS, N_PLAYERS, S_SCORE, SCORE_STAMP, TASKS_COMPLETED, TURN, WINNER
 
 
 @hot_kernel
@@ -54,19 +56,16 @@ def note_leaders(st, deck):
     st.leaders[st.g[TURN]] = mask
 
 
-@kernel
-def lone_leader(mask):
-    """The seat of a one-seat ``mask``, or ``EMPTY`` when seats share the lead."""
-    if mask & (mask - 1) != 0:
-        return EMPTY
-    seat = 0
-    while mask > 1:
-        mask >>= 1
-        seat += 1
-    return seat
+def _lone_leaders() -> np.ndarray:
+    """``LONE_LEADER[mask]``: the seat of a one-seat ``mask`` (0 for the empty mask, which
+    no turn has), or ``EMPTY`` when seats share the lead; int64 (2 ** MAX_PLAYERS,)."""
+    return np.array([EMPTY if m & (m - 1) else max(m.bit_length() - 1, 0) for m in range(1 << MAX_PLAYERS)], np.int64)
 
 
-@kernel
+LONE_LEADER = _lone_leaders()  # a lookup per turn of the game, where a loop over the mask's bits was
+
+
+@inline_kernel
 def write_closeness(st, row, at):
     """Write margin, lead_changes, lead_taken_turn and winner_behind_at_half (see the
     module docstring) of the scored game in ``st`` into ``row[at : at + 4]``."""
@@ -77,7 +76,7 @@ def write_closeness(st, row, at):
             runner_up = st.seat_stats[seat, S_SCORE]
     leader, changes, taken = EMPTY, 0, 0
     for turn in range(1, st.g[TURN] + 1):
-        seat = lone_leader(st.leaders[turn])
+        seat = LONE_LEADER[st.leaders[turn]]
         if seat != EMPTY and seat != leader:
             if leader != EMPTY:
                 changes += 1

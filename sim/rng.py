@@ -66,12 +66,18 @@ def next_u64(streams, s):
 
 
 @hot_kernel
+def _scale(u, n):
+    """A uniform integer in ``[0, n)`` from the 64-bit output ``u`` (bias below 2**-53)."""
+    return int((u >> np.uint64(11)) * _TO_UNIT * n)
+
+
+@hot_kernel
 def below(streams, s, n):
     """A uniform integer in ``[0, n)`` from stream ``s`` (bias below 2**-53)."""
-    return int((next_u64(streams, s) >> np.uint64(11)) * _TO_UNIT * n)
+    return _scale(next_u64(streams, s), n)
 
 
-@kernel
+@hot_kernel
 def roll_die(streams):
     """One fair six-sided die, 1-6, from the DICE stream."""
     return 1 + below(streams, DICE, FACES)
@@ -79,7 +85,12 @@ def roll_die(streams):
 
 @kernel
 def shuffle(streams, s, arr, n):
-    """Fisher-Yates shuffle of ``arr[:n]`` in place, drawing from stream ``s``."""
+    """Fisher-Yates shuffle of ``arr[:n]`` in place, drawing from stream ``s``: the
+    draws of :func:`below`, with the stream's state kept in a register (a store to
+    ``arr`` might otherwise change ``streams``, for all the compiler knows)."""
+    state = streams[s]
     for i in range(n - 1, 0, -1):
-        j = below(streams, s, i + 1)
+        state += _GOLDEN
+        j = _scale(_mix(state), i + 1)
         arr[i], arr[j] = arr[j], arr[i]
+    streams[s] = state

@@ -57,11 +57,18 @@ def place_from_hand(st, deck, seat, hand_pos, target, kind):
     return ally
 
 
+@hot_kernel
+def _none_row(options):
+    """Write option row 0, "do nothing" (:mod:`sim.decisions`): ``EMPTY`` in every column."""
+    for column in range(options.shape[1]):
+        options[0, column] = EMPTY
+
+
 @kernel
 def swap_options(st, deck, seat, harry):
     """A6 rows (row 0: none): any ally but Dolores Dei (A3) in another seat's squad,
     into any of the player's own squads; ``harry`` is the placed A6 ally."""
-    st.options[0, :] = EMPTY
+    _none_row(st.options)
     n = 1
     for q in range(st.g[N_PLAYERS]):
         if q == seat:
@@ -97,8 +104,8 @@ def swap(st, deck, seat, harry, victim, squad, pos, target):
 
 @hot_kernel
 def relocate_options(st, deck, seat):
-    """A7 rows (row 0: none): a Garte of the player's squads to another of its squads."""
-    st.options[0, :] = EMPTY
+    """A7 rows (row 0: none): a Garte of the player's squads to another of its squads.
+    Row 0 is written only when a move is offered: this runs at every turn."""
     n = 1
     for s in range(st.squad_n[seat]):
         if st.squad_flags[seat, s, SF_RELOCATE] == 0:
@@ -114,6 +121,8 @@ def relocate_options(st, deck, seat):
                     st.options[n, 2] = target
                     st.options[n, 3] = ally
                     n += 1
+    if n > 1:
+        _none_row(st.options)
     return n
 
 

@@ -3,7 +3,7 @@ A2 double, A5 stays, A8 special crown. Option layout: :mod:`sim.decisions`."""
 
 import numpy as np
 
-from sim._numba import copy_into, hot_kernel, inline_kernel, kernel
+from sim._numba import hot_kernel, inline_kernel, kernel
 from sim.cards import Ability
 from sim.decisions import C_BORROWER, C_BORROWS, C_FREE, C_LENDER, C_SQUAD, C_SUBSET
 from sim.events import EV_BORROW, EV_COMPLETE, EV_SQUAD_CARD, log_event
@@ -235,8 +235,8 @@ def complete_tasks(st, deck, seat, choice):
     turn = st.g[TURN] + 1
     points = 0
     completed = st.completed
-    completed[:ROW_SIZE] = EMPTY
     for pos in range(ROW_SIZE):
+        completed[pos] = EMPTY
         if (subset >> pos) & 1:
             task = st.row[pos]
             completed[pos] = task
@@ -252,7 +252,8 @@ def complete_tasks(st, deck, seat, choice):
     log_event(st, EV_COMPLETE, seat, completed[0], completed[1], completed[2], points)
     size = st.squad_size[seat, squad]
     members = st.members
-    copy_into(members[:size], st.squad_cards[seat, squad, :size])
+    for k in range(size):
+        members[k] = st.squad_cards[seat, squad, k]
     delete_squad(st, seat, squad)
     for i in range(size):
         ally = members[i]

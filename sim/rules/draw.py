@@ -1,6 +1,6 @@
 """Drawing from the statue deck (RULES R4.2, R4.5 and the R4 Reading)."""
 
-from sim._numba import copy_into, hot_kernel, inline_kernel, kernel
+from sim._numba import hot_kernel, inline_kernel, kernel
 from sim.events import EV_DRAW_ALLY, EV_RESHUFFLE, log_event
 from sim.rng import DEAL, shuffle
 from sim.rules.morale import place_morale
@@ -19,7 +19,8 @@ def can_draw(st):
 def reshuffle(st):
     """R4.5: shuffle the statue discard to form a new statue deck."""
     n = st.g[STATUE_DISCARD_N]
-    copy_into(st.statue[:n], st.statue_discard[:n])
+    for i in range(n):
+        st.statue[i] = st.statue_discard[i]
     st.g[STATUE_N] = n
     st.g[STATUE_DISCARD_N] = 0
     shuffle(st.streams, DEAL, st.statue, n)

@@ -1,6 +1,6 @@
 """The morale track and the morale-loss event (RULES R7, R8)."""
 
-from sim._numba import inline_kernel, kernel
+from sim._numba import hot_kernel, inline_kernel, kernel
 from sim.bots.policy import decide
 from sim.cards import Ability, Penalty, SaveKind
 from sim.decisions import D_PENALTY, P_INDEX, P_POS, P_TYPE
@@ -39,7 +39,7 @@ COMPLETED_TASK = int(Penalty.COMPLETED_TASK)
 UNTOUCHABLE = int(Ability.UNTOUCHABLE)
 
 
-@kernel
+@hot_kernel
 def is_saved(deck, morale, die1, die2):
     """R8.2: the dice save the player when they show the required faces, compared die
     by die, never summed (forms and probabilities: :mod:`sim.cards`)."""
@@ -72,7 +72,7 @@ def penalty_options(st, deck, seat, penalty):
     return n
 
 
-@kernel
+@hot_kernel
 def _penalty_row(st, n, penalty, index, pos):
     """Write option row ``n`` of a ``D_PENALTY`` decision; return ``n + 1``."""
     st.options[n, P_TYPE] = penalty
@@ -149,7 +149,8 @@ def morale_event(st, deck):
     st.g[PERM_MORALE_N] += 1
     for pos in range(ROW_SIZE - 1):
         to_statue_discard(st, deck.ally_points.shape[0] + st.track[pos])
-    st.track[:] = EMPTY
+    for pos in range(ROW_SIZE):
+        st.track[pos] = EMPTY
     st.g[TRACK_N] = 0
     refill_row(st)
 

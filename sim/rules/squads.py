@@ -1,6 +1,6 @@
 """Squads and the moves of single allies between zones (RULES R5)."""
 
-from sim._numba import copy_into, inline_kernel, kernel
+from sim._numba import inline_kernel, kernel
 from sim.cards import Ability
 from sim.state import EMPTY, SF_RELOCATE, SF_TOKENS, STATUE_DISCARD_N
 
@@ -27,8 +27,10 @@ def add_to_squad(st, deck, seat, squad, ally):
     a new squad, which comes last (R4.1, R5.1, R5.3). Returns the squad index."""
     if squad == st.squad_n[seat]:
         st.squad_size[seat, squad] = 0
-        st.squad_symbols[seat, squad, :] = 0
-        st.squad_flags[seat, squad, :] = 0
+        for sym in range(st.squad_symbols.shape[2]):
+            st.squad_symbols[seat, squad, sym] = 0
+        for flag in range(st.squad_flags.shape[2]):
+            st.squad_flags[seat, squad, flag] = 0
         st.squad_n[seat] += 1
     k = st.squad_size[seat, squad]
     st.squad_cards[seat, squad, k] = ally
@@ -46,9 +48,12 @@ def delete_squad(st, seat, squad):
     for s in range(squad, last):
         size = st.squad_size[seat, s + 1]
         st.squad_size[seat, s] = size
-        copy_into(st.squad_cards[seat, s, :size], st.squad_cards[seat, s + 1, :size])
-        copy_into(st.squad_symbols[seat, s], st.squad_symbols[seat, s + 1])
-        copy_into(st.squad_flags[seat, s], st.squad_flags[seat, s + 1])
+        for k in range(size):  # element by element: a slice is a view, with reference counts
+            st.squad_cards[seat, s, k] = st.squad_cards[seat, s + 1, k]
+        for sym in range(st.squad_symbols.shape[2]):
+            st.squad_symbols[seat, s, sym] = st.squad_symbols[seat, s + 1, sym]
+        for flag in range(st.squad_flags.shape[2]):
+            st.squad_flags[seat, s, flag] = st.squad_flags[seat, s + 1, flag]
     st.squad_size[seat, last] = 0
     st.squad_n[seat] = last
 

@@ -1,6 +1,6 @@
 """A turn: play or draw (RULES R4), with stuck turns and the turn cap (R4 Reading)."""
 
-from sim._numba import copy_into, inline_kernel
+from sim._numba import inline_kernel
 from sim.bots.policy import decide, reads_play_rows
 from sim.decisions import (
     ACTION_DRAW,
@@ -56,7 +56,8 @@ def play_turn(st, deck, seat):
         return
     i = decide(st, deck, seat, D_COMPLETE, n)
     if i > 0:
-        copy_into(st.choice, st.options[i])
+        for column in range(st.choice.shape[0]):
+            st.choice[column] = st.options[i, column]
         squad, subset, borrows = st.choice[C_SQUAD], st.choice[C_SUBSET], st.choice[C_BORROWS]
         for b in range(borrows):  # A1: one (borrower, lender) pair at a time
             n = borrow_options(st, deck, seat, squad, subset, b, borrows - b)
@@ -98,4 +99,4 @@ def take_turn(st, deck):
     st.g[TURN] += 1
     if st.g[OUTCOME] == OUTCOME_RUNNING and st.g[TURN] >= st.rules[R_TURN_CAP]:
         st.g[OUTCOME] = OUTCOME_TRUNCATED
-    st.g[ACTIVE] = (seat + 1) % st.g[N_PLAYERS]
+    st.g[ACTIVE] = seat + 1 if seat + 1 < st.g[N_PLAYERS] else 0  # clockwise (R2.2), without a division
