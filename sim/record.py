@@ -65,7 +65,7 @@ from typing import NamedTuple
 import numpy as np
 import polars as pl
 
-from sim._numba import copy_into, inline_kernel
+from sim._numba import inline_kernel
 from sim.lead import write_closeness
 from sim.state import (
     EMPTY,
@@ -212,13 +212,18 @@ def write_record(st, i, games, players, held, played, opening, tasks, morale, al
         out[10] = st.received_n[seat]
         out[11] = 1 if seat == st.g[WINNER] else 0
         out[12] = st.seat_bot[seat]
-        copy_into(held[i, order], st.held[seat])
-        copy_into(played[i, order], st.played[seat])
-        copy_into(opening[i, order], st.opening[seat])
+        for a in range(held.shape[2]):  # loops, not copy_into: nothing more to compile after the shares
+            held[i, order, a] = st.held[seat, a]
+            played[i, order, a] = st.played[seat, a]
+            opening[i, order, a] = st.opening[seat, a]
     for t in range(tasks.shape[1]):
         tasks[i, t, 0] = st.task_fate[t, 0]
         seat = st.task_fate[t, TF_SEAT]
         tasks[i, t, 1] = EMPTY if seat == EMPTY else (seat - first) % n
         tasks[i, t, 2] = st.task_fate[t, 2]
-    copy_into(morale[i], st.morale_stats)
-    copy_into(allies[i], st.ally_stats)
+    for m in range(morale.shape[1]):
+        for k in range(morale.shape[2]):
+            morale[i, m, k] = st.morale_stats[m, k]
+    for a in range(allies.shape[1]):
+        for k in range(allies.shape[2]):
+            allies[i, a, k] = st.ally_stats[a, k]

@@ -66,7 +66,6 @@ HELPER_SHARE: Share = (
     ("sim.rules.scoring", "score_game", "SD"),
     ("sim.rules.abilities", "place_from_hand", "SDiiii"),
     ("sim.lead", "note_leaders", "SD"),
-    ("sim.rules.setup", "reset", "S"),
 )
 OWN_SHARE: Share = (
     ("sim.rules.squads", "take_from_squad", "SDiii"),
@@ -77,6 +76,7 @@ OWN_SHARE: Share = (
     ("sim.rules.abilities", "swap_options", "SDii"),
     ("sim.rules.draw", "reshuffle", "S"),
     ("sim.rules.morale", "penalty_options", "SDib"),
+    ("sim.rules.setup", "reset", "S"),
 )
 # Compiled by this process once the helper has cached decide, which the first calls.
 AFTER_DECIDE: Share = (("sim.rules.draw", "draw_until_ally", "SDi"),)
