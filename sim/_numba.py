@@ -38,8 +38,9 @@ from numba.extending import (
 )
 from numba.np import arrayobj
 
-from sim import _inline
+from sim import _cache, _inline
 
+_cache.install()
 _inline.install()
 
 KERNEL_OPTIONS = {"cache": True, "nogil": True, "forceinline": False}
