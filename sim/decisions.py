@@ -5,7 +5,9 @@ At each decision the engine writes every legal option as one row of
 the seat's policy for a row index (:func:`sim.bots.policy.decide`). A policy never
 computes legality itself; the engine checks, always, that the index names one of
 the options it offered. Where a decision is optional, row 0 is
-"do nothing".
+"do nothing". One exception: a ``D_PLAY`` decision of a bot that picks by the number
+of rows alone (``random``, ``uniform``) is asked with its row count only, and the
+turn finds the card and squad from the index (:func:`sim.bots.policy.reads_play_rows`).
 
 ===============  =========================================================  ===========
 kind             option row                                                 rule
