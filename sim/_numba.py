@@ -234,10 +234,8 @@ def view_field(context, builder, typ, value, attr):
     data_type = typ.ref_type.get_data_type()
     payload = context.data_model_manager[data_type].get_value_type()
     data = cgutils.create_struct_proxy(data_type)(context, builder, ref=builder.bitcast(value, payload.as_pointer()))
-    index = data._datamodel.get_field_position(attr)
-    member = builder.load(data._get_ptr_by_index(index))
-    member.set_metadata("invariant.load", builder.module.add_metadata([]))
-    value = data._cast_member_to_value(index, member)
+    value = builder.load(data._get_ptr_by_name(attr))
+    value.set_metadata("invariant.load", builder.module.add_metadata([]))
     if isinstance(typ.ref_type.field_dict[attr], types.Array):
         return value  # a BorrowedArray: no reference count
     return imputils.impl_ret_borrowed(context, builder, typ.ref_type.field_dict[attr], value)

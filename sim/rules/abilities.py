@@ -44,6 +44,18 @@ def play_options(st, seat, kind):
     return n
 
 
+@inline_kernel
+def play_row(st, seat, i):
+    """The (hand position, target squad) of row ``i`` of a ``D_PLAY`` decision's
+    :func:`play_options`, without the rows: hand position ``i // targets``, target
+    ``i % targets``, the order :func:`play_options` writes them in."""
+    targets = st.squad_n[seat] + 1
+    hand_pos, target = 0, i
+    while target >= targets:
+        hand_pos, target = hand_pos + 1, target - targets
+    return hand_pos, target
+
+
 @hot_kernel
 def place_from_hand(st, deck, seat, hand_pos, target, kind):
     """Put a hand card into a squad for a ``D_PLAY`` or ``D_EXTRA_PLAY`` decision

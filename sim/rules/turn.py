@@ -16,7 +16,7 @@ from sim.decisions import (
     D_PLAY,
 )
 from sim.events import EV_STUCK, EV_TURN, log_event
-from sim.rules.abilities import offer_relocate, on_placed, place_from_hand, play_options
+from sim.rules.abilities import offer_relocate, on_placed, place_from_hand, play_options, play_row
 from sim.rules.completion import borrow_options, complete_tasks, completion_options
 from sim.rules.draw import can_draw, draw_until_ally
 from sim.state import (
@@ -41,11 +41,9 @@ def play_turn(st, deck, seat):
     if reads_play_rows(st, seat):
         i = decide(st, deck, seat, D_PLAY, play_options(st, seat, D_PLAY))
         hand_pos, target = st.options[i, 0], st.options[i, 1]
-    else:  # row i, unwritten: hand position i // targets, target i % targets (play_options)
-        targets = st.squad_n[seat] + 1
-        hand_pos, target = 0, decide(st, deck, seat, D_PLAY, st.hand_n[seat] * targets)
-        while target >= targets:
-            hand_pos, target = hand_pos + 1, target - targets
+    else:  # the rows, unwritten: as many as play_options writes
+        i = decide(st, deck, seat, D_PLAY, st.hand_n[seat] * (st.squad_n[seat] + 1))
+        hand_pos, target = play_row(st, seat, i)
     ally = place_from_hand(st, deck, seat, hand_pos, target, D_PLAY)
     on_placed(st, deck, seat, ally)
     if st.g[OUTCOME] != OUTCOME_RUNNING:
