@@ -73,7 +73,7 @@ def inline_kernel(func):
     the modules of every kernel it calls, then does it all again in each caller. The
     game loop's kernels that have one caller (``play_game``, ``take_turn``,
     ``play_turn``, ``setup_game``, ``write_record``, ``write_closeness``, ``on_placed``,
-    ``swap``, ``morale_event``, ``suffer_penalty``, ``greedy_choose``) are inline kernels: the
+    ``swap``, ``place_morale``, ``suffer_penalty``, ``greedy_choose``) are inline kernels: the
     cold compile of a ``greedy`` run went from about 46 to about 35 s. Inlining a
     kernel with several callers, or the completion kernels, made it slower."""
     return njit(inline="always", **KERNEL_OPTIONS)(func)

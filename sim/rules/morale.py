@@ -111,7 +111,7 @@ def suffer_penalty(st, deck, seat, penalty):
     log_event(st, EV_PENALTY, seat, penalty, card, 0, 0)
 
 
-@inline_kernel
+@kernel
 def morale_event(st, deck):
     """R8: the morale card at track position 3 fails the task at position 3; every
     player, the active one first, rolls both dice; then the clean-up of R8.5."""
@@ -155,7 +155,7 @@ def morale_event(st, deck):
     refill_row(st)
 
 
-@kernel
+@inline_kernel
 def place_morale(st, deck, seat, morale):
     """R7.1: a drawn morale card goes to track position 1, the others move right; R7.2:
     when position 3 is reached, the morale-loss event happens at once."""
