@@ -48,7 +48,9 @@ def play_options(st, seat, kind):
 def play_row(st, seat, i):
     """The (hand position, target squad) of row ``i`` of a ``D_PLAY`` decision's
     :func:`play_options`, without the rows: hand position ``i // targets``, target
-    ``i % targets``, the order :func:`play_options` writes them in."""
+    ``i % targets``, the order :func:`play_options` writes them in. A loop of at most
+    ``HAND_LIMIT`` steps rather than a division: the division measured 0.7 to 3.4%
+    slower on ``revachol bench``'s ability-free ``random`` line (issue 14)."""
     targets = st.squad_n[seat] + 1
     hand_pos, target = 0, i
     while target >= targets:
