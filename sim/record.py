@@ -191,12 +191,12 @@ def write_record(st, i, games, players, held, played, opening, tasks, morale, al
     row[8] = st.g[STUCK_TURNS]
     row[9] = 1 if st.g[OUTCOME] == OUTCOME_STALLED else 0
     row[10] = 1 if st.g[OUTCOME] == OUTCOME_TRUNCATED else 0
-    row[11] = (st.g[WINNER] - first) % n
+    row[11] = _turn_order(st.g[WINNER], first, n)
     row[12] = st.g[TIE_DICE]
     row[13] = st.g[FIRST_EVENT_TURN]
     write_closeness(st, row, 14)
     for order in range(n):
-        seat = (first + order) % n
+        seat = first + order if first + order < n else first + order - n
         out = players[i, order]
         s = st.seat_stats[seat]
         out[0] = seat
@@ -212,14 +212,18 @@ def write_record(st, i, games, players, held, played, opening, tasks, morale, al
         out[10] = st.received_n[seat]
         out[11] = 1 if seat == st.g[WINNER] else 0
         out[12] = st.seat_bot[seat]
-        for a in range(held.shape[2]):  # loops, not copy_into: nothing more to compile after the shares
+        # loops, not copy_into: nothing more to compile after the shares; one loop per
+        # array, so that each is a single stream that LLVM can vectorise
+        for a in range(held.shape[2]):
             held[i, order, a] = st.held[seat, a]
+        for a in range(played.shape[2]):
             played[i, order, a] = st.played[seat, a]
+        for a in range(opening.shape[2]):
             opening[i, order, a] = st.opening[seat, a]
     for t in range(tasks.shape[1]):
         tasks[i, t, 0] = st.task_fate[t, 0]
         seat = st.task_fate[t, TF_SEAT]
-        tasks[i, t, 1] = EMPTY if seat == EMPTY else (seat - first) % n
+        tasks[i, t, 1] = EMPTY if seat == EMPTY else _turn_order(seat, first, n)
         tasks[i, t, 2] = st.task_fate[t, 2]
     for m in range(morale.shape[1]):
         for k in range(morale.shape[2]):
@@ -227,3 +231,11 @@ def write_record(st, i, games, players, held, played, opening, tasks, morale, al
     for a in range(allies.shape[1]):
         for k in range(allies.shape[2]):
             allies[i, a, k] = st.ally_stats[a, k]
+
+
+@inline_kernel
+def _turn_order(seat, first, n_players):
+    """The turn order of ``seat`` (0 = ``first``): ``(seat - first) % n_players``
+    without a division, for seats in ``[0, n_players)``."""
+    order = seat - first
+    return order + n_players if order < 0 else order
