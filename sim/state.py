@@ -302,7 +302,8 @@ def flow_nodes(deck: DeckArrays) -> int:
 
 
 def _stale_needs() -> np.ndarray:
-    """``State.needs``, int64 (8, 6), marked as not computed for any row."""
+    """``State.needs`` or ``State.special_needs``, int64 (8, 6), marked as not
+    computed for any row."""
     needs = np.zeros((N_SUBSETS, 6), np.int64)
     needs[NEEDS_ROW, :] = STALE
     return needs
@@ -352,7 +353,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
         options=np.zeros((rows, OPTION_WIDTH), i8),
         log=np.zeros((log_rows if trace else 1, LOG_WIDTH), i8),
         needs=_stale_needs(),
-        special_needs=np.zeros((8, 6), i8),
+        special_needs=_stale_needs(),
         subset_ok=np.zeros(8, np.bool_),
         doubles=np.zeros(a, i8),
         lenders=np.zeros(a, i8),

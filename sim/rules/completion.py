@@ -36,21 +36,27 @@ STAYS = int(Ability.STAYS)
 NONE_NAMED = np.int64(0)  # fewest_borrows before any lender is named; a numpy int (sim/decisions.py)
 
 
+@inline_kernel
+def _row_unchanged(table, row):
+    """Whether ``table[NEEDS_ROW]`` holds ``row``: the row the table was computed for."""
+    return table[NEEDS_ROW, 0] == row[0] and table[NEEDS_ROW, 1] == row[1] and table[NEEDS_ROW, 2] == row[2]
+
+
 @hot_kernel
 def subset_needs(st, deck):
-    """Fill ``st.needs``, ``st.special_needs`` and ``st.subset_ok`` for every subset of
-    the face-up tasks (bit i = position i + 1): the colours required by all its tasks,
-    by its Special Tasks alone (A8), and whether all its positions hold a task.
+    """Fill ``st.needs`` and ``st.subset_ok`` for every subset of the face-up tasks
+    (bit i = position i + 1): the colours required by all its tasks, and whether all
+    its positions hold a task.
 
     The tables depend on the row only, so they are kept while it stays as it was:
     ``needs[NEEDS_ROW]`` (the empty subset, which no completion names) holds the row
     they were computed for; :func:`sim.rules.setup.reset` clears it for each game.
     Each subset is its lowest position's task plus the subset of the others, computed
-    before it; the tables of a subset that is not ``subset_ok`` are not defined."""
-    needs, special_needs, subset_ok, row = st.needs, st.special_needs, st.subset_ok, st.row
-    if needs[NEEDS_ROW, 0] == row[0] and needs[NEEDS_ROW, 1] == row[1] and needs[NEEDS_ROW, 2] == row[2]:
+    before it; the needs of a subset that is not ``subset_ok`` are not defined."""
+    needs, subset_ok, row = st.needs, st.subset_ok, st.row
+    if _row_unchanged(needs, row):
         return
-    task_needs, task_special = deck.task_needs, deck.task_special
+    task_needs = deck.task_needs
     for subset in range(1, N_SUBSETS):
         low = subset & -subset
         rest = subset ^ low
@@ -58,14 +64,36 @@ def subset_needs(st, deck):
         subset_ok[subset] = task != EMPTY and (rest == 0 or subset_ok[rest])
         if not subset_ok[subset]:
             continue
-        special = task_special[task]
         for c in range(6):
             need = task_needs[task, c]
             needs[subset, c] = need if rest == 0 else needs[rest, c] + need
-            special_need = need if special else 0
-            special_needs[subset, c] = special_need if rest == 0 else special_needs[rest, c] + special_need
     for pos in range(ROW_SIZE):
         needs[NEEDS_ROW, pos] = row[pos]
+
+
+@kernel
+def special_subset_needs(st, deck):
+    """Fill ``st.special_needs``: for every subset of the face-up tasks, the colours
+    that its Special Tasks alone require (A8), after :func:`subset_needs` (whose
+    ``subset_ok`` it reads). Kept, like ``st.needs``, while the row stays as it was
+    (``special_needs[NEEDS_ROW]``). Only a completion with ability tokens reads it, so
+    it is a table of its own: a row change costs the others nothing for it."""
+    special_needs, subset_ok, row = st.special_needs, st.subset_ok, st.row
+    if _row_unchanged(special_needs, row):
+        return
+    task_needs, task_special = deck.task_needs, deck.task_special
+    for subset in range(1, N_SUBSETS):
+        if not subset_ok[subset]:
+            continue
+        low = subset & -subset
+        rest = subset ^ low
+        task = row[0 if low == 1 else (1 if low == 2 else 2)]
+        special = task_special[task]
+        for c in range(6):
+            special_need = task_needs[task, c] if special else 0
+            special_needs[subset, c] = special_need if rest == 0 else special_needs[rest, c] + special_need
+    for pos in range(ROW_SIZE):
+        special_needs[NEEDS_ROW, pos] = row[pos]
 
 
 @inline_kernel
@@ -126,13 +154,15 @@ def _free_tokens(st, deck, seat, squad):
 
 
 @inline_kernel
-def _out_of_reach(needs, symbols, subset_ok, seat, squad, tokens):
+def _out_of_reach(row, task_needs, symbols, seat, squad, tokens):
     """Whether no task subset is within ``tokens`` ability tokens of the squad: the
     shortfall (R6.1) of a subset is at least that of each of its tasks, so it is
-    enough that every face-up task alone is short of more than ``tokens`` symbols."""
+    enough that every face-up task alone is short of more than ``tokens`` symbols.
+    A task's needs are read from the deck (``deck.task_needs``), so that this test
+    needs no :func:`subset_needs` tables."""
     for pos in range(ROW_SIZE):
-        single = 1 << pos
-        if subset_ok[single] and shortfall(needs, symbols, seat, squad, single) <= tokens:
+        task = row[pos]
+        if task != EMPTY and shortfall(task_needs, symbols, seat, squad, task) <= tokens:
             return False
     return True
 
@@ -141,16 +171,21 @@ def _out_of_reach(needs, symbols, subset_ok, seat, squad, tokens):
 def completion_options(st, deck, seat):
     """Write every legal completion of ``seat`` to ``st.options`` (row 0: none) and
     return the number of rows (R6.1, R6.2, A1, A2, A8; layout in :mod:`sim.decisions`).
-    Rows come in squad order, then subset bitmask order."""
-    subset_needs(st, deck)
+    Rows come in squad order, then subset bitmask order.
+
+    The subset tables (:func:`subset_needs`) are brought up to date only when a squad
+    is within reach of a face-up task: after most row changes no squad is, and the
+    ability-free ``random`` line of ``revachol bench`` spent about 7% of its time
+    recomputing them (issue 14)."""
     options, needs, special_needs, subset_ok = st.options, st.needs, st.special_needs, st.subset_ok
     symbols = st.squad_symbols
     n = _add(options, 0, EMPTY, EMPTY, EMPTY, EMPTY)
     n_lenders = -1  # computed on first need
     for s in range(st.squad_n[seat]):
         n_double, n_special, n_borrow = _free_tokens(st, deck, seat, s)
-        if _out_of_reach(needs, symbols, subset_ok, seat, s, n_double + n_special + n_borrow):
+        if _out_of_reach(st.row, deck.task_needs, symbols, seat, s, n_double + n_special + n_borrow):
             continue
+        subset_needs(st, deck)  # returns at once when the tables are up to date
         for subset in range(1, N_SUBSETS):
             if not subset_ok[subset]:
                 continue
@@ -158,9 +193,12 @@ def completion_options(st, deck, seat):
             if short == 0:
                 n = _add(options, n, s, subset, 0, 0)
                 continue
+            if short > n_double + n_special + n_borrow:
+                continue  # each ability token covers one symbol at most: out of reach
+            special_subset_needs(st, deck)
             special = n_special if has_special(special_needs, subset) else 0  # A8: Special Tasks only
             if short > n_double + special + n_borrow:
-                continue  # each ability token covers one symbol at most: out of reach
+                continue
             if n_borrow > 0 and n_lenders < 0:
                 n_lenders = _lender_candidates(st, seat)
             lenders = max(n_lenders, 0)
@@ -178,6 +216,7 @@ def borrow_options(st, deck, seat, squad, subset, n_named, left):
     every lender ally that has a symbol left and after which ``left - 1`` borrows
     still complete task subset ``subset``. Rows come in borrower, then lender order."""
     subset_needs(st, deck)
+    special_subset_needs(st, deck)
     n_double, n_special, _ = _free_tokens(st, deck, seat, squad)
     special = n_special if has_special(st.special_needs, subset) else 0
     n_lenders = _lender_candidates(st, seat)

@@ -31,7 +31,8 @@ def shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally):
     (R6.1); 0 means they cover the subset. A bot weighs a placement so without
     writing the ally into the squad.
 
-    ``needs`` is ``st.needs`` (colours per task subset, int64), ``symbols`` is
+    ``needs`` is ``st.needs`` (colours per task subset, int64), or
+    ``deck.task_needs`` (colours per task, int8) with a task for ``subset``; ``symbols`` is
     ``st.squad_symbols`` (int64, players x squads x 7) and ``counts`` is
     ``deck.ally_symbol_counts`` (int64, allies x 7); arrays are passed rather than
     the state because these loops are the hot path.

@@ -28,6 +28,7 @@ def reset(st):
     st.g[WINNER] = EMPTY
     st.row[:] = EMPTY
     st.needs[NEEDS_ROW, :] = STALE  # sim.rules.completion.subset_needs computes it anew
+    st.special_needs[NEEDS_ROW, :] = STALE  # and special_subset_needs
     st.track[:] = EMPTY
     st.hand_n[:] = 0
     st.squad_n[:] = 0
