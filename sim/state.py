@@ -29,7 +29,9 @@ received (A1, A6)      ``received[p, :received_n[p]]``             ally ids
 shown by squad ``s`` of seat ``p``, kept equal to the sum of its allies' symbols.
 ``squad_flags[p, s, f]`` counts the squad's allies whose ability acts on completion
 (``SF_TOKENS``: A1, A2, A8) or moves them (``SF_RELOCATE``: A7), so that a squad
-without them skips the ability work (:mod:`sim.rules.squads`).
+without them skips the ability work (:mod:`sim.rules.squads`); ``relocators[p]`` is
+the sum of seat ``p``'s ``SF_RELOCATE`` counts, so that a seat without an A7 ally in
+its squads skips A7's offer at every turn.
 
 Sentinels: ``EMPTY`` (-1) marks an empty row or track position and an unused option
 field. Seats are 0..n-1 clockwise (R2.2); records are re-indexed by turn order at
@@ -200,6 +202,7 @@ class State(NamedTuple):
     squad_cards: np.ndarray  # int64 (P, A, A)
     squad_symbols: np.ndarray  # int64 (P, A, 7)
     squad_flags: np.ndarray  # int64 (P, A, SQUAD_FLAGS): allies with SF_* abilities per squad
+    relocators: np.ndarray  # int64 (P,): A7 allies in the seat's squads, all squads together
     done: np.ndarray  # int64 (P, T)
     done_n: np.ndarray  # int64 (P,)
     received: np.ndarray  # int64 (P, A)
@@ -339,6 +342,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
         squad_cards=np.zeros((p, a, a), i8),
         squad_symbols=np.zeros((p, a, 7), i8),
         squad_flags=np.zeros((p, a, SQUAD_FLAGS), i8),
+        relocators=np.zeros(p, i8),
         done=np.zeros((p, t), i8),
         done_n=np.zeros(p, i8),
         received=np.zeros((p, a), i8),

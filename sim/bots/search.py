@@ -69,6 +69,7 @@ def copy_state(src, dst):
     copy_into(dst.squad_cards, src.squad_cards)
     copy_into(dst.squad_symbols, src.squad_symbols)
     copy_into(dst.squad_flags, src.squad_flags)
+    copy_into(dst.relocators, src.relocators)
     copy_into(dst.done, src.done)
     copy_into(dst.done_n, src.done_n)
     copy_into(dst.received, src.received)

@@ -119,8 +119,11 @@ def swap(st, deck, seat, harry, victim, squad, pos, target):
 @hot_kernel
 def relocate_options(st, deck, seat):
     """A7 rows (row 0: none): a Garte of the player's squads to another of its squads.
-    Row 0 is written only when a move is offered: this runs at every turn."""
+    Row 0 is written only when a move is offered: this runs at every turn, and returns
+    at once for a seat with no A7 ally in its squads (``st.relocators``)."""
     n = 1
+    if st.relocators[seat] == 0:
+        return n
     for s in range(st.squad_n[seat]):
         if st.squad_flags[seat, s, SF_RELOCATE] == 0:
             continue

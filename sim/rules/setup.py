@@ -32,6 +32,7 @@ def reset(st):
     st.track[:] = EMPTY
     st.hand_n[:] = 0
     st.squad_n[:] = 0
+    st.relocators[:] = 0
     st.done_n[:] = 0
     st.received_n[:] = 0
     st.seat_stats[:] = 0

@@ -13,12 +13,13 @@ RELOCATE = int(Ability.RELOCATE)
 @inline_kernel
 def _count_flags(st, deck, seat, squad, ally, sign):
     """Add ``sign`` to the squad's ``squad_flags`` for ``ally``'s ability (A1, A2, A8:
-    ``SF_TOKENS``; A7: ``SF_RELOCATE``)."""
+    ``SF_TOKENS``; A7: ``SF_RELOCATE``, and the seat's ``relocators``)."""
     ability = deck.ally_ability[ally]
     if ability == BORROW or ability == DOUBLE or ability == SPECIAL_CROWN:
         st.squad_flags[seat, squad, SF_TOKENS] += sign
     elif ability == RELOCATE:
         st.squad_flags[seat, squad, SF_RELOCATE] += sign
+        st.relocators[seat] += sign
 
 
 @inline_kernel
@@ -43,7 +44,9 @@ def add_to_squad(st, deck, seat, squad, ally):
 
 @kernel
 def delete_squad(st, seat, squad):
-    """Remove squad ``squad`` of ``seat``; later squads move up one place (R5.3)."""
+    """Remove squad ``squad`` of ``seat``; later squads move up one place (R5.3). Its
+    A7 allies leave the seat's ``relocators`` with it."""
+    st.relocators[seat] -= st.squad_flags[seat, squad, SF_RELOCATE]
     last = st.squad_n[seat] - 1
     for s in range(squad, last):
         size = st.squad_size[seat, s + 1]

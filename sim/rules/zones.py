@@ -74,14 +74,15 @@ def check_zones(st, deck):
     assert (allies == 1).all(), "debug check (R3.2-R3.4, R5, A1, A6): an ally is in no zone or in two"
     assert (tasks == 1).all(), "debug check (R3.1, R6.3, R8): a task is in no zone or in two"
     assert (morale == 1).all(), "debug check (R3.3, R7, R8): a morale card is in no zone or in two"
-    assert _flags_agree(st, deck), "debug check (R5): a squad's squad_flags differ from its allies' abilities"
+    assert _flags_agree(st, deck), "debug check (R5): squad_flags or relocators differ from the allies' abilities"
 
 
 @kernel
 def _flags_agree(st, deck):
-    """Whether every squad's ``squad_flags`` count its allies' abilities
-    (:func:`sim.rules.squads.add_to_squad`)."""
+    """Whether every squad's ``squad_flags`` count its allies' abilities, and every
+    seat's ``relocators`` its A7 allies in squads (:func:`sim.rules.squads.add_to_squad`)."""
     for p in range(st.g[N_PLAYERS]):
+        relocators = 0
         for s in range(st.squad_n[p]):
             tokens, relocate = 0, 0
             for k in range(st.squad_size[p, s]):
@@ -90,4 +91,7 @@ def _flags_agree(st, deck):
                 relocate += ability == RELOCATE
             if st.squad_flags[p, s, SF_TOKENS] != tokens or st.squad_flags[p, s, SF_RELOCATE] != relocate:
                 return False
+            relocators += relocate
+        if st.relocators[p] != relocators:
+            return False
     return True
