@@ -154,17 +154,19 @@ def _free_tokens(st, deck, seat, squad):
 
 
 @inline_kernel
-def _out_of_reach(row, task_needs, symbols, seat, squad, tokens):
-    """Whether no task subset is within ``tokens`` ability tokens of the squad: the
-    shortfall (R6.1) of a subset is at least that of each of its tasks, so it is
-    enough that every face-up task alone is short of more than ``tokens`` symbols.
-    A task's needs are read from the deck (``deck.task_needs``), so that this test
-    needs no :func:`subset_needs` tables."""
+def _within_reach(row, task_needs, symbols, seat, squad, tokens):
+    """The task subset (bit i = position i + 1) of the face-up tasks that the squad
+    alone is short of ``tokens`` ability tokens or fewer for (R6.1). The shortfall of a
+    subset is at least that of each of its tasks, so only the subsets of this one can
+    be within ``tokens``; 0 puts every completion out of reach. A task's needs are
+    read from the deck (``deck.task_needs``): this test needs no :func:`subset_needs`
+    tables."""
+    reach = 0
     for pos in range(ROW_SIZE):
         task = row[pos]
         if task != EMPTY and shortfall(task_needs, symbols, seat, squad, task) <= tokens:
-            return False
-    return True
+            reach |= 1 << pos
+    return reach
 
 
 @hot_kernel
@@ -173,22 +175,24 @@ def completion_options(st, deck, seat):
     return the number of rows (R6.1, R6.2, A1, A2, A8; layout in :mod:`sim.decisions`).
     Rows come in squad order, then subset bitmask order.
 
-    The subset tables (:func:`subset_needs`) are brought up to date only when a squad
-    is within reach of a face-up task: after most row changes no squad is, and the
-    ability-free ``random`` line of ``revachol bench`` spent about 7% of its time
-    recomputing them (issue 14)."""
-    options, needs, special_needs, subset_ok = st.options, st.needs, st.special_needs, st.subset_ok
+    Only the subsets of the tasks that a squad is within reach of one by one
+    (:func:`_within_reach`) are weighed, and the subset tables (:func:`subset_needs`)
+    are brought up to date only when there is one: after most row changes no squad
+    is, and the ability-free ``random`` line of ``revachol bench`` spent about 7% of
+    its time recomputing them (issue 14)."""
+    options, needs, special_needs = st.options, st.needs, st.special_needs
     symbols = st.squad_symbols
     n = _add(options, 0, EMPTY, EMPTY, EMPTY, EMPTY)
     n_lenders = -1  # computed on first need
     for s in range(st.squad_n[seat]):
         n_double, n_special, n_borrow = _free_tokens(st, deck, seat, s)
-        if _out_of_reach(st.row, deck.task_needs, symbols, seat, s, n_double + n_special + n_borrow):
+        reach = _within_reach(st.row, deck.task_needs, symbols, seat, s, n_double + n_special + n_borrow)
+        if reach == 0:
             continue
         subset_needs(st, deck)  # returns at once when the tables are up to date
         for subset in range(1, N_SUBSETS):
-            if not subset_ok[subset]:
-                continue
+            if subset & ~reach:
+                continue  # a task out of reach (its positions all hold tasks otherwise: subset_ok)
             short = shortfall(needs, symbols, seat, s, subset)
             if short == 0:
                 n = _add(options, n, s, subset, 0, 0)
