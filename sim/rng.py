@@ -67,8 +67,11 @@ def next_u64(streams, s):
 
 @hot_kernel
 def _scale(u, n):
-    """A uniform integer in ``[0, n)`` from the 64-bit output ``u`` (bias below 2**-53)."""
-    return int((u >> np.uint64(11)) * _TO_UNIT * n)
+    """A uniform integer in ``[0, n)`` from the 64-bit output ``u`` (bias below 2**-53):
+    ``floor(x * 2**-53 * n)`` for the top 53 bits ``x``. Computed as ``x * (n * 2**-53)``,
+    which rounds the same (scaling by a power of two is exact), with one multiply
+    after ``u`` instead of two."""
+    return int((u >> np.uint64(11)) * (n * _TO_UNIT))
 
 
 @hot_kernel
