@@ -39,7 +39,7 @@ def note_leaders(st, deck):
     morale-loss event (R8.3) or an ally is received face down (A1, A6): while their
     counts stand still, the last turn's mask is copied instead of scoring again."""
     stamp = st.g[TASKS_COMPLETED] + st.g[MORALE_EVENTS]
-    for seat in range(st.g[N_PLAYERS]):
+    for seat in range(MAX_PLAYERS):  # a fixed count, unrolled: a seat out of play never changes it
         stamp += st.received_n[seat]
     turn = st.g[TURN]
     if turn > 1 and stamp == st.g[SCORE_STAMP]:
