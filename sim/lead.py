@@ -27,7 +27,10 @@ import numpy as np
 
 from sim._numba import hot_kernel, inline_kernel
 from sim.rules.scoring import score
-from sim.state import EMPTY, MAX_PLAYERS, MORALE_EVENTS, N_PLAYERS, S_SCORE, SCORE_STAMP, TASKS_COMPLETED, TURN, WINNER
+from sim.state import (
+    EMPTY, MAX_PLAYERS, MORALE_EVENTS, N_PLAYERS, S_SCORE, S_TASKS_LOST, SC_DONE_N, SC_POINTS, SC_RECEIVED_N,
+    SC_TASKS_LOST, SCORE_STAMP, TASKS_COMPLETED, TURN, WINNER,
+)  # fmt: skip
 
 
 @hot_kernel
@@ -48,12 +51,29 @@ def note_leaders(st, deck):
     st.g[SCORE_STAMP] = stamp
     best, mask = -1, 0
     for seat in range(st.g[N_PLAYERS]):
-        points = score(st, deck, seat)
+        points = _points(st, deck, seat)
         if points > best:
             best, mask = points, 1 << seat
         elif points == best:
             mask |= 1 << seat
     st.leaders[st.g[TURN]] = mask
+
+
+@inline_kernel
+def _points(st, deck, seat):
+    """The seat's points (R9.2), scored again only when its completed tasks or its
+    allies received may have changed since ``st.scored`` was written: completions
+    add to ``done_n``, a loss (R8.3) takes one away and adds to its tasks lost (both
+    may happen in one turn: A9's draw, then a completion), a received ally adds to
+    ``received_n``."""
+    done_n, received_n, lost = st.done_n[seat], st.received_n[seat], st.seat_stats[seat, S_TASKS_LOST]
+    scored = st.scored
+    if scored[seat, SC_DONE_N] != done_n or scored[seat, SC_RECEIVED_N] != received_n or scored[seat, SC_TASKS_LOST] != lost:
+        scored[seat, SC_DONE_N] = done_n
+        scored[seat, SC_RECEIVED_N] = received_n
+        scored[seat, SC_TASKS_LOST] = lost
+        scored[seat, SC_POINTS] = score(st, deck, seat)
+    return scored[seat, SC_POINTS]
 
 
 def _lone_leaders() -> np.ndarray:

@@ -125,6 +125,13 @@ SF_TOKENS = 0  # squad_flags: allies with A1, A2 or A8 (sim.rules.completion)
 SF_RELOCATE = 1  # squad_flags: allies with A7 (sim.rules.abilities)
 SQUAD_FLAGS = 2
 
+# --- scored: a seat's points when sim.lead.note_leaders last scored it (P, SCORED_LEN) ---
+SC_DONE_N = 0  # done_n then
+SC_RECEIVED_N = 1  # received_n then
+SC_TASKS_LOST = 2  # seat_stats[S_TASKS_LOST] then
+SC_POINTS = 3  # the points (R9.2); all EMPTY: not scored in this game
+SCORED_LEN = 4
+
 MS_EVENTS = 0  # morale-loss events this card caused (R7.2)
 MS_SAVES = 1  # saves rolled against it in those events (R8.2)
 
@@ -207,6 +214,7 @@ class State(NamedTuple):
     done_n: np.ndarray  # int64 (P,)
     received: np.ndarray  # int64 (P, A)
     received_n: np.ndarray  # int64 (P,)
+    scored: np.ndarray  # int64 (P, SCORED_LEN): each seat's points when sim.lead last scored it, and what they came from
     seat_stats: np.ndarray  # int64 (P, SEAT_STATS)
     held: np.ndarray  # bool (P, A): allies ever in the seat's hand
     played: np.ndarray  # bool (P, A): allies the seat played from hand
@@ -347,6 +355,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
         done_n=np.zeros(p, i8),
         received=np.zeros((p, a), i8),
         received_n=np.zeros(p, i8),
+        scored=np.full((p, SCORED_LEN), EMPTY, i8),
         seat_stats=np.zeros((p, SEAT_STATS), i8),
         held=np.zeros((p, a), np.bool_),
         played=np.zeros((p, a), np.bool_),

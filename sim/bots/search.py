@@ -74,6 +74,7 @@ def copy_state(src, dst):
     copy_into(dst.done_n, src.done_n)
     copy_into(dst.received, src.received)
     copy_into(dst.received_n, src.received_n)
+    copy_into(dst.scored, src.scored)
     copy_into(dst.seat_stats, src.seat_stats)
     copy_into(dst.held, src.held)
     copy_into(dst.played, src.played)

@@ -35,6 +35,7 @@ def reset(st):
     st.relocators[:] = 0
     st.done_n[:] = 0
     st.received_n[:] = 0
+    st.scored[:] = EMPTY  # sim.lead scores every seat anew
     st.seat_stats[:] = 0
     st.held[:] = False
     st.played[:] = False
