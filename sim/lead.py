@@ -49,13 +49,12 @@ def note_leaders(st, deck):
         st.leaders[turn] = st.leaders[turn - 1]
         return
     st.g[SCORE_STAMP] = stamp
-    best, mask = -1, 0
+    best = -1
     for seat in range(st.g[N_PLAYERS]):
-        points = _points(st, deck, seat)
-        if points > best:
-            best, mask = points, 1 << seat
-        elif points == best:
-            mask |= 1 << seat
+        best = max(best, _points(st, deck, seat))
+    mask = 0  # a second pass, without branches: who leads is a coin flip to the CPU
+    for seat in range(st.g[N_PLAYERS]):
+        mask |= (1 if st.scored[seat, SC_POINTS] == best else 0) << seat
     st.leaders[st.g[TURN]] = mask
 
 
