@@ -23,6 +23,17 @@ def _count_flags(st, deck, seat, squad, ally, sign):
 
 
 @inline_kernel
+def _add_symbols(st, deck, seat, squad, ally, sign):
+    """Add ``sign`` times the ally's symbols to the squad's ``squad_symbols``: its first
+    symbol, and its second if it shows two (R1.2), without a branch on which. Two
+    updates where adding its seven ``ally_symbol_counts`` took seven."""
+    first, second = deck.ally_symbols[ally, 0], deck.ally_symbols[ally, 1]
+    two = second >= 0
+    st.squad_symbols[seat, squad, first] += sign
+    st.squad_symbols[seat, squad, second if two else first] += sign if two else 0
+
+
+@inline_kernel
 def add_to_squad(st, deck, seat, squad, ally):
     """Put ``ally`` into squad ``squad`` of ``seat``; ``squad == squad_n[seat]`` makes
     a new squad, which comes last (R4.1, R5.1, R5.3). Returns the squad index."""
@@ -36,8 +47,7 @@ def add_to_squad(st, deck, seat, squad, ally):
     k = st.squad_size[seat, squad]
     st.squad_cards[seat, squad, k] = ally
     st.squad_size[seat, squad] = k + 1
-    for sym in range(7):
-        st.squad_symbols[seat, squad, sym] += deck.ally_symbol_counts[ally, sym]
+    _add_symbols(st, deck, seat, squad, ally, 1)
     _count_flags(st, deck, seat, squad, ally, 1)
     return squad
 
@@ -70,8 +80,7 @@ def take_from_squad(st, deck, seat, squad, pos):
     for k in range(pos, size - 1):
         st.squad_cards[seat, squad, k] = st.squad_cards[seat, squad, k + 1]
     st.squad_size[seat, squad] = size - 1
-    for sym in range(7):
-        st.squad_symbols[seat, squad, sym] -= deck.ally_symbol_counts[ally, sym]
+    _add_symbols(st, deck, seat, squad, ally, -1)
     _count_flags(st, deck, seat, squad, ally, -1)
     if size == 1:
         delete_squad(st, seat, squad)
