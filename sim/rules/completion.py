@@ -192,7 +192,7 @@ def completion_options(st, deck, seat):
         subset_needs(st, deck)  # returns at once when the tables are up to date
         for subset in range(1, N_SUBSETS):
             if subset & ~reach:
-                continue  # a task out of reach (its positions all hold tasks otherwise: subset_ok)
+                continue  # it holds a task out of reach; the others' positions all hold tasks (subset_ok)
             short = shortfall(needs, symbols, seat, s, subset)
             if short == 0:
                 n = _add(options, n, s, subset, 0, 0)
