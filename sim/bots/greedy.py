@@ -47,6 +47,7 @@ from sim.decisions import (
 )
 from sim.rules.completion import subset_needs
 from sim.rules.cover import CROWN, shortfall_with
+from sim.rules.squads import add_symbols
 from sim.rules.task_row import subset_points
 from sim.state import ACTIVE, EMPTY, ROW_SIZE
 
@@ -61,7 +62,7 @@ FAR = 1 << 30  # "no task within reach"
 # compiles a kernel again for each Python-int constant passed to it (sim/decisions.py).
 NO_ALLY = np.int64(-1)  # _reach: no ally joins
 OWN = np.int64(1)  # _reach: the squad's own symbols count
-ADD, REMOVE = np.int64(1), np.int64(-1)  # _with_ally
+ADD, REMOVE = np.int64(1), np.int64(-1)  # sim.rules.squads.add_symbols
 PLAY_ROWS, EXTRA_PLAY_ROWS = np.int64(0), np.int64(1)  # first placement row of D_PLAY, D_EXTRA_PLAY
 
 
@@ -94,13 +95,6 @@ def _reach(st, deck, seat, squad, ally, base):
 def _best_points(st, deck, seat, squad):
     """Most task points squad ``squad`` can complete now with its own symbols."""
     return _reach(st, deck, seat, squad, NO_ALLY, OWN)[0]
-
-
-@hot_kernel
-def _with_ally(st, deck, seat, squad, ally, sign):
-    """Add (sign 1) or remove (sign -1) an ally's symbols to a squad's counts."""
-    for k in range(7):
-        st.squad_symbols[seat, squad, k] += sign * deck.ally_symbol_counts[ally, k]
 
 
 @hot_kernel
@@ -248,9 +242,9 @@ def greedy_choose(st, deck, seat, kind, n_options, params):
             gain = params[W_POINTS] * (points - before) - params[W_GIFT] * deck.ally_points[harry]
         elif kind == D_RELOCATE:
             source, ally, target = st.options[i, 0], st.options[i, 3], st.options[i, 2]
-            _with_ally(st, deck, seat, source, ally, REMOVE)
+            add_symbols(st, deck, seat, source, ally, REMOVE)
             points = max(_placement(st, deck, seat, target, ally)[0], _best_points(st, deck, seat, source))
-            _with_ally(st, deck, seat, source, ally, ADD)
+            add_symbols(st, deck, seat, source, ally, ADD)
             gain = params[W_POINTS] * (points - before)
         else:
             gain = 0.0

@@ -30,7 +30,6 @@ from sim.bots.greedy import (
     _best_points,
     _current_best,
     _penalty_choice,
-    _with_ally,
     _would_complete,
     best_completion,
     cheapest_borrow,
@@ -38,6 +37,7 @@ from sim.bots.greedy import (
 from sim.decisions import ACTION_PLAY, D_ACTION, D_BORROW, D_COMPLETE, D_EXTRA_PLAY, D_PENALTY, D_PLAY, D_SWAP
 from sim.rules.completion import subset_needs
 from sim.rules.cover import shortfall
+from sim.rules.squads import add_symbols
 from sim.state import ROW_SIZE, TRACK_N
 
 PARAMS = {"w_points": 1.0, "w_gift": 1.0, "draw_below": 5.0, "decay": 0.4, "w_urgent": 2.0, "cautious": 1.0}
@@ -69,9 +69,9 @@ def _gain(st, deck, seat, squad, ally, decay):
         for k in range(7):
             st.squad_symbols[seat, squad, k] = 0
     before = 0.0 if new else _potential(st, deck, seat, squad, decay)
-    _with_ally(st, deck, seat, squad, ally, ADD)
+    add_symbols(st, deck, seat, squad, ally, ADD)
     points, after = _best_points(st, deck, seat, squad), _potential(st, deck, seat, squad, decay)
-    _with_ally(st, deck, seat, squad, ally, REMOVE)
+    add_symbols(st, deck, seat, squad, ally, REMOVE)
     return points, after - before
 
 
@@ -137,11 +137,11 @@ def planner_choose(st, deck, seat, kind, n_options, params):
         else:  # D_RELOCATE: [from squad, position, to squad, ally]
             source, target, ally = st.options[i, 0], st.options[i, 2], st.options[i, 3]
             loss = _potential(st, deck, seat, source, decay)
-            _with_ally(st, deck, seat, source, ally, REMOVE)
+            add_symbols(st, deck, seat, source, ally, REMOVE)
             loss -= _potential(st, deck, seat, source, decay)
             points, gain = _gain(st, deck, seat, target, ally, decay)
             points = max(points, _best_points(st, deck, seat, source))
-            _with_ally(st, deck, seat, source, ally, ADD)
+            add_symbols(st, deck, seat, source, ally, ADD)
             value = params[W_POINTS] * max(points - before, gain - loss)
         if value > best_value:
             best_i, best_value = i, value

@@ -42,6 +42,14 @@ def _row_unchanged(table, row):
     return table[NEEDS_ROW, 0] == row[0] and table[NEEDS_ROW, 1] == row[1] and table[NEEDS_ROW, 2] == row[2]
 
 
+@inline_kernel
+def _split_subset(row, subset):
+    """(task, rest): the task at the lowest position of task subset ``subset`` and the
+    subset of the others, which is smaller, so its table rows are filled first."""
+    low = subset & -subset
+    return row[0 if low == 1 else (1 if low == 2 else 2)], subset ^ low
+
+
 @hot_kernel
 def subset_needs(st, deck):
     """Fill ``st.needs`` and ``st.subset_ok`` for every subset of the face-up tasks
@@ -51,16 +59,15 @@ def subset_needs(st, deck):
     The tables depend on the row only, so they are kept while it stays as it was:
     ``needs[NEEDS_ROW]`` (the empty subset, which no completion names) holds the row
     they were computed for; :func:`sim.rules.setup.reset` clears it for each game.
-    Each subset is its lowest position's task plus the subset of the others, computed
-    before it; the needs of a subset that is not ``subset_ok`` are not defined."""
+    Each subset is its lowest position's task plus the subset of the others
+    (:func:`_split_subset`); the needs of a subset that is not ``subset_ok`` are not
+    defined."""
     needs, subset_ok, row = st.needs, st.subset_ok, st.row
     if _row_unchanged(needs, row):
         return
     task_needs = deck.task_needs
     for subset in range(1, N_SUBSETS):
-        low = subset & -subset
-        rest = subset ^ low
-        task = row[0 if low == 1 else (1 if low == 2 else 2)]
+        task, rest = _split_subset(row, subset)
         subset_ok[subset] = task != EMPTY and (rest == 0 or subset_ok[rest])
         if not subset_ok[subset]:
             continue
@@ -85,9 +92,7 @@ def special_subset_needs(st, deck):
     for subset in range(1, N_SUBSETS):
         if not subset_ok[subset]:
             continue
-        low = subset & -subset
-        rest = subset ^ low
-        task = row[0 if low == 1 else (1 if low == 2 else 2)]
+        task, rest = _split_subset(row, subset)
         special = task_special[task]
         for c in range(6):
             special_need = task_needs[task, c] if special else 0

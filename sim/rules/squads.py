@@ -23,10 +23,12 @@ def _count_flags(st, deck, seat, squad, ally, sign):
 
 
 @inline_kernel
-def _add_symbols(st, deck, seat, squad, ally, sign):
+def add_symbols(st, deck, seat, squad, ally, sign):
     """Add ``sign`` times the ally's symbols to the squad's ``squad_symbols``: its first
     symbol, and its second if it shows two (R1.2), without a branch on which. Two
-    updates where adding its seven ``ally_symbol_counts`` took seven."""
+    updates where adding its seven ``ally_symbol_counts`` took seven. The squad's
+    cards and size are not touched: the bots weigh a placement with it (sign 1, then
+    -1) without making it."""
     first, second = deck.ally_symbols[ally, 0], deck.ally_symbols[ally, 1]
     two = second >= 0
     st.squad_symbols[seat, squad, first] += sign
@@ -47,7 +49,7 @@ def add_to_squad(st, deck, seat, squad, ally):
     k = st.squad_size[seat, squad]
     st.squad_cards[seat, squad, k] = ally
     st.squad_size[seat, squad] = k + 1
-    _add_symbols(st, deck, seat, squad, ally, 1)
+    add_symbols(st, deck, seat, squad, ally, 1)
     _count_flags(st, deck, seat, squad, ally, 1)
     return squad
 
@@ -80,7 +82,7 @@ def take_from_squad(st, deck, seat, squad, pos):
     for k in range(pos, size - 1):
         st.squad_cards[seat, squad, k] = st.squad_cards[seat, squad, k + 1]
     st.squad_size[seat, squad] = size - 1
-    _add_symbols(st, deck, seat, squad, ally, -1)
+    add_symbols(st, deck, seat, squad, ally, -1)
     _count_flags(st, deck, seat, squad, ally, -1)
     if size == 1:
         delete_squad(st, seat, squad)
