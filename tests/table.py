@@ -142,6 +142,7 @@ class Table:
         self.st.squad_n[:] = 0
         self.st.squad_size[:] = 0
         self.st.squad_symbols[:] = 0
+        self.st.relocators[:] = 0
         return self
 
     def squad(self, seat: int, *allies: str) -> Table:

@@ -6,8 +6,8 @@ import pytest
 from sim.engine import run_games
 from sim.lead import note_leaders, write_closeness
 from sim.record import GAME_FIELDS, PLAYER_FIELDS
-from sim.state import MORALE_EVENTS, S_SCORE, TASKS_COMPLETED, TURN, WINNER
-from tests.table import ALLY, Table
+from sim.state import MORALE_EVENTS, S_SCORE, S_TASKS_LOST, TASKS_COMPLETED, TURN, WINNER
+from tests.table import ALLY, TASK, Table
 
 pytestmark = pytest.mark.nojit
 
@@ -45,6 +45,23 @@ def test_r9_2_leaders_after_a_turn_are_the_seats_with_the_most_points():
     t.st.g[TURN] = 8
     note_leaders(t.ref, t.deck)
     assert t.st.leaders[8] == 0b001
+
+
+def test_r8_3_r6_3_a_task_lost_and_one_completed_in_one_turn_change_the_lead():
+    t = Table(n_players=2).done(0, "t_big").done(1, "t_red", "t_blue")  # 6 points against 3
+    t.st.g[TASKS_COMPLETED] = 3
+    t.st.g[TURN] = 4
+    note_leaders(t.ref, t.deck)
+    assert t.st.leaders[4] == 0b01
+    # A9's draw sets off a morale-loss event: seat 0 gives up t_big (R8.3); it then
+    # completes t_yellow (R6.3), 1 point: as many tasks as before, fewer points
+    t.st.done[0, 0] = TASK["t_yellow"]
+    t.st.seat_stats[0, S_TASKS_LOST] += 1
+    t.st.g[MORALE_EVENTS] += 1
+    t.st.g[TASKS_COMPLETED] += 1
+    t.st.g[TURN] = 5
+    note_leaders(t.ref, t.deck)
+    assert t.st.leaders[5] == 0b10
 
 
 def test_a_tie_is_not_a_lead_change_and_the_first_lone_leader_is_not_one():

@@ -5,7 +5,7 @@ import pytest
 
 from sim.decisions import D_EXTRA_PLAY
 from sim.options import RuleOptions
-from sim.rules.abilities import play_options, swap_options
+from sim.rules.abilities import play_options, relocate_options, swap_options
 from sim.rules.turn import take_turn
 from tests.table import ALLY, Table
 
@@ -78,6 +78,25 @@ def test_a7_garte_moves_after_the_draw_on_a_draw_turn():
     turn(t)
     assert t.hand_of(0) == ["red", "blue"]
     assert t.squads_of(0) == [["green", "garte"]]
+
+
+def test_a7_r6_4_garte_completing_with_his_squad_leaves_no_move_to_offer():
+    t = Table().row("t_red", "t_yellow", "t_green2").hand(0, "green").squad(0, "garte").squad(0, "red")
+    assert relocate_options(t.ref, t.deck, 0) == 2  # none, Garte to the red squad
+    # play; (green, squad 0); no move; completion row 1: Garte's squad completes t_green2
+    t.script(0, 0, 0, 1)
+    turn(t)
+    assert t.done_of(0) == ["t_green2"] and t.squads_of(0) == [["red"]]
+    assert relocate_options(t.ref, t.deck, 0) == 1  # R6.4: Garte went to the statue discard
+    assert t.st.relocators[0] == 0  # the seat's count of A7 allies in squads went with him
+
+
+def test_a7_r5_3_garte_moved_out_of_his_squad_is_offered_a_move_again():
+    t = Table().row("t_red", "t_yellow", "t_big").hand(0, "red").squad(0, "garte").squad(0, "green").squad(0, "blue")
+    t.statue("yellow").script(1, 1)  # draw; relocate row 1: Garte to the green squad
+    turn(t)
+    assert t.squads_of(0) == [["green", "garte"], ["blue"]]  # R5.3: his old squad ceased
+    assert relocate_options(t.ref, t.deck, 0) == 2  # none, Garte to the blue squad
 
 
 def test_a9_evrart_forces_a_draw_and_the_player_may_still_complete():
