@@ -1,7 +1,9 @@
 """Numba options for every compiled kernel, and the state handles' plumbing, in one place.
 
-``cache=True`` keeps compiled machine code on disk next to the modules, so only the
-first process on a machine pays the compilation. ``nogil=True`` lets threads run
+Every kernel keeps its compiled machine code on disk (numba's ``cache=True``), so only
+the first process on a machine pays the compilation; a kernel is compiled without
+numba's wrappers for calls from Python, which only the game loop needs
+(:mod:`sim._kernel`). ``nogil=True`` lets threads run
 kernels side by side. Set ``NUMBA_DISABLE_JIT=1`` to run the same code as plain
 Python (the rules tests do, see tests/test_without_jit.py). Set ``NUMBA_BOUNDSCHECK=1``
 (with its own ``NUMBA_CACHE_DIR``: the cache does not tell the two builds apart) for a
@@ -21,6 +23,7 @@ literal types.
 
 import operator
 
+import numba
 import numpy as np
 from numba import njit, typeof, types
 from numba.core import cgutils, imputils
@@ -38,17 +41,33 @@ from numba.extending import (
 )
 from numba.np import arrayobj
 
-from sim import _cache, _inline
+from sim import _cache, _flags, _inline
+from sim._kernel import kernel_dispatcher
 
 _cache.install()
 _inline.install()
+_flags.install()
 
-KERNEL_OPTIONS = {"cache": True, "nogil": True, "forceinline": False}
+KERNEL_OPTIONS = {"nogil": True, "forceinline": False}
+
+
+def _compiled(func, **options):
+    """``func`` as a :class:`sim._kernel.Kernel` with :data:`KERNEL_OPTIONS` and
+    ``options``; as it is under ``NUMBA_DISABLE_JIT=1``."""
+    return func if numba.config.DISABLE_JIT else kernel_dispatcher(func, **(KERNEL_OPTIONS | options))
 
 
 def kernel(func):
-    """Compile ``func`` in nopython mode with the project's options."""
-    return njit(**KERNEL_OPTIONS)(func)
+    """Compile ``func`` in nopython mode with the project's options, without numba's
+    wrappers for calls from Python (:mod:`sim._kernel`)."""
+    return _compiled(func)
+
+
+def entry_kernel(func):
+    """Like :func:`kernel`, with numba's wrapper for calls from Python: for the
+    kernels that a run calls from Python (the game loop), which would otherwise
+    compile a twin (:mod:`sim._kernel`)."""
+    return njit(cache=True, **KERNEL_OPTIONS)(func)
 
 
 def hot_kernel(func):
@@ -62,7 +81,7 @@ def hot_kernel(func):
     to about 170 ns/turn, for 2 s more cold compile. Every other kernel sets
     ``forceinline=False`` explicitly, because numba lets a kernel compiled while a
     hot kernel is typed inherit the flag."""
-    return njit(**(KERNEL_OPTIONS | {"forceinline": True}))(func)
+    return _compiled(func, forceinline=True)
 
 
 def inline_kernel(func):
@@ -76,7 +95,7 @@ def inline_kernel(func):
     ``swap``, ``place_morale``, ``suffer_penalty``, ``greedy_choose``) are inline kernels: the
     cold compile of a ``greedy`` run went from about 46 to about 35 s. Inlining a
     kernel with several callers, or the completion kernels, made it slower."""
-    return njit(inline="always", **KERNEL_OPTIONS)(func)
+    return _compiled(func, inline="always")
 
 
 @hot_kernel

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from numba.extending import overload
 
 from sim import decisions
-from sim._numba import inline_kernel, kernel
+from sim._numba import entry_kernel, inline_kernel
 from sim.bots.spec import BotSpec, bot_tables, parse_bot
 from sim.bots.user import RAISED
 from sim.deck_arrays import DeckArrays
@@ -88,7 +88,7 @@ def play_game(st, backup, deck, n_players, keys, game_index):
     score_game(st, deck)
 
 
-@kernel
+@entry_kernel
 def play_batch(st, backup, deck, n_players, keys, first_game, games, players, held, played, opening, tasks, morale, allies):
     """Play ``games.shape[0]`` consecutive games and fill their record rows; stop at a
     game with a bad choice. Returns the number of games recorded."""
