@@ -191,7 +191,8 @@ def completion_options(st, deck, seat):
     n_lenders = -1  # computed on first need
     for s in range(st.squad_n[seat]):
         n_double, n_special, n_borrow = _free_tokens(st, deck, seat, s)
-        reach = _within_reach(st.row, deck.task_needs, symbols, seat, s, n_double + n_special + n_borrow)
+        tokens = n_double + n_special + n_borrow  # each covers one symbol at most
+        reach = _within_reach(st.row, deck.task_needs, symbols, seat, s, tokens)
         if reach == 0:
             continue
         subset_needs(st, deck)  # returns at once when the tables are up to date
@@ -202,12 +203,12 @@ def completion_options(st, deck, seat):
             if short == 0:
                 n = _add(options, n, s, subset, 0, 0)
                 continue
-            if short > n_double + n_special + n_borrow:
-                continue  # each ability token covers one symbol at most: out of reach
+            if short > tokens:
+                continue  # out of reach even if every token counts
             special_subset_needs(st, deck)
             special = n_special if has_special(special_needs, subset) else 0  # A8: Special Tasks only
             if short > n_double + special + n_borrow:
-                continue
+                continue  # out of reach with the A8 tokens of Special Tasks only
             if n_borrow > 0 and n_lenders < 0:
                 n_lenders = _lender_candidates(st, seat)
             lenders = max(n_lenders, 0)
