@@ -25,19 +25,28 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import polars as pl
 
 from lifelines import AalenJohansenFitter
 
 from analysis.data.runs import Run, RunsLike, per_run
-from analysis.stats.inference import distribution, kaplan_meier, rate_columns, summarise
+from analysis.data.stream import Batch, Columns, reduce_run
+from analysis.stats.histogram import Histogram
+from analysis.stats.inference import kaplan_meier, rate_columns
 
 MEASURES = ("turns", "rounds")  # columns of the games table (turns; rounds)
 ENDINGS = ("finished", "stalled", "truncated")  # R9.1; R4 Reading; R4 Reading (turn cap)
 
 
+def _histograms(run: Run, columns: tuple[str, ...], histograms) -> dict[str, Histogram]:
+    """``histograms(batch)`` (named :class:`Histogram`) summed over every game of the run."""
+    return reduce_run(run, Columns(games=columns), histograms)
+
+
 def game_length(runs: RunsLike) -> pd.DataFrame:
     """Turns and rounds per game.
+
+    Computed from the histogram of each measure over the run's games
+    (:class:`analysis.stats.histogram.Histogram`), exactly.
 
     Returns
     -------
@@ -48,10 +57,9 @@ def game_length(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        games = run.scan("games", *MEASURES)
-        rows = [summarise(games, measure, n_name="games").assign(measure=measure) for measure in MEASURES]
-        out = pd.concat(rows, ignore_index=True)
-        return out[["measure", *out.columns.drop("measure")]]
+        counts = _histograms(run, MEASURES, lambda batch: {m: Histogram.of(batch.games[m]) for m in MEASURES})
+        return pd.DataFrame([{"measure": measure, **{key: value[0] for key, value in counts[measure].summary("games").items()}}
+                             for measure in MEASURES])  # fmt: skip
 
     return per_run(runs, one)
 
@@ -66,10 +74,12 @@ def game_endings(runs: RunsLike) -> pd.DataFrame:
         ``share`` with its Wilson interval.
     """
 
+    def endings(batch: Batch) -> dict[str, np.ndarray]:
+        return {"games": np.int64(batch.size), "stalled": batch.games["stalled"].sum(dtype=np.int64),
+                "truncated": batch.games["truncated"].sum(dtype=np.int64)}  # fmt: skip
+
     def one(run: Run) -> pd.DataFrame:
-        counts = run.scan("games", "stalled", "truncated").select(
-            games=pl.len(), stalled=pl.col("stalled").sum(), truncated=pl.col("truncated").sum()
-        ).collect().row(0, named=True)  # fmt: skip
+        counts = reduce_run(run, Columns(games=("stalled", "truncated")), endings)
         finished = counts["games"] - counts["stalled"] - counts["truncated"]
         count = np.array([finished, counts["stalled"], counts["truncated"]])
         games = np.full(3, counts["games"])
@@ -99,14 +109,9 @@ def length_histogram(runs: RunsLike, measure: str = "turns") -> pd.DataFrame:
     if measure not in MEASURES:
         raise ValueError(f"unknown measure {measure!r}; valid: {', '.join(MEASURES)}")
 
-    return per_run(runs, lambda run: distribution(run.scan("games", measure), measure, n_name="games"))
-
-
-def _survival(runs: RunsLike, durations_observed) -> pd.DataFrame:
     def one(run: Run) -> pd.DataFrame:
-        frame = run.scan("games", "turns", "truncated", "first_event_turn").select(durations_observed).collect()
-        curve = kaplan_meier(frame["duration"].to_numpy(), frame["observed"].to_numpy())
-        return curve.rename(columns={"time": "turn"}).assign(games=len(frame))
+        counts = _histograms(run, (measure,), lambda batch: {measure: Histogram.of(batch.games[measure])})
+        return counts[measure].distribution(measure, "games")
 
     return per_run(runs, one)
 
@@ -114,6 +119,10 @@ def _survival(runs: RunsLike, durations_observed) -> pd.DataFrame:
 def length_survival(runs: RunsLike) -> pd.DataFrame:
     """Kaplan–Meier curve of game length: the share of games still running after
     each turn, with pointwise 95% intervals; truncated games are censored.
+
+    The curve is a function of the games that end and that are censored at each
+    turn, counted over the run (:func:`analysis.stats.inference.kaplan_meier` with
+    those counts as frequency weights).
 
     Returns
     -------
@@ -123,15 +132,37 @@ def length_survival(runs: RunsLike) -> pd.DataFrame:
         with ``survival_low``/``survival_high``, ``hazard`` (share of the running
         games that end at this turn) with its Wilson interval, ``games``.
     """
-    return _survival(runs, [pl.col("turns").alias("duration"), (pl.col("truncated") == 0).alias("observed")])
+
+    def one(run: Run) -> pd.DataFrame:
+        counts = _histograms(run, ("turns", "truncated"), lambda batch: {
+            "turns": Histogram.of(batch.games["turns"], batch.games["truncated"] == 0, 2)})["turns"]  # fmt: skip
+        status, turn = np.nonzero(counts.counts)  # status 1: the game ended at ``turn``; 0: censored there
+        curve = kaplan_meier(counts.values[turn], status, counts.counts[status, turn])
+        return curve.rename(columns={"time": "turn"}).assign(games=int(counts.n.sum()))
+
+    return per_run(runs, one)
 
 
 JITTER_SEED = 19780101  # lifelines breaks ties between competing events by a seeded jitter: reproducible
+KINDS = 3  # 0 censored (stalled or truncated before an event), 1 first morale-loss event, 2 the game's end
+
+
+def _first_event_kinds(batch: Batch) -> dict[str, Histogram]:
+    games = batch.games
+    had_event = games["first_event_turn"] > 0
+    duration = np.where(had_event, games["first_event_turn"], games["turns"])
+    kind = np.where(had_event, 1, np.where(batch.unfinished, 0, 2))
+    return {"duration": Histogram.of(duration, kind, KINDS)}
 
 
 def first_event_incidence(runs: RunsLike) -> pd.DataFrame:
     """Cumulative incidence of the first morale-loss event (R8) by turn, with the end
     of a game without one (R9.1) as a competing risk (module docstring).
+
+    The estimator is a function of the first events, competing ends and censored
+    games counted per turn over the run (lifelines' fitter with those counts as
+    weights). Lifelines breaks a tie between a first event and a competing end at
+    the same turn by a seeded jitter of the turn.
 
     Returns
     -------
@@ -143,14 +174,12 @@ def first_event_incidence(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        games = run.scan("games", "turns", "stalled", "truncated", "first_event_turn").collect()
-        had_event = games["first_event_turn"].to_numpy() > 0
-        unfinished = (games["stalled"].to_numpy() + games["truncated"].to_numpy()) > 0
-        duration = np.where(had_event, games["first_event_turn"].to_numpy(), games["turns"].to_numpy())
-        kind = np.where(had_event, 1, np.where(unfinished, 0, 2))  # 1 event, 2 competing end, 0 censored
+        counts = _histograms(run, ("turns", "first_event_turn"), _first_event_kinds)["duration"]
+        kind, turn = np.nonzero(counts.counts)
         global_rng = np.random.get_state()  # the fitter seeds numpy's global generator: leave the user's alone
         try:
-            fitter = AalenJohansenFitter(seed=JITTER_SEED).fit(duration, kind, event_of_interest=1)
+            fitter = AalenJohansenFitter(seed=JITTER_SEED).fit(counts.values[turn], kind, event_of_interest=1,
+                                                               weights=counts.counts[kind, turn])  # fmt: skip
         finally:
             np.random.set_state(global_rng)
         incidence = fitter.cumulative_density_.iloc[:, 0]
@@ -161,6 +190,6 @@ def first_event_incidence(runs: RunsLike) -> pd.DataFrame:
         # Tied times are jittered by at most ±0.0001 turns: keep one row per whole turn, its last value.
         out = out.assign(turn=np.round(out["turn"]).astype(np.int64)).groupby("turn", as_index=False).last()
         return out.fillna({"incidence_low": out["incidence"], "incidence_high": out["incidence"]}).assign(
-            games=len(games))
+            games=int(counts.n.sum()))
 
     return per_run(runs, one)

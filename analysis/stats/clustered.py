@@ -77,6 +77,27 @@ class GameMoments:
         return g / (g - 1) * (self.cross - outer / g)
 
 
+class CountMoments(GameMoments):
+    """:class:`GameMoments` with one entry per value ``0 … V−1`` of a count along the
+    first axis of ``total`` ``(V, k)`` and ``cross`` ``(V, k, k)``, e.g. the wins and
+    the players saved ``v`` times. Chunks that saw different largest values add up:
+    the values a chunk never saw count zero in it."""
+
+    @property
+    def values(self) -> int:
+        """``V``, the number of values counted."""
+        return self.total.shape[0]
+
+    def __add__(self, other: GameMoments) -> CountMoments:
+        size = max(self.total.shape[0], other.total.shape[0])
+
+        def grown(array: np.ndarray) -> np.ndarray:
+            return np.pad(array, [(0, size - array.shape[0])] + [(0, 0)] * (array.ndim - 1))
+
+        return CountMoments(grown(self.total) + grown(other.total), grown(self.cross) + grown(other.cross),
+                            self.games + other.games)  # fmt: skip
+
+
 def sum_moments(chunks) -> GameMoments:
     """Sum :class:`GameMoments` of an iterable of per-game total arrays (chunks of games)."""
     out = None

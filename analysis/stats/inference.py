@@ -208,11 +208,28 @@ def bh_flags(pvalues, q: float = FDR_Q) -> tuple[np.ndarray, np.ndarray]:
     return flagged, adjusted
 
 
-def kaplan_meier(durations, observed) -> pd.DataFrame:
+def _greenwood_se(survival: np.ndarray, at_risk: np.ndarray, events: np.ndarray) -> np.ndarray:
+    """Greenwood's (1926) standard error of a Kaplan–Meier curve, ``S·√Σ d/(n(n−d))``,
+    NaN from the first time at which every unit at risk ends; computed as
+    statsmodels computes it for unweighted data (with frequency weights statsmodels
+    switches to Tsiatis' formula, whereas units counted per time are units all the
+    same)."""
+    at_risk, events = np.asarray(at_risk, np.float64), np.asarray(events, np.float64)
+    terms = events / np.clip(at_risk * (at_risk - events), 1e-12, np.inf)
+    terms[(at_risk == events) | (at_risk == 0)] = np.nan
+    se = np.sqrt(np.cumsum(terms))
+    kept = np.isfinite(se) | (survival != 0)
+    se[kept] *= survival[kept]
+    se[~kept] = np.nan
+    return se
+
+
+def kaplan_meier(durations, observed, weights=None) -> pd.DataFrame:
     """Kaplan–Meier survival curve with pointwise 95% intervals, and the hazard.
 
-    The estimate and its Greenwood standard error come from
-    ``statsmodels.duration.survfunc.SurvfuncRight`` (Kaplan & Meier 1958). The
+    The estimate comes from ``statsmodels.duration.survfunc.SurvfuncRight``
+    (Kaplan & Meier 1958), its standard error from Greenwood's formula
+    ``S·√Σ d/(n(n−d))`` over the times so far (:func:`_greenwood_se`). The
     interval is the log-log ("exponential Greenwood") one, ``S ** exp(±z·σ)`` with
     ``σ = se / (S·|log S|)`` (Kalbfleisch & Prentice 2002, §1.3): it stays inside
     [0, 1]. The intervals are pointwise: each holds at its own time with 95%
@@ -229,6 +246,9 @@ def kaplan_meier(durations, observed) -> pd.DataFrame:
     observed : array_like of bool
         True where the event happened at ``durations``; False where the unit was
         censored then (it was still running, the event had not happened).
+    weights : array_like of int, optional
+        How many units each entry stands for (frequency weights), so that units
+        counted per time give the curve of the units themselves.
 
     Returns
     -------
@@ -247,10 +267,11 @@ def kaplan_meier(durations, observed) -> pd.DataFrame:
     observed = np.asarray(observed, np.float64)
     if durations.size == 0:
         raise ValueError("a survival curve needs at least one duration")
-    curve = SurvfuncRight(durations, observed)
+    curve = SurvfuncRight(durations, observed, freq_weights=None if weights is None else np.asarray(weights, np.float64))
     survival = curve.surv_prob
+    se = _greenwood_se(survival, curve.n_risk, curve.n_events)
     with np.errstate(divide="ignore", invalid="ignore"):
-        spread = np.exp(sps.norm.ppf(1 - ALPHA / 2) * curve.surv_prob_se / (survival * np.abs(np.log(survival))))
+        spread = np.exp(sps.norm.ppf(1 - ALPHA / 2) * se / (survival * np.abs(np.log(survival))))
         low, high = survival**spread, survival ** (1 / spread)
     inside = (survival > 0) & (survival < 1) & np.isfinite(spread)
     out = pd.DataFrame({
