@@ -59,6 +59,7 @@ from analysis.stats.ally_model import ally_effects, ally_effects_by_group
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.data.player_games import chunks, player_bots
 from analysis.data.runs import Run, RunsLike, per_run
+from analysis.data.stream import Batch, Columns, Totals, reduce_run
 from analysis.stats.inference import bh_flags, mean_columns_from_sums, rate_columns
 from sim.rundir.schema import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
@@ -251,13 +252,13 @@ def ally_contributions(runs: RunsLike) -> pd.DataFrame:
 
 
 def _task_sums(players: int):
-    def sums(batch: pl.DataFrame) -> dict[str, np.ndarray]:
-        status = batch["task_status"].to_numpy()
+    def sums(batch: Batch) -> Totals:
+        status = batch.cards["task_status"]
         completed = (status == TASK_COMPLETED) | (status == TASK_LOST)
-        turn = np.where(completed, batch["task_turn"].to_numpy(), 0).astype(np.int64)
-        by = batch["task_completed_by"].to_numpy()
+        turn = np.where(completed, batch.cards["task_turn"], 0).astype(np.int64)
+        by = batch.cards["task_completed_by"]
         return {
-            "games": np.int64(len(batch)),
+            "games": np.int64(batch.size),
             "completed": completed.sum(0, dtype=np.int64),
             "failed": (status == TASK_FAILED).sum(0, dtype=np.int64),
             "lost": (status == TASK_LOST).sum(0, dtype=np.int64),
@@ -281,9 +282,9 @@ def _task_columns(run: Run) -> dict[str, list]:
     }
 
 
-def _task_totals(run: Run) -> dict[str, np.ndarray]:
-    columns = ("task_status", "task_turn", "task_completed_by")
-    return run.accumulate(run.scan("cards", *columns), _task_sums(run.players))
+def _task_totals(run: Run) -> Totals:
+    columns = Columns(cards=("task_status", "task_turn", "task_completed_by"))
+    return reduce_run(run, columns, _task_sums(run.players))
 
 
 def task_outcomes(runs: RunsLike) -> pd.DataFrame:
