@@ -103,9 +103,9 @@ class Histogram:
         return np.where(seen.any(1), self.values[index].astype(np.float64) if len(self.values) else np.nan, np.nan)
 
     def summary(self, n_name: str = "n") -> dict[str, np.ndarray]:
-        """Columns of :func:`analysis.stats.inference.summarise`, one entry per group:
-        ``n_name``, ``mean`` with its t interval, ``sd``, ``median``, ``p5`` …
-        ``p95``, ``min``, ``max``."""
+        """Summary columns, one entry per group: ``n_name``, ``mean`` with its t
+        interval (:func:`analysis.stats.inference.mean_interval`), ``sd``,
+        ``median``, ``p5`` … ``p95``, ``min``, ``max`` (float64 but ``n_name``)."""
         mean, sd = self.mean(), self.sd()
         low, high = mean_interval(mean, np.nan_to_num(sd), self.n)
         return {n_name: self.n, "mean": mean, "mean_low": low, "mean_high": high, "sd": sd,
@@ -113,9 +113,9 @@ class Histogram:
                 "min": self.extreme(last=False), "max": self.extreme(last=True)}  # fmt: skip
 
     def distribution(self, column: str, n_name: str = "n", groups: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
-        """The table of :func:`analysis.stats.inference.distribution`: one row per
-        group and value seen, ``groups…``, ``column``, ``n_name`` (values in the
-        group), ``count``, ``share`` with its Wilson interval.
+        """How often each value occurs: one row per group and value seen, sorted,
+        ``groups…``, ``column``, ``n_name`` (values in the group), ``count``,
+        ``share`` with its Wilson interval.
 
         Parameters
         ----------

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import polars as pl
 from scipy import stats as sps
 from statsmodels.duration.survfunc import SurvfuncRight
 from statsmodels.stats.contingency_tables import mcnemar
@@ -96,62 +95,6 @@ def mean_columns_from_sums(name: str, total, total_sq, n) -> dict[str, np.ndarra
         var = np.where(n > 1, (total_sq - n * mean**2) / (n - 1), np.nan)
     low, high = mean_interval(mean, np.sqrt(np.clip(var, 0, None)), n)
     return {name: mean, f"{name}_low": low, f"{name}_high": high}
-
-
-def summarise(frame: pl.LazyFrame, column: str, by: list[str] | None = None, n_name: str = "n") -> pd.DataFrame:
-    """Mean with its t interval, median, percentiles, minimum and maximum of a column.
-
-    Parameters
-    ----------
-    frame : polars.LazyFrame
-        Holds ``column`` (numeric; nulls are left out) and the ``by`` columns.
-    column : str
-    by : list of str, optional
-        Grouping columns; one row per group, sorted.
-    n_name : str
-        Name of the sample-size column (e.g. ``games``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``by…``, ``n_name``, ``mean``, ``mean_low``, ``mean_high``, ``sd``,
-        ``median``, ``p5``, ``p25``, ``p75``, ``p95``, ``min``, ``max``
-        (percentiles linearly interpolated).
-    """
-    col = pl.col(column).drop_nulls()
-    aggregates = [
-        col.count().alias(n_name),
-        col.mean().alias("mean"),
-        col.std().alias("sd"),
-        col.median().alias("median"),
-        *(col.quantile(p / 100, "linear").alias(f"p{p}") for p in PERCENTILES),
-        col.min().cast(pl.Float64).alias("min"),
-        col.max().cast(pl.Float64).alias("max"),
-    ]
-    out = (frame.group_by(by).agg(aggregates).sort(by) if by else frame.select(aggregates)).collect().to_pandas()
-    low, high = mean_interval(out["mean"], out["sd"].fillna(0.0), out[n_name])
-    out.insert(out.columns.get_loc("mean") + 1, "mean_low", low)
-    out.insert(out.columns.get_loc("mean_low") + 1, "mean_high", high)
-    return out
-
-
-def distribution(frame: pl.LazyFrame, column: str, by: list[str] | None = None, n_name: str = "n") -> pd.DataFrame:
-    """How often each value of a column occurs, as a share with its Wilson interval.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (``by`` group and) value, sorted: ``by…``, ``column``,
-        ``n_name`` (rows in the group), ``count``, ``share`` with ``share_low`` and
-        ``share_high``.
-    """
-    by = list(by or [])
-    counts = frame.group_by([*by, column]).len("count")
-    total = pl.col("count").sum()
-    counts = counts.with_columns((total.over(by) if by else total).alias(n_name))
-    out = counts.sort([*by, column]).collect().to_pandas()
-    out = out[[*by, column, n_name, "count"]]
-    return out.assign(**rate_columns("share", out["count"], out[n_name]))
 
 
 def binomial_pvalues(successes, n, p) -> np.ndarray:
