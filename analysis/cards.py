@@ -58,6 +58,7 @@ import polars as pl
 from analysis.stats.ally_model import ally_effects, ally_effects_by_group
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.data.player_games import chunks, player_bots
+from analysis.data.memo import once
 from analysis.data.runs import Run, RunsLike, per_run
 from analysis.data.stream import Batch, Columns, Totals, reduce_run
 from analysis.stats.inference import bh_flags, mean_columns_from_sums, rate_columns
@@ -251,12 +252,13 @@ def ally_contributions(runs: RunsLike) -> pd.DataFrame:
     return per_run(runs, one)
 
 
-def _task_sums(players: int):
+def _task_sums(players: int, points: np.ndarray):
     def sums(batch: Batch) -> Totals:
         status = batch.cards["task_status"]
-        completed = (status == TASK_COMPLETED) | (status == TASK_LOST)
+        completed, lost = (status == TASK_COMPLETED) | (status == TASK_LOST), status == TASK_LOST
         turn = np.where(completed, batch.cards["task_turn"], 0).astype(np.int64)
         by = batch.cards["task_completed_by"]
+        per_game = [lost.sum(1), completed.sum(1), (lost * points).sum(1), (completed * points).sum(1)]
         return {
             "games": np.int64(batch.size),
             "completed": completed.sum(0, dtype=np.int64),
@@ -265,6 +267,7 @@ def _task_sums(players: int):
             "turn": turn.sum(0),
             "turn_sq": (turn**2).sum(0),
             "by_position": np.stack([((by == order) & completed).sum(0, dtype=np.int64) for order in range(players)]),
+            "lost_moments": GameMoments.of(np.stack(per_game, axis=1)),
         }
 
     return sums
@@ -282,9 +285,23 @@ def _task_columns(run: Run) -> dict[str, list]:
     }
 
 
-def _task_totals(run: Run) -> Totals:
+def task_totals(run: Run) -> Totals:
+    """Task totals over every game of the run, in one pass shared by the tables that
+    read them.
+
+    Returns
+    -------
+    dict
+        ``games``; per task, int64 ``(T,)``: ``completed`` (lost ones included),
+        ``failed`` (R8.1), ``lost`` (R8.3), ``turn`` and ``turn_sq`` (sums of the
+        turns of completion and of their squares); ``by_position`` ``(players, T)``
+        (completions by turn-order position); ``lost_moments``
+        (:class:`~analysis.stats.clustered.GameMoments` of each game's completed
+        tasks lost, completed, and the points of both).
+    """
     columns = Columns(cards=("task_status", "task_turn", "task_completed_by"))
-    return reduce_run(run, columns, _task_sums(run.players))
+    points = np.array([task.points for task in run.deck.tasks], np.float64)
+    return once(run, "task totals", lambda: reduce_run(run, columns, _task_sums(run.players, points)))
 
 
 def task_outcomes(runs: RunsLike) -> pd.DataFrame:
@@ -304,7 +321,7 @@ def task_outcomes(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        s = _task_totals(run)
+        s = task_totals(run)
         return pd.DataFrame({
             **_task_columns(run),
             "games": s["games"],
@@ -330,7 +347,7 @@ def task_completers(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        s = _task_totals(run)
+        s = task_totals(run)
         columns = _task_columns(run)
         count = s["by_position"].T.ravel()  # task-major: task 0 positions 1..n, task 1 …
         completions = np.repeat(s["completed"], run.players)

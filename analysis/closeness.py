@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analysis.data.memo import once
 from analysis.data.runs import Run, RunsLike, per_run
 from analysis.data.stream import Batch, Columns, Totals, reduce_run
 from analysis.stats.histogram import Histogram
@@ -47,7 +48,7 @@ def _histograms(batch: Batch) -> Totals:
 
 def _finished(run: Run) -> Totals:
     """The histograms of the measures and the comebacks over the finished games."""
-    return reduce_run(run, Columns(games=FIELDS), _histograms, include_unfinished=False)
+    return once(run, "closeness", lambda: reduce_run(run, Columns(games=FIELDS), _histograms, include_unfinished=False))
 
 
 def closeness(runs: RunsLike) -> pd.DataFrame:

@@ -28,8 +28,9 @@ import pandas as pd
 
 from lifelines import AalenJohansenFitter
 
+from analysis.data.memo import once
 from analysis.data.runs import Run, RunsLike, per_run
-from analysis.data.stream import Batch, Columns, reduce_run
+from analysis.data.stream import Batch, Columns, Totals, reduce_run
 from analysis.stats.histogram import Histogram
 from analysis.stats.inference import kaplan_meier, rate_columns
 
@@ -37,9 +38,27 @@ MEASURES = ("turns", "rounds")  # columns of the games table (turns; rounds)
 ENDINGS = ("finished", "stalled", "truncated")  # R9.1; R4 Reading; R4 Reading (turn cap)
 
 
-def _histograms(run: Run, columns: tuple[str, ...], histograms) -> dict[str, Histogram]:
-    """``histograms(batch)`` (named :class:`Histogram`) summed over every game of the run."""
-    return reduce_run(run, Columns(games=columns), histograms)
+KINDS = 3  # how a game's wait for its first morale-loss event ends: 0 censored, 1 the event, 2 the game's end
+
+
+def _histograms(batch: Batch) -> Totals:
+    games = batch.games
+    had_event = games["first_event_turn"] > 0
+    waited = np.where(had_event, games["first_event_turn"], games["turns"])
+    kind = np.where(had_event, 1, np.where(batch.unfinished, 0, 2))  # stalled or truncated first: censored
+    return {**{measure: Histogram.of(games[measure]) for measure in MEASURES},
+            "ends": Histogram.of(games["turns"], games["truncated"] == 0, 2),  # group 1: the game ended (R9.1)
+            "first_event": Histogram.of(waited, kind, KINDS),
+            **{ending: int(games[ending].sum()) for ending in ENDINGS[1:]}}  # fmt: skip
+
+
+def _totals(run: Run) -> Totals:
+    """Over every game of the run: histograms of ``turns`` and ``rounds``, of the
+    turns at which games end or are censored (``ends``) and at which the wait for
+    the first morale-loss event ends (``first_event``, by kind), and the stalled and
+    truncated games."""
+    columns = Columns(games=(*MEASURES, "first_event_turn", *ENDINGS[1:]))
+    return once(run, "length", lambda: reduce_run(run, columns, _histograms))
 
 
 def game_length(runs: RunsLike) -> pd.DataFrame:
@@ -57,7 +76,7 @@ def game_length(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        counts = _histograms(run, MEASURES, lambda batch: {m: Histogram.of(batch.games[m]) for m in MEASURES})
+        counts = _totals(run)
         return pd.DataFrame([{"measure": measure, **{key: value[0] for key, value in counts[measure].summary("games").items()}}
                              for measure in MEASURES])  # fmt: skip
 
@@ -74,15 +93,11 @@ def game_endings(runs: RunsLike) -> pd.DataFrame:
         ``share`` with its Wilson interval.
     """
 
-    def endings(batch: Batch) -> dict[str, np.ndarray]:
-        return {"games": np.int64(batch.size), "stalled": batch.games["stalled"].sum(dtype=np.int64),
-                "truncated": batch.games["truncated"].sum(dtype=np.int64)}  # fmt: skip
-
     def one(run: Run) -> pd.DataFrame:
-        counts = reduce_run(run, Columns(games=("stalled", "truncated")), endings)
-        finished = counts["games"] - counts["stalled"] - counts["truncated"]
-        count = np.array([finished, counts["stalled"], counts["truncated"]])
-        games = np.full(3, counts["games"])
+        counts = _totals(run)
+        games = int(counts["turns"].n[0])
+        count = np.array([games - counts["stalled"] - counts["truncated"], counts["stalled"], counts["truncated"]])
+        games = np.full(3, games)
         return pd.DataFrame({"ending": ENDINGS, "games": games, "count": count, **rate_columns("share", count, games)})
 
     return per_run(runs, one)
@@ -109,11 +124,7 @@ def length_histogram(runs: RunsLike, measure: str = "turns") -> pd.DataFrame:
     if measure not in MEASURES:
         raise ValueError(f"unknown measure {measure!r}; valid: {', '.join(MEASURES)}")
 
-    def one(run: Run) -> pd.DataFrame:
-        counts = _histograms(run, (measure,), lambda batch: {measure: Histogram.of(batch.games[measure])})
-        return counts[measure].distribution(measure, "games")
-
-    return per_run(runs, one)
+    return per_run(runs, lambda run: _totals(run)[measure].distribution(measure, "games"))
 
 
 def length_survival(runs: RunsLike) -> pd.DataFrame:
@@ -134,8 +145,7 @@ def length_survival(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        counts = _histograms(run, ("turns", "truncated"), lambda batch: {
-            "turns": Histogram.of(batch.games["turns"], batch.games["truncated"] == 0, 2)})["turns"]  # fmt: skip
+        counts = _totals(run)["ends"]
         status, turn = np.nonzero(counts.counts)  # status 1: the game ended at ``turn``; 0: censored there
         curve = kaplan_meier(counts.values[turn], status, counts.counts[status, turn])
         return curve.rename(columns={"time": "turn"}).assign(games=int(counts.n.sum()))
@@ -144,15 +154,6 @@ def length_survival(runs: RunsLike) -> pd.DataFrame:
 
 
 JITTER_SEED = 19780101  # lifelines breaks ties between competing events by a seeded jitter: reproducible
-KINDS = 3  # 0 censored (stalled or truncated before an event), 1 first morale-loss event, 2 the game's end
-
-
-def _first_event_kinds(batch: Batch) -> dict[str, Histogram]:
-    games = batch.games
-    had_event = games["first_event_turn"] > 0
-    duration = np.where(had_event, games["first_event_turn"], games["turns"])
-    kind = np.where(had_event, 1, np.where(batch.unfinished, 0, 2))
-    return {"duration": Histogram.of(duration, kind, KINDS)}
 
 
 def first_event_incidence(runs: RunsLike) -> pd.DataFrame:
@@ -174,7 +175,7 @@ def first_event_incidence(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        counts = _histograms(run, ("turns", "first_event_turn"), _first_event_kinds)["duration"]
+        counts = _totals(run)["first_event"]
         kind, turn = np.nonzero(counts.counts)
         global_rng = np.random.get_state()  # the fitter seeds numpy's global generator: leave the user's alone
         try:

@@ -13,15 +13,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analysis.cards import task_totals
+from analysis.data.memo import once
 from analysis.data.player_games import summarise_per_player
 from analysis.data.runs import Run, RunsLike, per_run
 from analysis.data.stream import Batch, Columns, Totals, reduce_run
-from analysis.seats import tie_counts
-from analysis.stats.clustered import CountMoments, GameMoments, ratio_columns
+from analysis.seats import game_counts
+from analysis.stats.clustered import CountMoments, ratio_columns
 from analysis.stats.histogram import Histogram
 from analysis.stats.inference import bh_flags, binomial_pvalues, mean_columns_from_sums, rate_columns
 from sim.cards import as_written
-from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
 
 PER_GAME = {  # column: (what, unit)
     "morale_events": ("morale-loss events", "events"),
@@ -39,6 +40,21 @@ PER_PLAYER_GAME = {  # column of the players table: what (R8.3)
 }
 
 
+def _histograms(batch: Batch) -> Totals:
+    failed, completed = batch.games["tasks_failed"], batch.games["tasks_completed"]
+    resolved = failed + completed
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(resolved > 0, failed / resolved, np.nan)  # no task resolved: left out
+    return {**{c: Histogram.of(batch.games[c]) for c in PER_GAME if c != "failed_share"},
+            "failed_share": Histogram.of(share)}  # fmt: skip
+
+
+def _per_game(run: Run) -> Totals:
+    """The histogram of every :data:`PER_GAME` measure over every game of the run."""
+    columns = Columns(games=("morale_events", "tasks_completed", "tasks_failed"))
+    return once(run, "morale per game", lambda: reduce_run(run, columns, _histograms))
+
+
 def morale_per_game(runs: RunsLike) -> pd.DataFrame:
     """Morale-loss events and task fates per game.
 
@@ -54,16 +70,8 @@ def morale_per_game(runs: RunsLike) -> pd.DataFrame:
         ``median``, ``p5`` … ``p95``, ``min``, ``max``.
     """
 
-    def histograms(batch: Batch) -> Totals:
-        failed, completed = batch.games["tasks_failed"], batch.games["tasks_completed"]
-        resolved = failed + completed
-        with np.errstate(divide="ignore", invalid="ignore"):
-            share = np.where(resolved > 0, failed / resolved, np.nan)  # no task resolved: left out
-        return {**{c: Histogram.of(batch.games[c]) for c in PER_GAME if c != "failed_share"},
-                "failed_share": Histogram.of(share)}  # fmt: skip
-
     def one(run: Run) -> pd.DataFrame:
-        counts = reduce_run(run, Columns(games=("morale_events", "tasks_completed", "tasks_failed")), histograms)
+        counts = _per_game(run)
         return pd.DataFrame([{"measure": column, "what": what, "unit": unit,
                               **{key: value[0] for key, value in counts[column].summary("games").items()}}
                              for column, (what, unit) in PER_GAME.items()])  # fmt: skip
@@ -80,13 +88,7 @@ def morale_event_distribution(runs: RunsLike) -> pd.DataFrame:
         One row per run and number of events: ``morale_events``, ``games``,
         ``count``, ``share`` with its Wilson interval.
     """
-
-    def one(run: Run) -> pd.DataFrame:
-        counts = reduce_run(run, Columns(games=("morale_events",)),
-                            lambda batch: {"events": Histogram.of(batch.games["morale_events"])})  # fmt: skip
-        return counts["events"].distribution("morale_events", "games")
-
-    return per_run(runs, one)
+    return per_run(runs, lambda run: _per_game(run)["morale_events"].distribution("morale_events", "games"))
 
 
 def player_penalties(runs: RunsLike) -> pd.DataFrame:
@@ -104,17 +106,6 @@ def player_penalties(runs: RunsLike) -> pd.DataFrame:
         ``median``, ``p5`` … ``p95``, ``min``, ``max``.
     """
     return per_run(runs, lambda run: summarise_per_player(run, PER_PLAYER_GAME))
-
-
-def _tasks_lost(batch: Batch, points: np.ndarray) -> Totals:
-    status = batch.cards["task_status"]
-    completed, lost = (status == TASK_COMPLETED) | (status == TASK_LOST), status == TASK_LOST
-    z = np.stack([lost.sum(1), completed.sum(1), (lost * points).sum(1), (completed * points).sum(1)], axis=1)
-    return {"moments": GameMoments.of(z)}
-
-
-def _zero_point_wins(batch: Batch) -> Totals:
-    return {"zero": int(((batch.players["won"] == 1) & (batch.players["score"] == 0)).sum())}
 
 
 def morale_impact(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
@@ -137,10 +128,9 @@ def morale_impact(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFr
     """
 
     def one(run: Run) -> pd.DataFrame:
-        points = np.array([task.points for task in run.deck.tasks], np.float64)
-        moments = reduce_run(run, Columns(cards=("task_status",)), lambda batch: _tasks_lost(batch, points))["moments"]
-        games, tied, dice = tie_counts(run, include_unfinished)
-        zero = reduce_run(run, Columns(players=("won", "score")), _zero_point_wins, include_unfinished)["zero"]
+        moments = task_totals(run)["lost_moments"]
+        counts = game_counts(run, include_unfinished)
+        games, tied, dice, zero = (counts[key] for key in ("games", "tied", "dice", "zero"))
         rows = [("tasks_lost_share", "completed tasks later lost to penalties (R8.3)", moments.select(0, 1), "completed tasks"),
                 ("points_lost_share", "completed task points later lost to penalties", moments.select(2, 3), "task points")]  # fmt: skip
         out = [{"measure": m, "what": w, "n": float(mo.total[1]), "n_of": of,

@@ -39,6 +39,7 @@ from itertools import combinations
 
 from scipy import stats as sps
 
+from analysis.data.memo import once
 from analysis.data.player_games import bot_labels
 from analysis.data.runs import Run, RunsLike, per_run
 from analysis.data.stream import Batch, Columns, Totals, reduce_run
@@ -68,21 +69,30 @@ def balance(win_rates) -> np.ndarray:
 
 def _game_counts(players: int):
     def totals(batch: Batch) -> Totals:
-        scores = batch.players["score"]
+        scores, won = batch.players["score"], batch.players["won"] == 1
         tied = (scores == scores.max(axis=1, keepdims=True)).sum(axis=1) > 1 if batch.size else np.zeros(0, bool)
         winner = batch.games["winner"]
         return {"games": batch.size, "wins": np.bincount(winner[winner >= 0], minlength=players).astype(np.int64),
-                "tied": int(tied.sum()), "dice": int(batch.games["tie_broken_by_dice"].sum())}  # fmt: skip
+                "tied": int(tied.sum()), "dice": int(batch.games["tie_broken_by_dice"].sum()),
+                "zero": int((won & (scores == 0)).sum())}  # fmt: skip
 
     return totals
 
 
-def _win_counts(run: Run, include_unfinished: bool) -> Totals:
-    """Over the games counted: ``games``, ``wins`` per turn-order position
-    ``(players,)``, ``tied`` (games whose top score, R9.2, is shared by two or more
-    players) and ``dice`` (games whose winner R9.3's die roll chose)."""
-    columns = Columns(games=("winner", "tie_broken_by_dice"), players=("score",))
-    return reduce_run(run, columns, _game_counts(run.players), include_unfinished)
+def game_counts(run: Run, include_unfinished: bool = False) -> Totals:
+    """How the games counted were won, in one pass shared by the tables that read it.
+
+    Returns
+    -------
+    dict
+        ``games``; ``wins`` per turn-order position, int64 ``(players,)``; ``tied``
+        (games whose top score, R9.2, is shared by two or more players), ``dice``
+        (games whose winner R9.3's die roll chose) and ``zero`` (games won with 0
+        points).
+    """
+    columns = Columns(games=("winner", "tie_broken_by_dice"), players=("score", "won"))
+    return once(run, ("win counts", include_unfinished),
+                lambda: reduce_run(run, columns, _game_counts(run.players), include_unfinished))  # fmt: skip
 
 
 def seat_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
@@ -96,7 +106,7 @@ def seat_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataF
     """
 
     def one(run: Run) -> pd.DataFrame:
-        counts = _win_counts(run, include_unfinished)
+        counts = game_counts(run, include_unfinished)
         games, wins = counts["games"], counts["wins"]
         positions = np.arange(1, run.players + 1)
         rates = rate_columns("win_rate", wins, np.full(run.players, games))
@@ -108,7 +118,7 @@ def seat_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataF
 def tie_counts(run: Run, include_unfinished: bool = False) -> tuple[int, int, int]:
     """``(games, tied on points, decided by dice)``: games counted, games whose top
     score (R9.2) was shared, and games whose winner R9.3's die roll chose."""
-    counts = _win_counts(run, include_unfinished)
+    counts = game_counts(run, include_unfinished)
     return counts["games"], counts["tied"], counts["dice"]
 
 
@@ -130,7 +140,7 @@ def seat_balance(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFra
     """
 
     def one(run: Run) -> pd.DataFrame:
-        counts = _win_counts(run, include_unfinished)
+        counts = game_counts(run, include_unfinished)
         games, wins, tied_games, dice_games = (counts[key] for key in ("games", "wins", "tied", "dice"))
         chi2, chi2_p = sps.chisquare(wins) if games else (np.nan, np.nan)
         fair = multinomial_bootstrap(np.ones(run.players), games, balance, seed=BOOTSTRAP_SEED) if games else [np.nan]
@@ -168,7 +178,7 @@ def seat_differences(runs: RunsLike, include_unfinished: bool = False) -> pd.Dat
     """
 
     def one(run: Run) -> pd.DataFrame:
-        counts = _win_counts(run, include_unfinished)
+        counts = game_counts(run, include_unfinished)
         games, wins = counts["games"], counts["wins"]
         pairs = list(combinations(range(run.players), 2))
         z = sps.norm.ppf(1 - ALPHA / (2 * len(pairs)))
@@ -190,7 +200,8 @@ def _scores(run: Run, include_unfinished: bool) -> Histogram:
         scores = batch.players["score"]
         return {"scores": Histogram.of(scores, np.broadcast_to(np.arange(run.players), scores.shape), run.players)}
 
-    return reduce_run(run, Columns(players=("score",)), totals, include_unfinished)["scores"]
+    return once(run, ("scores", include_unfinished),
+                lambda: reduce_run(run, Columns(players=("score",)), totals, include_unfinished)["scores"])  # fmt: skip
 
 
 def score_summary(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:

@@ -11,7 +11,7 @@ from analysis.data.player_games import summarise_per_player
 from analysis.data.runs import Run
 from analysis.length import game_length, length_histogram
 from analysis.morale import win_rate_by_saves
-from analysis.seats import score_summary
+from analysis.seats import game_counts, score_summary
 from analysis.stats.inference import PERCENTILES
 from sim.runner import simulate
 
@@ -72,3 +72,11 @@ def test_decisiveness_is_the_mean_share_of_turns_over_games_where_a_seat_led_alo
     row = closeness(run_dir).set_index("measure").loc["decisiveness"]
     assert row["games"] == len(share) and row["value"] == pytest.approx(share.mean(), rel=1e-12)
     assert row["median"] == pytest.approx(np.median(share), rel=1e-12)
+
+
+def test_tables_of_one_opened_run_share_a_pass_and_a_reopened_run_is_read_afresh(run_dir):
+    run = Run.open(run_dir)
+    assert game_counts(run) is game_counts(run)  # seat_win_rates, seat_balance … read the parts once
+    assert game_counts(run, include_unfinished=True) is not game_counts(run)
+    again = game_counts(Run.open(run_dir))
+    assert again is not game_counts(run) and again["wins"].tolist() == game_counts(run)["wins"].tolist()
