@@ -67,20 +67,24 @@ def balance(win_rates) -> np.ndarray:
     return 1.0 - (win_rates.max(axis=-1) - win_rates.min(axis=-1))
 
 
-def _game_counts(players: int):
+def _game_counts(players: int, bot_column: str, bot_label: np.ndarray, bots: int):
     def totals(batch: Batch) -> Totals:
         scores, won = batch.players["score"], batch.players["won"] == 1
         tied = (scores == scores.max(axis=1, keepdims=True)).sum(axis=1) > 1 if batch.size else np.zeros(0, bool)
         winner = batch.games["winner"]
+        mine = bot_label[batch.players[bot_column]][..., None] == np.arange(bots)  # (G, n, bots)
         return {"games": batch.size, "wins": np.bincount(winner[winner >= 0], minlength=players).astype(np.int64),
                 "tied": int(tied.sum()), "dice": int(batch.games["tie_broken_by_dice"].sum()),
-                "zero": int((won & (scores == 0)).sum())}  # fmt: skip
+                "zero": int((won & (scores == 0)).sum()),
+                "scores": Histogram.of(scores, np.broadcast_to(np.arange(players), scores.shape), players),
+                "bots": GameMoments.of(np.stack([(mine & won[..., None]).sum(1), mine.sum(1)], axis=-1))}  # fmt: skip
 
     return totals
 
 
 def game_counts(run: Run, include_unfinished: bool = False) -> Totals:
-    """How the games counted were won, in one pass shared by the tables that read it.
+    """How the games counted were won and scored, in one pass shared by the tables
+    that read it.
 
     Returns
     -------
@@ -88,11 +92,15 @@ def game_counts(run: Run, include_unfinished: bool = False) -> Totals:
         ``games``; ``wins`` per turn-order position, int64 ``(players,)``; ``tied``
         (games whose top score, R9.2, is shared by two or more players), ``dice``
         (games whose winner R9.3's die roll chose) and ``zero`` (games won with 0
-        points).
+        points); ``scores``, the :class:`~analysis.stats.histogram.Histogram` of
+        final scores by turn-order position; ``bots``, the
+        :class:`~analysis.stats.clustered.GameMoments` of each game's wins and
+        player rows per bot of :func:`analysis.data.player_games.bot_labels`.
     """
-    columns = Columns(games=("winner", "tie_broken_by_dice"), players=("score", "won"))
-    return once(run, ("win counts", include_unfinished),
-                lambda: reduce_run(run, columns, _game_counts(run.players), include_unfinished))  # fmt: skip
+    names, column, label = bot_labels(run)
+    columns = Columns(games=("winner", "tie_broken_by_dice"), players=("score", "won", column))
+    totals = _game_counts(run.players, column, label, len(names))
+    return once(run, ("game counts", include_unfinished), lambda: reduce_run(run, columns, totals, include_unfinished))
 
 
 def seat_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
@@ -193,17 +201,6 @@ def seat_differences(runs: RunsLike, include_unfinished: bool = False) -> pd.Dat
     return per_run(runs, one)
 
 
-def _scores(run: Run, include_unfinished: bool) -> Histogram:
-    """Final scores (points) by turn-order position (group ``k`` = position ``k + 1``)."""
-
-    def totals(batch: Batch) -> Totals:
-        scores = batch.players["score"]
-        return {"scores": Histogram.of(scores, np.broadcast_to(np.arange(run.players), scores.shape), run.players)}
-
-    return once(run, ("scores", include_unfinished),
-                lambda: reduce_run(run, Columns(players=("score",)), totals, include_unfinished)["scores"])  # fmt: skip
-
-
 def score_summary(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
     """Final scores (R9.2) by turn-order position.
 
@@ -215,7 +212,7 @@ def score_summary(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFr
     """
 
     def one(run: Run) -> pd.DataFrame:
-        scores = _scores(run, include_unfinished)
+        scores = game_counts(run, include_unfinished)["scores"]
         out = pd.DataFrame({"position": np.arange(1, run.players + 1), **scores.summary("player_games")})
         return out[out["player_games"] > 0].reset_index(drop=True)  # positions of no game counted: no row
 
@@ -234,7 +231,7 @@ def score_histogram(runs: RunsLike, include_unfinished: bool = False) -> pd.Data
 
     def one(run: Run) -> pd.DataFrame:
         positions = {"position": np.arange(1, run.players + 1)}
-        return _scores(run, include_unfinished).distribution("score", "player_games", positions)
+        return game_counts(run, include_unfinished)["scores"].distribution("score", "player_games", positions)
 
     return per_run(runs, one)
 
@@ -255,14 +252,8 @@ def bot_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFr
     """
 
     def one(run: Run) -> pd.DataFrame:
-        names, column, label = bot_labels(run)
-
-        def totals(batch: Batch) -> Totals:
-            mine = label[batch.players[column]][..., None] == np.arange(len(names))  # (G, n, bots)
-            won = batch.players["won"].astype(bool)[..., None]
-            return {"moments": GameMoments.of(np.stack([(mine & won).sum(1), mine.sum(1)], axis=-1))}
-
-        moments = reduce_run(run, Columns(players=(column, "won")), totals, include_unfinished)["moments"]
+        names = bot_labels(run)[0]
+        moments = game_counts(run, include_unfinished)["bots"]
         everywhere = np.array([run.bot_names.count(name) == run.players for name in names])
         rates = ratio_columns("win_rate", moments)
         for key in ("win_rate_low", "win_rate_high"):

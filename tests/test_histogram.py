@@ -58,3 +58,12 @@ def test_groups_are_summarised_apart_and_an_empty_group_has_no_values():
     table = histogram.distribution("score", "player_games", {"position": np.array([1, 2, 3])})
     assert table["position"].tolist() == [1, 1, 1, 2, 2, 2] and table["count"].tolist() == [1] * 6
     assert table["player_games"].tolist() == [3] * 6 and table["share"].tolist() == pytest.approx([1 / 3] * 6)
+
+
+def test_integers_far_apart_are_counted_by_value_as_well():
+    """Few values spread over a wide range (e.g. task points in thousandths) are not
+    counted over the whole range, and keep their dtype."""
+    values = np.array([5, 10**9, 5, -(10**9), 10**9], np.int64)
+    histogram = Histogram.of(values[:2]) + Histogram.of(values[2:])
+    assert histogram.values.tolist() == [-(10**9), 5, 10**9] and histogram.counts.tolist() == [[1, 2, 2]]
+    assert histogram.values.dtype == np.int64 and histogram.percentile(50)[0] == np.percentile(values, 50)

@@ -51,6 +51,14 @@ class Histogram:
         if values.dtype.kind == "f":
             known = ~np.isnan(values)
             values, group = values[known], group[known]
+        if values.dtype.kind in "iu" and values.size:  # small integers: count them in one linear pass
+            low, high = int(values.min()), int(values.max())
+            if high - low < 4 * values.size + 1024:
+                span = high - low + 1
+                counts = np.bincount(group * span + (values.astype(np.int64) - low), minlength=groups * span)
+                counts = counts.reshape(groups, span)
+                seen = counts.any(0)
+                return cls((np.arange(low, high + 1)[seen]).astype(values.dtype), counts[:, seen].astype(np.int64))
         distinct, index = np.unique(values, return_inverse=True)
         counts = np.bincount(group * len(distinct) + index.ravel(), minlength=groups * len(distinct))
         return cls(distinct, counts.reshape(groups, len(distinct)).astype(np.int64))
