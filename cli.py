@@ -191,6 +191,9 @@ def report(
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     target_turns: str | None = typer.Option(None, help="Your target for mean turns per game, LO..HI (e.g. 50..60): the findings rank game length by its miss."),
     bot: str | None = typer.Option(None, help="Card strength from the players of this bot only (as the run spells it, e.g. search or search:iterations=256): how a skilled or a weak player's allies pay."),
+    quiet: bool = typer.Option(False, help="No progress bar (shown for runs of more than a million games)."),
+    scheduler: str | None = typer.Option(None, help="Read the run's parts on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see the run at the same path)."),
+    dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and read the run's parts on it."),
 ) -> None:
     """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the path of the HTML file."""
     from analysis.report.page import build_report
@@ -204,7 +207,8 @@ def report(
         _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
     try:
         path = build_report(run_dir, out, include_unfinished, threshold,
-                            target_turns=(target.low, target.high) if target else None, bot=bot)  # fmt: skip
+                            target_turns=(target.low, target.high) if target else None, bot=bot,
+                            progress=False if quiet else None, scheduler=scheduler, dask_local=dask_local)  # fmt: skip
     except (RunError, DeckError, ValueError, OSError) as exc:
         _fail(str(exc).replace("\n", "; "))
     typer.echo(str(path))
