@@ -122,8 +122,22 @@ def bench(
     bot: str = typer.Option("random", help="Bot in every seat."),
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     cold: bool = typer.Option(False, "--cold", help="Instead, time a first run in a fresh process with an empty numba cache, phase by phase (seconds): what a fresh install waits before its first game."),
+    report: bool = typer.Option(False, "--report", help="Instead, time `revachol report` (wall time, peak RSS, rows/s) on runs of --report-games games (default 1,000,000 and 10,000,000), each report in a process of its own."),
+    report_games: list[int] = typer.Option([1_000_000, 10_000_000], min=1, help="With --report: the run sizes, repeat for several."),
+    runs: Path = typer.Option(Path("runs") / "report-bench", help="With --report: the folder of the runs, g1m and g10m; complete runs there are reused (only read), missing ones are played there first (greedy, 4 players, seed 0)."),
+    dask_local: int | None = typer.Option(None, min=1, help="With --report: time the reports on a local Dask cluster of this many workers."),
 ) -> None:
-    """Measure the engine's speed in games/s on one core: the card file and its ability-free variant, with 2 and 4 players. A measurement, not a test."""
+    """Measure the engine's speed in games/s on one core: the card file and its ability-free variant, with 2 and 4 players. With --report, the report's wall time, peak memory and rows/s instead. A measurement, not a test."""
+    if report:
+        import subprocess
+
+        from analysis.report.bench import format_timings, report_scale
+
+        try:
+            typer.echo(format_timings(report_scale(report_games, runs, dask_local)))
+        except (RuntimeError, subprocess.CalledProcessError) as exc:
+            _fail(str(exc))
+        return
     from sim.bench import engine_speed, first_run_phases, format_lines, format_phases, pin_to_one_core
 
     _load(cards)

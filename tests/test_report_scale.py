@@ -14,8 +14,8 @@ from sim.runner import simulate
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
-    """3,000 three-player games in six parts of 500."""
-    out = tmp_path_factory.mktemp("scale") / "run"
+    """3,000 three-player games in six parts of 500 (named as the report benchmark names them)."""
+    out = tmp_path_factory.mktemp("scale") / "g3k"
     return simulate("cards.yaml", 3_000, out, players=3, bots="random", seed=11, n_jobs=1, chunk_size=500,
                     progress=False)  # fmt: skip
 
@@ -86,3 +86,15 @@ def test_reduce_run_on_a_dask_local_cluster_maps_the_parts_on_the_workers_and_su
     assert local["remote"] == 0 and dask["remote"] == 6  # every one of the 6 parts read on a worker
     assert np.array_equal(dask["score"].total, local["score"].total)
     assert np.array_equal(dask["score"].cross, local["score"].cross)  # the same sums in the same order
+
+
+def test_the_report_benchmark_reuses_a_complete_run_and_measures_its_report_in_a_child(run_dir):
+    from analysis.report.bench import ensure_run, format_timings, run_name, time_report
+
+    assert [run_name(n) for n in (100_000, 1_000_000, 10_000_000, 1_500)] == ["g100k", "g1m", "g10m", "g1500"]
+    before = sorted(p.relative_to(run_dir) for p in run_dir.rglob("*"))
+    timing = time_report(ensure_run(run_dir.parent, 3_000))  # complete: reused, not played again
+    assert sorted(p.relative_to(run_dir) for p in run_dir.rglob("*")) == before  # the report went elsewhere
+    assert (timing.run, timing.games, timing.rows) == ("g3k", 3_000, 9_000)
+    assert timing.peak_rss > 50e6 and timing.seconds > 0  # a child that imported polars and matplotlib
+    assert format_timings([timing]).splitlines()[1].split()[:2] == ["g3k", "3,000"]
