@@ -37,9 +37,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, ally_columns, verdicts
-from analysis.data.player_games import bot_labels, player_bots
+from analysis.data.player_games import player_bots
 from analysis.data.runs import Run, RunsLike, open_runs, per_run
-from analysis.data.stream import Batch, Columns, Totals, reduce_run
 from analysis.seats import bot_win_rates, tie_counts
 from analysis.stats.ally_model import ally_effects_by_group
 from analysis.stats.inference import rate_columns
@@ -114,14 +113,9 @@ def skill_summary(runs: RunsLike, include_unfinished: bool = False,
     def one(run: Run) -> pd.DataFrame:
         rows = gradient[gradient["run"] == run.name]
         strong = stronger_bot(run, dict(zip(rows["bot"], rows["win_rate"])))
-        names, column, labels = bot_labels(run)
-
-        def won(batch: Batch) -> Totals:  # games won by a seat of the stronger bot
-            strong_won = (labels[batch.players[column]] == names.index(strong)) & (batch.players["won"] == 1)
-            return {"games": batch.size, "wins": int(strong_won.any(1).sum())}
-
-        totals = reduce_run(run, Columns(players=(column, "won")), won, include_unfinished)
-        games, wins = totals.get("games", 0), totals.get("wins", 0)
+        names, data = player_bots(run, "won", include_unfinished=include_unfinished)
+        won = ((data["bot_label"] == names.index(strong)) & (data["won"] == 1)).any(1)
+        games, wins = len(won), int(won.sum())
         seats = run.bot_names.count(strong)
         fair = seats / run.players
         rate = rate_columns("win_rate", [wins], [games])

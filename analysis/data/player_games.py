@@ -76,28 +76,11 @@ def player_bots(run: Run, *columns: str, include_unfinished: bool = False) -> tu
         As :func:`player_arrays` for ``columns``, plus ``bot_label`` int64
         ``(G, n)``: the index in ``names`` of each row's bot.
     """
-    names, index, labels = bot_labels(run)
+    index = "bot" if "bot" in run.scan("players").collect_schema().names() else "seat"
     data = player_arrays(run, index, *columns, include_unfinished=include_unfinished)
-    data["bot_label"] = labels[data[index]]
-    return names, data
-
-
-def bot_labels(run: Run) -> tuple[list[str], str, np.ndarray]:
-    """How to read the bot of a player row chunk by chunk (see :func:`player_bots`).
-
-    Returns
-    -------
-    names : list of str
-        The run's distinct bot labels, sorted.
-    column : str
-        The players-table column that says which bot played a row: ``bot`` when the
-        table records it (runs with shuffled seats), else ``seat``.
-    labels : ndarray of int64, shape (seats,)
-        The index in ``names`` of the bot of each value of ``column``.
-    """
-    column = "bot" if "bot" in run.scan("players").collect_schema().names() else "seat"
     names = sorted(set(run.bot_names))
-    return names, column, np.array([names.index(bot) for bot in run.bot_names], np.int64)
+    data["bot_label"] = np.array([names.index(bot) for bot in run.bot_names], np.int64)[data[index]]
+    return names, data
 
 
 def chunks(length: int, size: int = CHUNK_GAMES) -> Iterator[slice]:
