@@ -3,7 +3,7 @@
 A report makes several passes over each run (one per statistic, :mod:`analysis.data.stream`).
 The display is one rich bar for the current pass, named by the report's section and
 the run: the pass's parts read out of its parts, rows/s and the pass's ETA, and
-beside it the parts read since the display opened. A row is a player-game row
+beside it the parts read and the time since the display opened. A row is a player-game row
 (games × players). The rate is :class:`sim.progress.SlidingRate`'s, as the runner's
 games/s: over recent seconds up to now, so a burst of fast parts cannot inflate it.
 Disabled, every method does nothing.
@@ -12,11 +12,12 @@ Disabled, every method does nothing.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
 
 from sim.progress import SlidingRate, clock
 
-PROGRESS_GAMES = 1_000_000  # reports on more games than this show the display by default
+PROGRESS_GAMES = 1_000_000  # reports on this many games or more show the display by default
 
 
 class ReadProgress:
@@ -45,10 +46,10 @@ class ReadProgress:
             yield self
             return
         from rich.console import Console
-        from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn
         from rich.text import Text
 
-        rate = self.rate
+        rate, started = self.rate, time.monotonic()
 
         class Speed(ProgressColumn):
             def render(self, task) -> Text:
@@ -59,9 +60,13 @@ class ReadProgress:
                 left = "" if eta is None else f"ETA {clock(eta)}"
                 return Text(f"{speed}  {left}".strip())
 
+        class Elapsed(ProgressColumn):  # since the display opened, not since the pass began
+            def render(self, task) -> Text:
+                return Text(clock(time.monotonic() - started))
+
         self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
                              TextColumn("{task.completed:.0f}/{task.total:.0f} parts"), Speed(),
-                             TextColumn("· {task.fields[read]:,} parts read"), TimeElapsedColumn(),
+                             TextColumn("· {task.fields[read]:,} parts read in"), Elapsed(),
                              console=Console(stderr=True), transient=True)  # fmt: skip
         self._task = self._bar.add_task("reading", total=1, read=0, rows_per_part=0.0)
         with self._bar:

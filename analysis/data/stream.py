@@ -175,7 +175,7 @@ def reading(runs: Sequence[Run], progress: bool | None = None, scheduler: str | 
     runs : sequence of Run
     progress : bool, optional
         Show the display on stderr; default: when stderr is a terminal and the runs
-        hold more than :data:`analysis.data.progress.PROGRESS_GAMES` games.
+        hold at least :data:`analysis.data.progress.PROGRESS_GAMES` games.
     scheduler, dask_local : optional
         The Dask scheduler's address, or a number of local workers
         (:func:`sim.cluster.dask_client`); neither: this process reads every part.
@@ -188,7 +188,7 @@ def reading(runs: Sequence[Run], progress: bool | None = None, scheduler: str | 
     import sys
 
     if progress is None:
-        progress = sys.stderr.isatty() and sum(run.games for run in runs) > PROGRESS_GAMES
+        progress = sys.stderr.isatty() and sum(run.games for run in runs) >= PROGRESS_GAMES
     with contextlib.ExitStack() as stack:
         display = stack.enter_context(showing(stack.enter_context(ReadProgress(progress).shown())))
         if scheduler is not None or dask_local is not None:

@@ -652,7 +652,7 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
         (:func:`analysis.cards.ally_strength`).
     progress : bool, optional
         Show the parts read, rows/s and ETA on stderr (:mod:`analysis.data.progress`);
-        default: when stderr is a terminal and the runs hold more than a million games.
+        default: when stderr is a terminal and the runs hold a million games or more.
     scheduler, dask_local : optional
         Accumulate the statistics on the Dask cluster at this address, or on a new
         LocalCluster of this many workers (:func:`analysis.data.stream.reading`); the
