@@ -98,3 +98,17 @@ def test_the_report_benchmark_reuses_a_complete_run_and_measures_its_report_in_a
     assert (timing.run, timing.games, timing.rows) == ("g3k", 3_000, 9_000)
     assert timing.peak_rss > 50e6 and timing.seconds > 0  # a child that imported polars and matplotlib
     assert format_timings([timing]).splitlines()[1].split()[:2] == ["g3k", "3,000"]
+
+
+def test_revachol_bench_report_prints_the_table_without_importing_numba(run_dir):
+    import subprocess
+    import sys
+
+    code = ("import sys; from cli import app; sys.argv = ['revachol', *sys.argv[1:]]\n"
+            "try:\n    app()\nexcept SystemExit as exit:\n    status = exit.code\nelse:\n    status = 0\n"
+            "assert 'numba' not in sys.modules, 'numba was imported'\nsys.exit(status)")  # fmt: skip
+    result = subprocess.run([sys.executable, "-c", code, "bench", "--report", "--runs", str(run_dir.parent),
+                             "--report-games", "3000"], capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    header, line = result.stdout.strip().splitlines()
+    assert header.split()[:2] == ["run", "games"] and line.split()[:2] == ["g3k", "3,000"]
