@@ -14,11 +14,15 @@ advanced per part read, and a Dask client (:func:`on_cluster`), with which
 :func:`reduce_run` maps :func:`chunk_batch` and the totals over the chunks on the
 cluster's workers and adds the small totals up here, in chunk order (the same sums
 as without the cluster).
+
+Runs that played the same games (a paired comparison, common random numbers) are
+read in step, game range by game range, whatever their chunk sizes (:func:`in_step`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -185,8 +189,6 @@ def reading(runs: Sequence[Run], progress: bool | None = None, scheduler: str | 
     sim.rundir.RunError
         When a cluster is asked for and Dask is not installed.
     """
-    import sys
-
     if progress is None:
         progress = sys.stderr.isatty() and sum(run.games for run in runs) >= PROGRESS_GAMES
     with contextlib.ExitStack() as stack:
