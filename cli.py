@@ -122,8 +122,22 @@ def bench(
     bot: str = typer.Option("random", help="Bot in every seat."),
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     cold: bool = typer.Option(False, "--cold", help="Instead, time a first run in a fresh process with an empty numba cache, phase by phase (seconds): what a fresh install waits before its first game."),
+    report: bool = typer.Option(False, "--report", help="Instead, time `revachol report` (wall time, peak RSS, rows/s) on runs of --report-games games (default 1,000,000 and 10,000,000), each report in a process of its own."),
+    report_games: list[int] = typer.Option([1_000_000, 10_000_000], min=1, help="With --report: the run sizes, repeat for several."),
+    runs: Path = typer.Option(Path("runs") / "report-bench", help="With --report: the folder of the runs, g1m and g10m; complete runs there are reused (only read), missing ones are played there first (greedy, 4 players, seed 0)."),
+    dask_local: int | None = typer.Option(None, min=1, help="With --report: time the reports on a local Dask cluster of this many workers."),
 ) -> None:
-    """Measure the engine's speed in games/s on one core: the card file and its ability-free variant, with 2 and 4 players. A measurement, not a test."""
+    """Measure the engine's speed in games/s on one core: the card file and its ability-free variant, with 2 and 4 players. With --report, the report's wall time, peak memory and rows/s instead. A measurement, not a test."""
+    if report:
+        import subprocess
+
+        from analysis.report.bench import format_timings, report_scale
+
+        try:
+            typer.echo(format_timings(report_scale(report_games, runs, dask_local)))
+        except (RuntimeError, subprocess.CalledProcessError) as exc:
+            _fail(str(exc))
+        return
     from sim.bench import engine_speed, first_run_phases, format_lines, format_phases, pin_to_one_core
 
     _load(cards)
@@ -191,6 +205,9 @@ def report(
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     target_turns: str | None = typer.Option(None, help="Your target for mean turns per game, LO..HI (e.g. 50..60): the findings rank game length by its miss."),
     bot: str | None = typer.Option(None, help="Card strength from the players of this bot only (as the run spells it, e.g. search or search:iterations=256): how a skilled or a weak player's allies pay."),
+    quiet: bool = typer.Option(False, help="No progress bar (shown for a million games or more)."),
+    scheduler: str | None = typer.Option(None, help="Read the run's parts on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see the run at the same path)."),
+    dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and read the run's parts on it."),
 ) -> None:
     """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the path of the HTML file."""
     from analysis.report.page import build_report
@@ -204,7 +221,8 @@ def report(
         _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
     try:
         path = build_report(run_dir, out, include_unfinished, threshold,
-                            target_turns=(target.low, target.high) if target else None, bot=bot)  # fmt: skip
+                            target_turns=(target.low, target.high) if target else None, bot=bot,
+                            progress=False if quiet else None, scheduler=scheduler, dask_local=dask_local)  # fmt: skip
     except (RunError, DeckError, ValueError, OSError) as exc:
         _fail(str(exc).replace("\n", "; "))
     typer.echo(str(path))

@@ -106,7 +106,7 @@ class RunProgress:
                 value = rate.rate()
                 eta = rate.eta(int(task.total - task.completed))
                 speed = "" if value is None else f"{value:,.0f} games/s"
-                left = "" if eta is None else f"ETA {_clock(eta)}"
+                left = "" if eta is None else f"ETA {clock(eta)}"
                 return Text(f"{speed}  {left}".strip())
 
         self._bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), Speed(), transient=False)
@@ -121,7 +121,8 @@ class RunProgress:
             self._bar.advance(self._task, games)
 
 
-def _clock(seconds: float) -> str:
+def clock(seconds: float) -> str:
+    """``seconds`` as ``H:MM:SS``."""
     minutes, secs = divmod(int(round(seconds)), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}"

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from sim import __version__
 from sim.cards import Deck, dump_yaml, load_deck
+from sim.cluster import dask_client
 from sim.deck_arrays import DeckArrays, compile_deck
 from sim.bots.spec import BotSpec, parse_bot
 from sim.engine import check_players, run_games
@@ -127,19 +128,9 @@ def _backend(scheduler: str | None, dask_local: int | None) -> Iterator[str]:
     if scheduler is None and dask_local is None:
         yield "loky"
         return
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise RunError("Dask is not installed: pip install 'revachol-balance[dask]'") from None
     import joblib
 
-    with contextlib.ExitStack() as stack:
-        if scheduler is not None:
-            client = stack.enter_context(Client(scheduler))
-        else:
-            cluster = stack.enter_context(LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True))
-            client = stack.enter_context(Client(cluster))
-        stack.enter_context(joblib.parallel_config(backend="dask", wait_for_workers_timeout=60))
+    with dask_client(scheduler, dask_local) as client, joblib.parallel_config(backend="dask", wait_for_workers_timeout=60):
         yield f"dask ({client.scheduler.address})"
 
 

@@ -20,7 +20,7 @@ its n and a 95% confidence interval (:mod:`analysis.stats.inference`).
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from html import escape
@@ -35,7 +35,9 @@ from analysis.report import figures
 from analysis.report.findings import findings, skill_verdict
 from analysis.report.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, task_calibration
+from analysis.data.progress import ReadProgress
 from analysis.data.runs import Run, RunsLike, open_runs
+from analysis.data.stream import reading
 from sim import __version__
 
 REPORT_FILE = "report.html"
@@ -601,6 +603,12 @@ def _section_html(section: Section, pngs: dict[str, bytes]) -> str:
     return "\n".join(parts)
 
 
+def _made(display: ReadProgress, title: str, make: Callable[..., Section | None], *args) -> Section | None:
+    """``make(*args)``, its passes over the runs shown under ``title``."""
+    with display.in_section(title):
+        return make(*args)
+
+
 def default_report_dir(runs: list[Run]) -> Path:
     """``<run>/report`` for one run; for several, a folder of its own beside the
     first, ``comparison-<run>+<run>…``, so that no run's own report is overwritten."""
@@ -612,7 +620,9 @@ def default_report_dir(runs: list[Run]) -> Path:
 def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinished: bool = False,
                  threshold_pp: float = cards.DEFAULT_THRESHOLD_PP, threshold_points: float = DEFAULT_THRESHOLD_POINTS,
                  target_turns: tuple[float, float] | None = None,
-                 skill_trace: Sequence[tuple[int, str | Path]] = (), bot: str | None = None) -> Path:  # fmt: skip
+                 skill_trace: Sequence[tuple[int, str | Path]] = (), bot: str | None = None,
+                 progress: bool | None = None, scheduler: str | None = None,
+                 dask_local: int | None = None) -> Path:  # fmt: skip
     """Write the balance report of one or several runs.
 
     Parameters
@@ -640,6 +650,13 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     bot : str, optional
         Card strength from the player rows of this bot only
         (:func:`analysis.cards.ally_strength`).
+    progress : bool, optional
+        Show the parts read, rows/s and ETA on stderr (:mod:`analysis.data.progress`);
+        default: when stderr is a terminal and the runs hold a million games or more.
+    scheduler, dask_local : optional
+        Accumulate the statistics on the Dask cluster at this address, or on a new
+        LocalCluster of this many workers (:func:`analysis.data.stream.reading`); the
+        tables are the same as without.
 
     Returns
     -------
@@ -659,13 +676,18 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     out = Path(out) if out is not None else default_report_dir(runs)
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(parents=True, exist_ok=True)
-    outcomes = cards.task_outcomes(runs)
-    sections = [_length_section(runs), _morale_section(runs, include_unfinished),
-                _cards_section(runs, include_unfinished, threshold_pp, outcomes, bot),
-                _tasks_section(runs, outcomes, threshold_points), _seats_section(runs, include_unfinished),
-                _closeness_section(runs)]
-    by_saves = next(t.frame for t in sections[1].tables if t.name == "win_rate_by_saves")
-    skill_section = _skill_section(runs, include_unfinished, threshold_pp, by_saves, skill_trace)
+    with reading(runs, progress, scheduler, dask_local) as display:
+        with display.in_section("Task outcomes"):
+            outcomes = cards.task_outcomes(runs)
+        sections = [_made(display, "Game length", _length_section, runs),
+                    _made(display, "Morale loss", _morale_section, runs, include_unfinished),
+                    _made(display, "Card strength", _cards_section, runs, include_unfinished, threshold_pp, outcomes, bot),
+                    _made(display, "Task rewards", _tasks_section, runs, outcomes, threshold_points),
+                    _made(display, "Seat advantage", _seats_section, runs, include_unfinished),
+                    _made(display, "Closeness and drama", _closeness_section, runs)]  # fmt: skip
+        by_saves = next(t.frame for t in sections[1].tables if t.name == "win_rate_by_saves")
+        skill_section = _made(display, "Skill and luck", _skill_section, runs, include_unfinished, threshold_pp,
+                              by_saves, skill_trace)  # fmt: skip
     sections = sections[:5] + ([skill_section] if skill_section else []) + sections[5:]  # after seats
     tables = {table.name: table.frame for section in sections for table in section.tables}
     found = findings(tables["ally_strength"], tables["task_calibration"], tables["seat_balance"],

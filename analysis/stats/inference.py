@@ -122,8 +122,13 @@ def mcnemar_pvalue(x_a, x_b) -> float:
     x_a, x_b = np.asarray(x_a, bool), np.asarray(x_b, bool)
     if x_a.size == 0:
         return np.nan
-    table = [[np.sum(~x_a & ~x_b), np.sum(~x_a & x_b)], [np.sum(x_a & ~x_b), np.sum(x_a & x_b)]]
-    return float(mcnemar(table, exact=True).pvalue)
+    return mcnemar_discordant_pvalue(int(np.sum(x_a & ~x_b)), int(np.sum(~x_a & x_b)))
+
+
+def mcnemar_discordant_pvalue(a_only: int, b_only: int) -> float:
+    """:func:`mcnemar_pvalue` from the discordant pairs alone (all the exact test
+    uses): ``a_only`` pairs with outcome 1 under A only, ``b_only`` under B only."""
+    return float(mcnemar([[0, b_only], [a_only, 0]], exact=True).pvalue)
 
 
 def bh_flags(pvalues, q: float = FDR_Q) -> tuple[np.ndarray, np.ndarray]:
