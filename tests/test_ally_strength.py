@@ -55,15 +55,17 @@ def test_the_out_of_core_softmax_fit_matches_statsmodels_conditional_logit(defau
 
 def test_ally_effects_do_not_depend_on_how_the_games_are_chunked(default_run, monkeypatch):
     """The streamed report (ally_strength: one batch per part) and the in-memory fit
-    in chunks of 3,000 games give the same effects and intervals to 1e-9."""
+    in chunks of 3,000 games give the same effects to 1e-9 and intervals to 1e-7
+    (each is the covariance at its last pass, within STEP_TOL of the maximum)."""
     data = player_arrays(default_run, "held", "won")
     held, winner, group = data["held"], data["won"].argmax(1), np.zeros(data["won"].shape, np.int64)
     streamed = ally_strength(default_run)
     monkeypatch.setattr(ally_model, "START_GAMES", 3_000)
     in_chunks = lambda: ((held[part], winner[part], group[part]) for part in chunks(len(winner), 3_000))  # noqa: E731
     chunked = ally_effects_by_group(in_chunks, held.shape[1], 1)[0][0]
-    for key in ("effect_pp", "effect_low_pp", "effect_high_pp", "p_value"):
-        np.testing.assert_allclose(streamed[key], chunked[key], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(streamed["effect_pp"], chunked["effect_pp"], rtol=1e-9)
+    for key in ("effect_low_pp", "effect_high_pp", "p_value"):
+        np.testing.assert_allclose(streamed[key], chunked[key], rtol=1e-7, atol=1e-12)
     np.testing.assert_array_equal(streamed["informative_games"], chunked["informative_games"])
 
 

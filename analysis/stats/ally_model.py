@@ -71,7 +71,7 @@ MIN_INFORMATIVE_GAMES = 20  # an ally held by some players and not others in few
 MIN_GROUP_OUTCOMES = 20
 # Converged when no coefficient's Newton step exceeds this (log-odds); the step is then taken without another
 # pass (Newton's error is about the square of the step), and the covariances are those of the point before it.
-STEP_TOL = 1e-8
+STEP_TOL = 1e-6
 MAX_STEPS = 30  # Newton steps (one pass over the games each) before the fit is declared not converged
 MAX_HALVINGS = 30  # halvings of a step that lowers the log-likelihood
 LOGLIK_SLACK = 1e-12  # a step may lower the log-likelihood by this share of it (rounding of the sums)
@@ -168,18 +168,17 @@ def softmax_totals(x: np.ndarray, winner: np.ndarray, beta: np.ndarray) -> Softm
     top = eta.max(1, keepdims=True)
     odds = np.exp(eta - top)
     total = odds.sum(1, keepdims=True)
-    root_p = np.sqrt(odds / total)
+    p = odds / total
     rows = np.arange(games)
-    weighted = x * root_p[..., None]  # √p_i x_i: Σ_i p_i x_i x_iᵀ is one matrix product
-    mean_x = (weighted * root_p[..., None]).sum(1)
+    mean_x = np.matmul(p[:, None, :], x)[:, 0]
     scores = x[rows, winner] - mean_x
-    flat = weighted.reshape(-1, k)
+    flat = (x * np.sqrt(p)[..., None]).reshape(-1, k)  # rows √p_i x_i: Σ_i p_i x_i x_iᵀ is one matrix product
     loglik = (eta[rows, winner] - top[:, 0] - np.log(total[:, 0])).sum()
     return SoftmaxTotals(float(loglik), scores.sum(0), flat.T @ flat - mean_x.T @ mean_x, scores.T @ scores, games)
 
 
-def _newton(evaluate: Callable[[np.ndarray], SoftmaxTotals], beta: np.ndarray, current: SoftmaxTotals | None = None,
-            tol: float = STEP_TOL) -> tuple[np.ndarray, SoftmaxTotals, bool, int]:  # fmt: skip
+def _newton(evaluate: Callable[[np.ndarray], SoftmaxTotals], beta: np.ndarray, tol: float,
+            current: SoftmaxTotals | None = None) -> tuple[np.ndarray, SoftmaxTotals, bool, int]:  # fmt: skip
     """Maximise a concave log-likelihood by Newton steps, each halved while it lowers
     the likelihood. Returns (β, the totals at the last point evaluated, converged,
     evaluations); β is that point plus its last Newton step (below ``tol``)."""
@@ -237,11 +236,11 @@ def fit_softmax(design: Design) -> SoftmaxFit:
 
     with threadpool_limits(limits=1, user_api="blas"):  # small products: threads other processes hold only slow them
         ridge = lambda b: one_pass(b, start).penalised(b, START_RIDGE)  # noqa: E731
-        beta, *_ = _newton(ridge, np.zeros(start[0][0].shape[2]), tol=START_TOL)
+        beta, *_ = _newton(ridge, np.zeros(start[0][0].shape[2]), START_TOL)
         current = one_pass(beta, chain(start, passes))  # the first pass reuses the start's chunks
         if current.games < 2:
             raise ValueError("a conditional logit needs at least two games")
-        beta, current, converged, evaluations = _newton(lambda b: one_pass(b, design()), beta, current)
+        beta, current, converged, evaluations = _newton(lambda b: one_pass(b, design()), beta, STEP_TOL, current)
     cov_model = np.linalg.pinv(current.information)
     return SoftmaxFit(beta, cov_model @ current.meat @ cov_model, cov_model, current.games, converged, 1 + evaluations)
 
