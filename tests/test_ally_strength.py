@@ -69,6 +69,19 @@ def test_ally_effects_do_not_depend_on_how_the_games_are_chunked(default_run, mo
     np.testing.assert_array_equal(streamed["informative_games"], chunked["informative_games"])
 
 
+def test_a_covariate_that_separates_winners_from_losers_is_reported_as_not_converged():
+    """The likelihood has no maximum when the holder always wins: the fit stops
+    after MAX_EVALUATIONS passes and says so (ally_effects_by_group then leaves the
+    groups' effects empty)."""
+    rng = np.random.default_rng(1)
+    x = np.zeros((400, 2, 2))
+    x[:, 0, 0] = 1.0  # the first player holds the ally in every game, and wins every game
+    x[:, :, 1] = rng.integers(0, 2, (400, 2))  # noise
+    fit = fit_softmax(lambda: [(x[:200], np.zeros(200, np.int64)), (x[200:], np.zeros(200, np.int64))])
+    assert not fit.converged
+    assert fit.passes <= ally_model.MAX_EVALUATIONS + 1
+
+
 def test_the_spool_gives_back_every_chunk_on_every_pass():
     rng = np.random.default_rng(0)
     chunks = [(rng.random((g, 3, 13)) < 0.3, rng.integers(0, 3, g), rng.integers(0, 2, (g, 3))) for g in (5, 1, 8)]

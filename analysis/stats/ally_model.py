@@ -72,8 +72,7 @@ MIN_GROUP_OUTCOMES = 20
 # Converged when no coefficient's Newton step exceeds this (log-odds); the step is then taken without another
 # pass (Newton's error is about the square of the step), and the covariances are those of the point before it.
 STEP_TOL = 1e-6
-MAX_STEPS = 30  # Newton steps (one pass over the games each) before the fit is declared not converged
-MAX_HALVINGS = 30  # halvings of a step that lowers the log-likelihood
+MAX_EVALUATIONS = 20  # passes over the games (Newton steps and their halvings) before a fit is declared not converged
 LOGLIK_SLACK = 1e-12  # a step may lower the log-likelihood by this share of it (rounding of the sums)
 START_GAMES = 50_000  # the start is fitted on the first chunks of at least this many games, held in memory
 START_RIDGE = 1.0  # L2 penalty of the start fit: finite even where those games separate an ally
@@ -180,22 +179,24 @@ def softmax_totals(x: np.ndarray, winner: np.ndarray, beta: np.ndarray) -> Softm
 def _newton(evaluate: Callable[[np.ndarray], SoftmaxTotals], beta: np.ndarray, tol: float,
             current: SoftmaxTotals | None = None) -> tuple[np.ndarray, SoftmaxTotals, bool, int]:  # fmt: skip
     """Maximise a concave log-likelihood by Newton steps, each halved while it lowers
-    the likelihood. Returns (β, the totals at the last point evaluated, converged,
-    evaluations); β is that point plus its last Newton step (below ``tol``)."""
+    the likelihood, in at most :data:`MAX_EVALUATIONS` evaluations (passes). Returns
+    (β, the totals at the last point evaluated, converged, evaluations); β is that
+    point plus its last Newton step (below ``tol``)."""
     evaluations = 0
     if current is None:
         current, evaluations = evaluate(beta), 1
-    for _ in range(MAX_STEPS):
+    while True:
         step = np.linalg.pinv(current.information) @ current.gradient
         if np.abs(step).max(initial=0.0) <= tol:
             return beta + step, current, True, evaluations
-        for _ in range(MAX_HALVINGS):
+        while evaluations < MAX_EVALUATIONS:
             trial, evaluations = evaluate(beta + step), evaluations + 1
             if trial.loglik >= current.loglik - LOGLIK_SLACK * abs(current.loglik):
                 break
             step = step / 2
+        else:  # no convergence, e.g. an ally that separates winners from losers: the maximum is at infinity
+            return beta, current, False, evaluations
         beta, current = beta + step, trial
-    return beta, current, False, evaluations
 
 
 def fit_softmax(design: Design) -> SoftmaxFit:
