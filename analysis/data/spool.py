@@ -25,12 +25,12 @@ class AllySpool:
     Use as a context manager (the file is deleted on exit), ``add`` each chunk,
     then call the spool for a pass (:data:`analysis.stats.ally_model.AllyData`).
 
-    Examples
-    --------
-    >>> with AllySpool() as spool:
-    ...     spool.add(held, winner, group)
-    ...     for held, winner, group in spool():
-    ...         ...
+    Use::
+
+        with AllySpool() as spool:
+            for held, winner, group in chunks:  # the first pass, from the run's parts
+                spool.add(held, winner, group)
+            fit(spool)  # every later pass: for held, winner, group in spool(): ...
     """
 
     def __init__(self) -> None:
