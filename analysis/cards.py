@@ -53,14 +53,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import polars as pl
 
-from analysis.stats.ally_model import ally_effects, ally_effects_by_group
-from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
-from analysis.data.player_games import chunks, player_bots
 from analysis.data.memo import once
+from analysis.data.player_games import bot_labels
 from analysis.data.runs import Run, RunsLike, per_run
+from analysis.data.spool import AllySpool
 from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.stats.ally_model import ally_effects_by_group, informative_counts
+from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.stats.inference import bh_flags, mean_columns_from_sums, rate_columns
 from sim.rundir.schema import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
@@ -112,26 +112,20 @@ def verdicts(effect_pp, p_value, threshold_pp: float = DEFAULT_THRESHOLD_PP) -> 
 
 
 def _ally_moments(held: np.ndarray, played: np.ndarray, won: np.ndarray, rows: np.ndarray) -> dict[str, GameMoments]:
-    """Per-game, per-ally totals for the game-clustered rates, summed chunk by chunk.
+    """Per-game, per-ally totals of one batch of games for the game-clustered rates.
 
     ``held``, ``played`` are ``bool (G, n, A)``, ``won`` and ``rows`` (the player rows
     counted) ``bool (G, n)``."""
-    moments: dict[str, GameMoments] = {}
-    for part in chunks(held.shape[0]):
-        r = rows[part][:, :, None]
-        h, pl_, w = held[part] & r, played[part] & r, won[part][:, :, None] & r
-        holders, holder_wins = h.sum(1), (h & w).sum(1)
-        plays, play_wins = pl_.sum(1), (pl_ & w).sum(1)
-        counted, wins = r.sum(1), w.sum(1)  # (g, 1): the game's rows counted, and their wins
-        totals = {
-            "held": np.stack([holder_wins, holders, wins - holder_wins, counted - holders], axis=-1),
-            "played": np.stack([play_wins, plays], axis=-1),
-            "play_rate": np.stack([plays, np.broadcast_to(counted, plays.shape)], axis=-1),
-        }
-        for key, z in totals.items():
-            part_moments = GameMoments.of(z)
-            moments[key] = moments[key] + part_moments if key in moments else part_moments
-    return moments
+    w = (won & rows)[:, :, None]
+    h, p = (held, played) if rows.all() else (held & rows[:, :, None], played & rows[:, :, None])
+    holders, holder_wins, plays, play_wins = (a.sum(1, dtype=np.int32) for a in (h, h & w, p, p & w))  # (g, A)
+    counted, wins = rows.sum(1, dtype=np.int32)[:, None], w.sum(1, dtype=np.int32)  # (g, 1): rows counted, wins
+    play = GameMoments.of(np.stack([play_wins, plays, np.broadcast_to(counted, plays.shape)], axis=-1))
+    return {
+        "held": GameMoments.of(np.stack([holder_wins, holders, wins - holder_wins, counted - holders], axis=-1)),
+        "played": play.select(0, 1),
+        "play_rate": play.select(1, 2),
+    }
 
 
 def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp: float = DEFAULT_THRESHOLD_PP,
@@ -172,26 +166,33 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
     """
 
     def one(run: Run) -> pd.DataFrame:
-        names = run.scan("players").collect_schema().names()
-        extra = ("opening",) if "opening" in names else ()  # runs before the opening hand was recorded
-        bots, data = player_bots(run, "held", "played", "won", *extra, include_unfinished=include_unfinished)
-        held, won = data["held"], data["won"].astype(bool)
-        games, n, allies = held.shape
-        rows = np.ones((games, n), bool)
+        extra = ("opening",) if "opening" in run.scan("players").collect_schema().names() else ()  # older runs lack it
+        bots, index, labels = bot_labels(run)
         if bot is not None and bot not in bots:
             raise ValueError(f"{run.path}: no seat plays the bot {bot!r}; this run's bots: {', '.join(bots)}")
-        if bot is not None and len(bots) > 1:
-            rows = data["bot_label"] == bots.index(bot)
-            effects = ally_effects_by_group(held, won.argmax(1), rows.astype(np.int64), 2)[0][1]
-        else:
-            effects = ally_effects(held, won.argmax(1))
+        member = labels == bots.index(bot) if bot is not None else np.ones(len(labels), bool)  # the rows counted
+        groups = 2 if bot is not None and len(bots) > 1 else 1  # this bot's rows (group 1) against the others
+
+        def totals(batch: Batch, spool: AllySpool) -> dict:
+            held, won = batch.players["held"], batch.players["won"].astype(bool)
+            rows = member[batch.players[index]]
+            group, winner = rows.astype(np.int64) * (groups - 1), won.argmax(1)
+            spool.add(held, winner, group)  # the logit's passes read the spool, not the parts
+            out = {"games": np.int64(batch.size), "player_games": rows.sum(dtype=np.int64),
+                   **_ally_moments(held, batch.players["played"], won, rows),
+                   **informative_counts(held, winner, group, groups)}  # fmt: skip
+            if extra:
+                opening = batch.players["opening"] & rows[:, :, None]
+                out["opening_n"], out["opening_wins"] = opening.sum((0, 1)), (opening & won[:, :, None]).sum((0, 1))
+            return out
+
+        with AllySpool() as spool:
+            moments = reduce_run(run, Columns(players=("held", "played", "won", index, *extra)),
+                                 lambda batch: totals(batch, spool), include_unfinished)  # fmt: skip
+            effects = ally_effects_by_group(spool, run.players, groups, moments)[0][groups - 1]
         verdict, q_value = verdicts(effects["effect_pp"], effects["p_value"], threshold_pp)
-        moments = _ally_moments(held, data["played"], won, rows)
-        if extra:
-            opening = data["opening"] & rows[:, :, None]
-            opening_n, opening_wins = opening.sum((0, 1)), (opening & won[:, :, None]).sum((0, 1))
-        else:
-            opening_n = opening_wins = np.zeros(allies, np.int64)
+        none = np.zeros(len(run.deck.allies), np.int64)
+        opening_n, opening_wins = moments.get("opening_n", none), moments.get("opening_wins", none)
         return pd.DataFrame({
             **ally_columns(run),
             "effect_pp": effects["effect_pp"],
@@ -201,8 +202,8 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
             "q_value": q_value,
             "verdict": verdict,
             "informative_games": effects["informative_games"].astype(np.int64),
-            "games": games,
-            "player_games": int(rows.sum()),
+            "games": moments["games"],
+            "player_games": moments["player_games"],
             "opening_n": opening_n,
             **rate_columns("opening_wr", opening_wins, opening_n),
             "held_n": moments["held"].total[:, 1].astype(np.int64),
@@ -220,10 +221,10 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
     return per_run(runs, one)
 
 
-def _contribution_sums(batch: pl.DataFrame) -> dict[str, np.ndarray]:
-    sums: dict[str, np.ndarray] = {"games": np.int64(len(batch))}
+def _contribution_sums(batch: Batch) -> dict[str, np.ndarray]:
+    sums: dict[str, np.ndarray] = {"games": np.int64(batch.size)}
     for column, name in CONTRIBUTIONS.items():
-        values = batch[column].to_numpy().astype(np.int64)
+        values = batch.cards[column].astype(np.int64)
         sums[name], sums[f"{name}_sq"] = values.sum(0), (values**2).sum(0)
     return sums
 
@@ -242,7 +243,7 @@ def ally_contributions(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        s = run.accumulate(run.scan("cards", *CONTRIBUTIONS), _contribution_sums)
+        s = reduce_run(run, Columns(cards=tuple(CONTRIBUTIONS)), _contribution_sums)
         columns: dict[str, object] = {**ally_columns(run), "games": s["games"]}
         for name in CONTRIBUTIONS.values():
             columns[name] = s[name]

@@ -63,8 +63,8 @@ def player_arrays(run: Run, *columns: str, include_unfinished: bool = False) -> 
     return out
 
 
-def player_bots(run: Run, *columns: str, include_unfinished: bool = False) -> tuple[list[str], dict[str, np.ndarray]]:
-    """The bot that played each player row, with other players-table columns.
+def bot_labels(run: Run) -> tuple[list[str], str, np.ndarray]:
+    """How to tell the bot that played a player row, batch by batch.
 
     A row's bot is the run's bot of the row's ``bot`` index when the table records
     it (runs with shuffled seats), otherwise the bot of its seat. Seats that play
@@ -74,15 +74,14 @@ def player_bots(run: Run, *columns: str, include_unfinished: bool = False) -> tu
     -------
     names : list of str
         The run's distinct bot labels, sorted.
-    data : dict of ndarray
-        As :func:`player_arrays` for ``columns``, plus ``bot_label`` int64
-        ``(G, n)``: the index in ``names`` of each row's bot.
+    column : str
+        The players-table column that tells a row's bot: ``bot`` or ``seat``.
+    labels : ndarray of int64, shape (seats,)
+        For each value of ``column``, the index in ``names`` of its bot.
     """
-    index = "bot" if "bot" in run.scan("players").collect_schema().names() else "seat"
-    data = player_arrays(run, index, *columns, include_unfinished=include_unfinished)
+    column = "bot" if "bot" in run.scan("players").collect_schema().names() else "seat"
     names = sorted(set(run.bot_names))
-    data["bot_label"] = np.array([names.index(bot) for bot in run.bot_names], np.int64)[data[index]]
-    return names, data
+    return names, column, np.array([names.index(bot) for bot in run.bot_names], np.int64)
 
 
 def chunks(length: int, size: int = CHUNK_GAMES) -> Iterator[slice]:
@@ -90,26 +89,6 @@ def chunks(length: int, size: int = CHUNK_GAMES) -> Iterator[slice]:
     for start in range(0, length, size):
         yield slice(start, min(start + size, length))
 
-
-def bot_labels(run: Run) -> tuple[list[str], str, np.ndarray]:
-    """How to tell each player row's bot in a :class:`~analysis.data.stream.Batch`.
-
-    A row's bot is the run's bot of the row's ``bot`` index when the players table
-    records it (runs with shuffled seats), otherwise the bot of its seat. Seats that
-    play the same bot specification share its label.
-
-    Returns
-    -------
-    names : list of str
-        The run's distinct bot labels, sorted.
-    column : str
-        The players-table column to read (``bot`` or ``seat``).
-    label : ndarray of int64, shape (seats,)
-        ``label[batch.players[column]]`` is each row's index in ``names``.
-    """
-    column = "bot" if "bot" in run.scan("players").collect_schema().names() else "seat"
-    names = sorted(set(run.bot_names))
-    return names, column, np.array([names.index(bot) for bot in run.bot_names], np.int64)
 
 
 def _per_player_totals(columns: tuple[str, ...]):

@@ -58,7 +58,8 @@ class GameMoments:
     def of(cls, z) -> GameMoments:
         """Moments of one chunk: ``z`` is ``(G, ..., k)``, one row per game."""
         z = np.asarray(z, np.float64)
-        return cls(z.sum(0), np.einsum("g...i,g...j->...ij", z, z), z.shape[0])
+        by_game = np.moveaxis(z, 0, -1)  # (..., k, G): a batched matrix product, about twice as fast as einsum
+        return cls(z.sum(0), by_game @ np.swapaxes(by_game, -1, -2), z.shape[0])
 
     def __add__(self, other: GameMoments) -> GameMoments:
         return GameMoments(self.total + other.total, self.cross + other.cross, self.games + other.games)
