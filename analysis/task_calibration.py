@@ -108,6 +108,11 @@ def completion_patterns(run: Run) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(ids).astype(np.int64), np.unpackbits(packed, axis=1, count=tasks).astype(bool)
 
 
+def points_text(value: float) -> str:
+    """A number of points as text: ``1 point``, ``2 points``, ``0.83 points``."""
+    return f"{abs(value):.2g} point{'s' * (abs(value) != 1)}"
+
+
 def _percents(a: float, b: float) -> tuple[str, str]:
     """Two rates as percentages, with the decimals (1 to 3) that tell them apart."""
     places = next((p for p in (1, 2) if round(100 * a, p) != round(100 * b, p)), 3)
@@ -117,7 +122,7 @@ def _percents(a: float, b: float) -> tuple[str, str]:
 def _named(rows: pd.DataFrame, i: int, others: np.ndarray, rate: np.ndarray, when: str) -> str:
     """``Recover the bullet pays 2 points; Find your badge, completed more often
     (79.8% against 63.7% when all tasks pay alike), pays 3.``"""
-    parts = [f"{rows['name'].iloc[i]} pays {rows['points'].iloc[i]:g} points"]
+    parts = [f"{rows['name'].iloc[i]} pays {points_text(rows['points'].iloc[i])}"]
     for j in others:
         theirs, its = _percents(rate[j], rate[i])
         parts.append(f"{rows['name'].iloc[j]}, completed {'more' if rate[j] > rate[i] else 'less'} often ({theirs} "

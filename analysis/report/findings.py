@@ -34,6 +34,7 @@ import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP
 from analysis.report.html import estimate
+from analysis.task_calibration import points_text
 
 DEFAULT_THRESHOLD_TURNS = 5.0  # a miss of the length target (turns) that matters
 COLUMNS = ("run", "kind", "subject", "sentence", "value", "low", "high", "n", "unit", "distance", "section")
@@ -69,8 +70,8 @@ def _tasks(calibration: pd.DataFrame) -> list[dict]:
     for _, r in calibration[calibration["verdict"] != ""].iterrows():
         par = estimate(r["par_points"], r["par_points_low"], r["par_points_high"], "", noun="points",
                        n=r["difficulty_games"], n_of=f"games, difficulty {r['difficulty']}")  # fmt: skip
-        out.append(_finding(r["run"], "task", r["name"], f"{r['out_of_order_with']} It pays {abs(r['gap_points']):.2g} "
-                            f"points {how[r['verdict']]}: a par of {par}.", r["gap_points"],
+        out.append(_finding(r["run"], "task", r["name"], f"{r['out_of_order_with']} It pays "
+                            f"{points_text(r['gap_points'])} {how[r['verdict']]}: a par of {par}.", r["gap_points"],
                             r["points"] - r["par_points_high"], r["points"] - r["par_points_low"],
                             r["difficulty_games"], "points", abs(r["gap_points"]) / r["threshold_points"]))  # fmt: skip
     return out
