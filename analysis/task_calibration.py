@@ -30,7 +30,11 @@ across the run's tasks.
 rejected (q ≤ 0.05) *and* the gap is at least ``threshold_points`` (default 1
 point: a point changes a close game, a tenth of one does not). ``out_of_order_with``
 names the tasks it is out of order with: those on the wrong side of it in
-difficulty that pay at least the threshold less (or more).
+difficulty that pay at least the threshold less (or more). A task without a
+verdict can still be out of order with others in pairs (its sentence names them
+when the order is clear in 97.5% of resamples): where tasks paying 2 and 3 points
+interleave over a band of difficulty, the monotone par there pays between the two,
+and neither is a point from it.
 
 The requirement (symbols, colours, Special, R6 and A8) is shown beside the verdict
 so the designer can see *why* a task is easy or hard; the fit uses only the measured
@@ -91,8 +95,9 @@ def completion_patterns(run: Run) -> tuple[np.ndarray, np.ndarray]:
 
     Returns
     -------
-    ids : ndarray of int64, shape (G,)
-        Game ``g``'s completion pattern, in the order of the run's parts.
+    ids : ndarray of int32, shape (G,)
+        Game ``g``'s completion pattern, in the order of the run's parts (4 bytes
+        a game: the only per-game array kept).
     patterns : ndarray of bool, shape (P, T)
         The distinct patterns: which of the ``T`` tasks a game completed.
     """
@@ -102,15 +107,16 @@ def completion_patterns(run: Run) -> tuple[np.ndarray, np.ndarray]:
         status = batch["task_status"].to_numpy()
         kinds, inverse = np.unique(np.packbits(np.isin(status, (TASK_COMPLETED, TASK_LOST)), axis=1), axis=0,
                                    return_inverse=True)  # fmt: skip
-        ids.append(np.array([index.setdefault(kind.tobytes(), len(index)) for kind in kinds])[inverse.ravel()])
+        known = np.array([index.setdefault(kind.tobytes(), len(index)) for kind in kinds], np.int32)
+        ids.append(known[inverse.ravel()])
     tasks = len(run.deck.tasks)
     packed = np.frombuffer(b"".join(index), np.uint8).reshape(len(index), -1)
-    return np.concatenate(ids).astype(np.int64), np.unpackbits(packed, axis=1, count=tasks).astype(bool)
+    return np.concatenate(ids), np.unpackbits(packed, axis=1, count=tasks).astype(bool)
 
 
 def points_text(value: float) -> str:
     """A number of points as text: ``1 point``, ``2 points``, ``0.83 points``."""
-    return f"{abs(value):.2g} point{'s' * (abs(value) != 1)}"
+    return f"{abs(value):.2g} {'point' if abs(value) == 1 else 'points'}"
 
 
 def _percents(a: float, b: float) -> tuple[str, str]:
@@ -132,26 +138,30 @@ def _named(rows: pd.DataFrame, i: int, others: np.ndarray, rate: np.ndarray, whe
 
 def out_of_order_with(rows: pd.DataFrame, rate: np.ndarray, harder_share: np.ndarray, verdict: np.ndarray,
                       threshold_points: float, when: str) -> list[str]:  # fmt: skip
-    """For each task with a verdict, the sentence naming the tasks it is out of order
-    with: the harder ones paying at least the threshold less than an overpaying
-    task, or the easier ones paying at least that much more than an underpaying one
-    (``harder_share[i, j]``: share of resamples in which ``j`` is as hard as ``i`` or
-    harder). Those clearly on the wrong side (in 97.5% of resamples) are named when
-    there are any, otherwise those on the wrong side in the sample; nearest first.
-    Empty without a verdict."""
+    """For each task, the sentence naming the tasks it is out of order with: harder
+    ones paying at least the threshold less, or easier ones paying at least that
+    much more, nearest in difficulty first (empty when there are none).
+
+    ``harder_share[i, j]`` is the share of resamples in which ``j`` is as hard as
+    ``i`` or harder. Without a verdict, only the pairs clearly out of order (in
+    97.5% of resamples) are named: a pair can be out of order while the task
+    still lies within a point of the monotone par of all the others. With a
+    verdict, the pairs on its side: those clearly out of order when there are any,
+    else those out of order in the sample."""
     points = rows["points"].to_numpy(np.float64)
     out = []
     for i, v in enumerate(verdict):
-        if not v:
-            out.append("")
-            continue
-        sign = 1 if v == "overpays" else -1  # overpays: harder tasks (lower rate) paying less
-        wrong = (sign * (rate[i] - rate) >= 0) & (sign * (points[i] - points) >= threshold_points)
-        wrong[i] = False
-        share = harder_share[i] if sign > 0 else harder_share[:, i]
-        clear = wrong & (share >= 1 - ALPHA / 2)
-        others = np.flatnonzero(clear if clear.any() else wrong)
-        out.append(_named(rows, i, others[np.argsort(np.abs(rate[others] - rate[i]), kind="stable")], rate, when))
+        over = (rate <= rate[i]) & (points <= points[i] - threshold_points)  # harder, paying less
+        under = (rate >= rate[i]) & (points >= points[i] + threshold_points)  # easier, paying more
+        over[i] = under[i] = False
+        clear = (over & (harder_share[i] >= 1 - ALPHA / 2)) | (under & (harder_share[:, i] >= 1 - ALPHA / 2))
+        chosen = clear
+        if v:
+            side = over if v == "overpays" else under
+            chosen = side & clear if (side & clear).any() else side
+        others = np.flatnonzero(chosen)
+        out.append(_named(rows, i, others[np.argsort(np.abs(rate[others] - rate[i]), kind="stable")], rate, when)
+                   if len(others) else "")  # fmt: skip
     return out
 
 
@@ -245,7 +255,8 @@ def task_calibration(runs: RunsLike, threshold_points: float = DEFAULT_THRESHOLD
         One row per run and task: the keys, ``task``, ``name``, ``points``,
         ``verdict`` (``overpays``, ``underpays`` or empty), ``gap_points``
         (points − par), ``par_points`` with its 95% bounds, ``out_of_order_with``
-        (sentence naming the tasks out of order with it; empty without a verdict);
+        (sentence naming the tasks it is out of order with: those of its verdict,
+        or without one those clearly out of order with it in pairs; else empty);
         ``expected_points`` (points per game) with ``expected_points_low``/``_high``;
         ``completion_rate`` (as played) with its Wilson bounds;
         ``points_blind_rate`` (in the points-blind companion) with its Wilson

@@ -10,12 +10,14 @@ their points-blind companion."""
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.special import logit
 from scipy.stats import norm
 
 from analysis.stats.monotone_par import monotone_par, resampled_rates
-from analysis.task_calibration import AS_PLAYED, POINTS_BLIND, order_verdicts, task_calibration
+from analysis.task_calibration import (AS_PLAYED, POINTS_BLIND, order_verdicts, out_of_order_with, points_text,
+                                      task_calibration)
 from sim.points_blind import blind_points, companion_dir, play_points_blind, points_blind_deck
 from sim.runner import simulate
 
@@ -134,6 +136,12 @@ def test_the_points_blind_companion_replays_the_games_with_every_task_paying_the
     assert blind["deck_hash"] == points_blind_deck(default_deck).content_hash
 
 
+def test_resuming_the_run_keeps_its_companion_on_record(small_run, default_deck):
+    simulate(default_deck, 3_000, small_run, players=4, bots="greedy", seed=2, n_jobs=1, chunk_size=1_000,
+             progress=False, resume=True)  # fmt: skip
+    assert "points_blind" in json.loads((small_run / "manifest.json").read_text())["companions"]
+
+
 def test_the_calibration_reads_difficulty_from_the_companion_and_falls_back_to_as_played(small_run, tmp_path):
     table = task_calibration(small_run, resamples=499)
     assert (table["difficulty"] == POINTS_BLIND).all() and table["points_blind_rate"].notna().all()
@@ -147,3 +155,21 @@ def test_the_calibration_reads_difficulty_from_the_companion_and_falls_back_to_a
     fallback = task_calibration(bare, resamples=499)
     assert (fallback["difficulty"] == AS_PLAYED).all() and fallback["points_blind_rate"].isna().all()
     assert "no points-blind companion" in fallback["difficulty_note"].iloc[0]
+
+
+def test_a_gap_of_one_point_is_written_in_the_singular_whatever_its_number_type():
+    assert [points_text(v) for v in (np.float64(-1.0), np.int64(2), 0.8333)] == ["1 point", "2 points", "0.83 points"]
+
+
+def test_r6_a_verdict_names_the_tasks_it_is_out_of_order_with_and_a_pair_out_of_order_is_named_without_one():
+    rows = pd.DataFrame({"name": ["Recover the bullet", "Find your badge", "Find your gun"], "points": [2, 3, 1]})
+    rate = np.array([0.635, 0.799, 0.99])
+    harder_share = (rate[None, :] <= rate[:, None]).astype(float)  # [i, j]: j as hard as i or harder
+    text = out_of_order_with(rows, rate, harder_share, np.array(["underpays", "", ""]), 1.0, "when all tasks pay alike")
+    assert text == [
+        "Recover the bullet pays 2 points; Find your badge, completed more often (79.9% against 63.5% when all tasks "
+        "pay alike), pays 3.",
+        "Find your badge pays 3 points; Recover the bullet, completed less often (63.5% against 79.9% when all tasks "
+        "pay alike), pays 2.",
+        "",  # the easiest task paying least is in order with both
+    ]

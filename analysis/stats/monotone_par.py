@@ -67,14 +67,14 @@ def resampled_rates(ids, patterns, resamples: int = RESAMPLES, seed: int = SEED)
         Fractions of games; row ``b`` is the rates in the ``b``-th resample of
         ``G`` games drawn with replacement.
     """
-    ids, patterns = np.asarray(ids, np.int64), np.asarray(patterns, np.float64)
+    ids, patterns = np.asarray(ids), np.asarray(patterns, np.float64)
     games, kinds = len(ids), len(patterns)
     rng = np.random.default_rng(seed)
     block = max(1, DRAWS_PER_BLOCK // max(games, 1))
     out = np.empty((resamples, patterns.shape[1]))
     for start in range(0, resamples, block):
         n = min(block, resamples - start)
-        drawn = ids[rng.integers(0, games, size=(n, games))] + kinds * np.arange(n)[:, None]
+        drawn = ids[rng.integers(0, games, size=(n, games))] + kinds * np.arange(n, dtype=np.int64)[:, None]
         counts = np.bincount(drawn.ravel(), minlength=n * kinds).reshape(n, kinds)
         out[start : start + n] = counts @ patterns / games
     return out
