@@ -96,6 +96,7 @@ def test_run_plays_the_games_and_writes_the_report(tmp_path):
     assert json.loads((run_dir / "manifest.json").read_text())["companions"]["points_blind"]["task_points"] == 3
     assert json.loads((run_dir / "points_blind" / "manifest.json").read_text())["n_games"] == 1500
     assert "points-blind" in (run_dir / "report" / "tables" / "task_calibration.csv").read_text()
+    assert "the same games with every task paying 3 points" in (run_dir / "report" / "report.html").read_text()
     again = revachol("run", "-n", "1500", "--players", "3", "--runs", str(tmp_path), "--quiet")
     assert again.returncode == 0 and len(list(tmp_path.iterdir())) == 1  # the same run, continued
 

@@ -535,6 +535,14 @@ def _estimated_line(run: Run) -> str | None:
             f"The figures describe these estimates, not the printed game (RULES R1 Reading).")
 
 
+def _companion_text(manifest: dict) -> str:
+    """The manifest's record of the points-blind companion (sim.points_blind), as text."""
+    blind = (manifest.get("companions") or {}).get("points_blind")
+    if not isinstance(blind, dict):
+        return "none (task difficulty from completion as played)"
+    return f"{blind.get('dir')}/: the same games with every task paying {blind.get('task_points')} points"
+
+
 def _provenance(run: Run, include_unfinished: bool) -> str:
     m, games = run.manifest, run.games
     timings = m.get("timings", {})
@@ -553,6 +561,7 @@ def _provenance(run: Run, include_unfinished: bool) -> str:
         ("status", f"{m.get('status')}, finished {m.get('finished', '–')}"),
         ("timings", f"{wall:,.1f} s wall over {len(timings.get('runs', []))} session(s), "
                     f"{timings.get('chunk_seconds', 0.0):,.1f} s in workers, backend {m.get('backend', '–')}"),
+        ("points-blind companion", _companion_text(m)),
     ]  # fmt: skip
     body = "".join(f"<tr><td>{escape(k)}</td><td>{escape(str(v))}</td></tr>" for k, v in rows)
     unfinished = len(run.unfinished)
