@@ -78,12 +78,14 @@ def run(
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     quiet: bool = typer.Option(False, help="No progress bar."),
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
+    points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
     debug: bool = DEBUG,
 ) -> None:
-    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat. The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
+    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion). The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
     start_workers(jobs)  # while the imports below run
     from analysis.report.page import build_report
     from sim.options import RuleOptions
+    from sim.points_blind import play_points_blind
     from sim.runner import RunError, run_name
     from sim.runner import simulate as play
 
@@ -96,13 +98,16 @@ def run(
         for n, out in zip(counts, outs):
             play(deck, games, out, n, bots, seed, jobs, RuleOptions(debug=debug), resume=(out / "manifest.json").exists(),
                  progress=None if not quiet else False, cards_file=cards)  # fmt: skip
+            if points_blind:
+                play_points_blind(out, jobs, progress=None if not quiet else False)
         report_path = build_report(outs, out=runs / base / "report", threshold_pp=threshold)
     except (RunError, ValueError, AssertionError, OSError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail(f"interrupted; finished chunks are kept in {runs / base}: run the same command again to continue")
     each = " per player count" if len(counts) > 1 else ""
-    typer.echo(f"{games:,} games{each} in {runs / base}\nreport: {report_path}")
+    blind = ", and as many with every task paying alike" if points_blind else ""
+    typer.echo(f"{games:,} games{each}{blind} in {runs / base}\nreport: {report_path}")
 
 
 def _player_counts(text: str) -> list[int]:

@@ -110,6 +110,8 @@ def _prepare(out_dir: Path, spec: RunSpec, deck_text: str, cards_file: str, resu
             )
         manifest["timings"] = old.get("timings", {})
         manifest["parts"] = recorded_parts(old)
+        if "companions" in old:  # the same games, so its companions (sim.points_blind) still hold
+            manifest["companions"] = old["companions"]
     elif any(path.name not in LOCK_FILES for path in out_dir.iterdir()):
         raise RunError(f"{out_dir} exists and is not a run directory; choose an empty or new directory")
     for table in TABLES:
@@ -157,6 +159,7 @@ def simulate(
     scheduler: str | None = None,
     dask_local: int | None = None,
     cards_file: str | Path | None = None,
+    label: str = "games",
 ) -> Path:
     """Play ``n_games`` games and write them to the run directory ``out_dir``.
 
@@ -190,6 +193,8 @@ def simulate(
     cards_file : path, optional
         Where an in-memory ``cards`` deck was read from, for the manifest and the
         copy in the run directory.
+    label : str
+        What the progress bar counts (e.g. ``points-blind games``).
 
     Returns
     -------
@@ -237,7 +242,8 @@ def simulate(
     try:
         with locked(out_dir):
             _play(out_dir, spec, arrays, parsed, deck_text, str(cards_file or "<in memory>"), resume,
-                  dict(n_jobs=n_jobs, progress=progress, scheduler=scheduler, dask_local=dask_local, called=called))  # fmt: skip
+                  dict(n_jobs=n_jobs, progress=progress, scheduler=scheduler, dask_local=dask_local, called=called,
+                       label=label))  # fmt: skip
     except LockedError as exc:
         raise RunError(str(exc)) from None
     except OSError as exc:
@@ -271,7 +277,7 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
         show = sys.stderr.isatty() if how["progress"] is None else how["progress"]
         started = time.perf_counter()
         chunk_seconds = manifest["timings"].get("chunk_seconds", 0.0)
-        display = RunProgress(show, spec.n_games, done_games)
+        display = RunProgress(show, spec.n_games, done_games, how["label"])
         compile_seconds, first_chunk_seconds = 0.0, None
         if todo:
             with display.compiling():

@@ -34,7 +34,7 @@ from analysis import cards, closeness, length, morale, seats, skill
 from analysis.report import figures
 from analysis.report.findings import findings, skill_verdict
 from analysis.report.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
-from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, task_calibration
+from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, points_text, task_calibration
 from analysis.data.progress import ReadProgress
 from analysis.data.runs import Run, RunsLike, open_runs
 from analysis.data.stream import reading
@@ -290,32 +290,46 @@ def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: floa
 
 
 CALIBRATION = (
-    "How a task's reward is judged. Expected points = points × completion rate × (1 − share of completions lost "
-    "to penalties): what the task is worth per game. Difficulty is the completion rate on the logit scale. For "
-    "each task a straight line of points on difficulty is fitted to the other tasks (so an outlier cannot pull "
-    "the line to itself); its value at the task's difficulty is the par, with its 95% CI. A task overpays or "
-    "underpays when its points lie outside the par's interval after a Benjamini–Hochberg correction (q ≤ 0.05) "
-    "and its gap from par is at least the practical threshold. The requirement (symbols, colours, Special) is shown "
-    "beside it; the fit uses only the measured completion rate."
+    "How a task's reward is judged: each task is set against the monotone (isotonic) fit of points on difficulty "
+    "over the other tasks, and overpays when it pays at least {threshold} more than the tasks as hard or harder, or "
+    "underpays when it pays at least that much less than the tasks as easy or easier, significant after a "
+    "Benjamini–Hochberg correction (q ≤ 0.05, games resampled). {difficulty} Expected points = points × "
+    "completion rate × (1 − share of completions lost to penalties): what the task is worth per game."
 )
+BLIND = ("Difficulty is the completion rate in a companion run of the same games with every task paying "
+         "{points} points (the deck's mean, rounded: the engine scores whole points), so that it does not reflect "
+         "the bots chasing the reward.")  # fmt: skip
+AS_PLAYED_NOTE = ("Difficulty is the completion rate as played ({why}: run `revachol run` to play it), so a "
+                  "low-paying task the bots pass over looks harder than it is.")  # fmt: skip
+
+
+def _difficulty_sentence(runs: list[Run], calibration: pd.DataFrame) -> str:
+    notes = []
+    for run in runs:
+        rows = _rows(calibration, run)
+        if (rows["difficulty"] == "points-blind").all():
+            points = (run.manifest.get("companions") or {}).get("points_blind", {}).get("task_points")
+            notes.append(_prefix(runs, run) + BLIND.format(points=points))
+        else:
+            notes.append(_prefix(runs, run) + AS_PLAYED_NOTE.format(why=rows["difficulty_note"].iloc[0]))
+    return " ".join(dict.fromkeys(notes))
 
 
 def _tasks_section(runs: list[Run], outcomes: pd.DataFrame, threshold_points: float) -> Section:
-    calibration = task_calibration(outcomes, threshold_points).sort_values(["run", "gap_points"], kind="stable")
+    calibration = task_calibration(runs, threshold_points, outcomes).sort_values(["run", "gap_points"], kind="stable")
+    threshold = points_text(threshold_points)
     answers = []
     for run in runs:
         rows = _rows(calibration, run)
         flagged = rows[rows["verdict"] != ""].sort_values("gap_points")
         if flagged.empty:
-            answer = (f"Every task pays within {threshold_points:g} point{'s' * (threshold_points != 1)} of what "
-                      f"tasks of similar difficulty pay on average, or the gap is within the par's uncertainty "
-                      f"({len(rows)} tasks).")  # fmt: skip
+            answer = (f"No task pays {threshold} or more out of order with its difficulty: none pays that much more "
+                      f"than tasks as hard or harder, or less than tasks as easy or easier ({len(rows)} tasks).")  # fmt: skip
         else:
-            listed = "; ".join(f"{r['name']} {r['verdict']} ({r['points']:g} points against a par of "
-                               f"{estimate(r['par_points'], r['par_points_low'], r['par_points_high'], '')})"
-                               for _, r in flagged.iterrows())  # fmt: skip
-            answer = (f"{len(flagged)} of {len(rows)} tasks pay out of line with their difficulty by "
-                      f"{threshold_points:g} point{'s' * (threshold_points != 1)} or more: {listed}.")  # fmt: skip
+            answer = f"{len(flagged)} of {len(rows)} tasks pay out of order with their difficulty: " + " ".join(
+                f"{r['out_of_order_with']} It {r['verdict']} by {points_text(r['gap_points'])} (par "
+                f"{estimate(r['par_points'], r['par_points_low'], r['par_points_high'], '')})."
+                for _, r in flagged.iterrows())  # fmt: skip
         low, high = rows.loc[rows["expected_points"].idxmin()], rows.loc[rows["expected_points"].idxmax()]
         answers.append((f"{_prefix(runs, run)}{answer}",
                         f"Expected points per game range from {_value(low, 'expected_points', '', n=low['games'])} "
@@ -323,12 +337,14 @@ def _tasks_section(runs: list[Run], outcomes: pd.DataFrame, threshold_points: fl
     return Section(
         "Task rewards",
         answers,
-        [CALIBRATION],
+        [CALIBRATION.format(threshold=threshold, difficulty=_difficulty_sentence(runs, calibration))],
         [("task_calibration", figures.plot_task_calibration(calibration),
-          "Each task's points against its completion rate, with its par from the other tasks")],
-        [Table("task_calibration", calibration, "Tasks by gap from par, most underpaid first: verdict, par from the "
-               "other tasks, expected points per game, completion rate, requirement.",
-               hide=("task", "p_value", "threshold_points", "games"))],
+          "Each task's points against its points-blind completion rate, with the monotone par and its band")],
+        [Table("task_calibration", calibration, "Tasks by gap from par, most underpaid first: verdict, the tasks it "
+               "is out of order with, par, expected points per game, completion rates as played and points-blind, "
+               "requirement.",
+               hide=("task", "p_value", "threshold_points", "games", "difficulty_games", "difficulty_note",
+                     "fit_points", "fit_points_low", "fit_points_high"))],
     )  # fmt: skip
 
 
@@ -521,6 +537,14 @@ def _estimated_line(run: Run) -> str | None:
             f"The figures describe these estimates, not the printed game (RULES R1 Reading).")
 
 
+def _companion_text(manifest: dict) -> str:
+    """The manifest's record of the points-blind companion (sim.points_blind), as text."""
+    blind = (manifest.get("companions") or {}).get("points_blind")
+    if not isinstance(blind, dict):
+        return "none (task difficulty from completion as played)"
+    return f"{blind.get('dir')}/: the same games with every task paying {blind.get('task_points')} points"
+
+
 def _provenance(run: Run, include_unfinished: bool) -> str:
     m, games = run.manifest, run.games
     timings = m.get("timings", {})
@@ -539,6 +563,7 @@ def _provenance(run: Run, include_unfinished: bool) -> str:
         ("status", f"{m.get('status')}, finished {m.get('finished', '–')}"),
         ("timings", f"{wall:,.1f} s wall over {len(timings.get('runs', []))} session(s), "
                     f"{timings.get('chunk_seconds', 0.0):,.1f} s in workers, backend {m.get('backend', '–')}"),
+        ("points-blind companion", _companion_text(m)),
     ]  # fmt: skip
     body = "".join(f"<tr><td>{escape(k)}</td><td>{escape(str(v))}</td></tr>" for k, v in rows)
     unfinished = len(run.unfinished)
