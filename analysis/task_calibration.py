@@ -20,8 +20,9 @@ set against the monotone (isotonic) fit of points on difficulty over the *other*
 tasks: ``pays_harder`` is what the tasks as hard or harder pay on that fit,
 ``pays_easier`` what the tasks as easy or easier pay; no par is extrapolated beyond
 the hardest or easiest other task. The task's ``par_points`` is the nearest reward
-in order, and ``gap_points = points − par``. The games of the difficulty run are
-resampled (game-clustered bootstrap) for the par's 95% interval and the p-value of
+in order, and ``gap_points = points − par``. The difficulty run's completion rates are
+resampled from their game-clustered normal law (a parametric bootstrap over games,
+:func:`analysis.stats.monotone_par.resampled_rates`) for the par's 95% interval and the p-value of
 a gap of at least the threshold; the p-values are corrected by Benjamini–Hochberg
 across the run's tasks.
 
@@ -47,7 +48,9 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import task_outcomes
-from analysis.data.runs import BATCH_ROWS, KEYS, Run, RunsLike, open_runs
+from analysis.data.runs import KEYS, Run, RunsLike, open_runs
+from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.stats.clustered import GameMoments
 from analysis.stats.inference import ALPHA, bh_flags, rate_columns
 from analysis.stats.monotone_par import RESAMPLES, monotone_par, resampled_rates
 from sim.points_blind import COMPANION, points_blind_deck
@@ -89,29 +92,21 @@ def points_blind_run(run: Run) -> tuple[Run | None, str]:
     return companion, ""
 
 
-def completion_patterns(run: Run) -> tuple[np.ndarray, np.ndarray]:
-    """Each game's task completions (R6; completed and later lost counts as
-    completed, as in :func:`analysis.cards.task_outcomes`), read in batches.
+def completion_moments(run: Run) -> GameMoments:
+    """Moments of each game's task completions (R6; completed and later lost counts
+    as completed, as in :func:`analysis.cards.task_outcomes`), summed chunk by chunk.
 
     Returns
     -------
-    ids : ndarray of int32, shape (G,)
-        Game ``g``'s completion pattern, in the order of the run's parts (4 bytes
-        a game: the only per-game array kept).
-    patterns : ndarray of bool, shape (P, T)
-        The distinct patterns: which of the ``T`` tasks a game completed.
+    GameMoments
+        Of ``z_g``, int 0/1 per task, shape ``(T,)``: ``total`` the completions per
+        task, ``cross`` ``(T, T)`` the games in which both of two tasks were
+        completed, ``games`` the games.
     """
-    index: dict[bytes, int] = {}
-    ids = []
-    for batch in run.scan("cards", "task_status").collect_batches(chunk_size=BATCH_ROWS):
-        status = batch["task_status"].to_numpy()
-        kinds, inverse = np.unique(np.packbits(np.isin(status, (TASK_COMPLETED, TASK_LOST)), axis=1), axis=0,
-                                   return_inverse=True)  # fmt: skip
-        known = np.array([index.setdefault(kind.tobytes(), len(index)) for kind in kinds], np.int32)
-        ids.append(known[inverse.ravel()])
-    tasks = len(run.deck.tasks)
-    packed = np.frombuffer(b"".join(index), np.uint8).reshape(len(index), -1)
-    return np.concatenate(ids), np.unpackbits(packed, axis=1, count=tasks).astype(bool)
+    def totals(batch: Batch) -> Totals:
+        return {"z": GameMoments.of(np.isin(batch.cards["task_status"], (TASK_COMPLETED, TASK_LOST)))}
+
+    return reduce_run(run, Columns(cards=("task_status",)), totals)["z"]
 
 
 def points_text(value: float) -> str:
@@ -196,12 +191,12 @@ def order_verdicts(points, rates, replicate_rates, threshold_points: float = DEF
 def _one_run(run: Run, tasks: pd.DataFrame, threshold_points: float, resamples: int) -> pd.DataFrame:
     companion, why = points_blind_run(run)
     source = companion or run
-    ids, patterns = completion_patterns(source)
-    games = len(ids)
-    completions = np.bincount(ids, minlength=len(patterns)) @ patterns.astype(np.int64)
+    moments = completion_moments(source)
+    games = moments.games
+    completions = np.rint(moments.total).astype(np.int64)
     rate = completions / games
     points = tasks["points"].to_numpy(np.float64)
-    par, verdict, q_value = order_verdicts(points, rate, resampled_rates(ids, patterns, resamples), threshold_points)
+    par, verdict, q_value = order_verdicts(points, rate, resampled_rates(moments, resamples), threshold_points)
     difficulty = POINTS_BLIND if companion else AS_PLAYED
     played = tasks["completions"].to_numpy(np.int64)
     lost = np.rint(np.nan_to_num(tasks["lost_rate"].to_numpy(np.float64)) * played).astype(np.int64)

@@ -15,6 +15,7 @@ import pytest
 from scipy.special import logit
 from scipy.stats import norm
 
+from analysis.stats.clustered import GameMoments
 from analysis.stats.monotone_par import monotone_par, resampled_rates
 from analysis.task_calibration import (AS_PLAYED, POINTS_BLIND, order_verdicts, out_of_order_with, points_text,
                                       task_calibration)
@@ -34,18 +35,17 @@ def completions(seed: int, games: int = GAMES, correlation: float = 0.3):
     """Per-game completions of the 25 tasks at :data:`RATES`, correlated within a game
     (a Gaussian copula with one game-level factor: some games go well for every task).
 
-    Returns ids (G,), patterns (P, T) bool and the observed rates (T,)."""
+    Returns the per-game completions ``done`` bool (G, T), their GameMoments and the observed rates (T,)."""
     rng = np.random.default_rng(seed)
     shared = rng.standard_normal((games, 1))
     latent = correlation * shared + np.sqrt(1 - correlation**2) * rng.standard_normal((games, len(RATES)))
     done = norm.cdf(latent) < RATES
-    patterns, ids = np.unique(done, axis=0, return_inverse=True)
-    return ids.ravel(), patterns, done.mean(0)
+    return done, GameMoments.of(done), done.mean(0)
 
 
 def verdicts(points, seed: int, games: int = GAMES):
-    ids, patterns, rate = completions(seed, games)
-    return order_verdicts(points, rate, resampled_rates(ids, patterns))
+    _, moments, rate = completions(seed, games)
+    return order_verdicts(points, rate, resampled_rates(moments))
 
 
 def rescale(x: np.ndarray) -> np.ndarray:
@@ -106,13 +106,13 @@ def test_ties_in_difficulty_are_pooled_and_count_as_both_as_hard_and_as_easy():
     assert par["gap_points"][1] == -2
 
 
-def test_resampled_rates_draw_whole_games_and_are_reproducible():
-    ids, patterns, rate = completions(seed=4, games=2_000, correlation=0.8)
-    first, again = resampled_rates(ids, patterns, 1_000, seed=1), resampled_rates(ids, patterns, 1_000, seed=1)
+def test_resampled_rates_keep_games_whole_and_are_reproducible():
+    done, moments, rate = completions(seed=4, games=2_000, correlation=0.8)
+    first, again = resampled_rates(moments, 1_000, seed=1), resampled_rates(moments, 1_000, seed=1)
     assert np.array_equal(first, again) and first.shape == (1_000, 25)
     assert np.allclose(first.mean(0), rate, atol=0.005)
-    # Games are resampled whole: two tasks' rates co-vary across resamples as their completions do across games.
-    per_game = np.corrcoef(patterns[ids][:, 9], patterns[ids][:, 11])[0, 1]
+    # Games stay whole: two tasks' rates co-vary across resamples as their completions do across games.
+    per_game = np.corrcoef(done[:, 9], done[:, 11])[0, 1]
     assert per_game > 0.3 and abs(np.corrcoef(first[:, 9], first[:, 11])[0, 1] - per_game) < 0.1
 
 

@@ -19,11 +19,18 @@ and its gap is ``points − par``: positive when it pays more than tasks as hard
 harder (*overpays*), negative when it pays less than tasks as easy or easier
 (*underpays*), 0 in order.
 
-Uncertainty comes from the difficulty only (the points are printed): the games
-are resampled with replacement (Efron & Tibshirani 1993, ch. 6), each game keeping
-its whole vector of task completions, so that tasks completed in the same game stay
-together (game-clustered), and every statistic is recomputed on each resample. The
-par's interval is the percentile interval. The p-value tests what a verdict claims,
+Uncertainty comes from the difficulty only (the points are printed). The games are
+the independent units, and each game contributes its whole vector of task
+completions ``z_g`` (one 0/1 per task), so tasks completed in the same game stay
+together (game-clustered). The vector of completion rates is the mean of the
+``z_g``; by the central limit theorem over games it is normal with mean ``p̂`` and
+covariance ``Σ̂ / G``, where ``Σ̂`` is the covariance of ``z_g`` across games, the
+limit that the game bootstrap (resampling games with replacement, Efron &
+Tibshirani 1993, ch. 6) approaches. The resamples are drawn from that normal law
+(a parametric bootstrap), so they need only the sums ``Σ z_g`` and ``Σ z_g z_gᵀ``
+over games (:class:`analysis.stats.clustered.GameMoments`, summed chunk by chunk):
+memory and time do not grow with the games. Every statistic is recomputed on each
+resample. The par's interval is the percentile interval. The p-value tests what a verdict claims,
 that the task is out of order by at least the practical threshold in the direction
 observed: twice the share of resamples in which it is not, ``2 (1 + k) / (B + 1)``
 (two-sided percentile-bootstrap test; 1 when the observed gap is below the
@@ -42,42 +49,40 @@ import numpy as np
 from scipy.optimize import isotonic_regression
 from scipy.stats import rankdata
 
+from analysis.stats.clustered import GameMoments
 from analysis.stats.inference import ALPHA
 
 RESAMPLES = 1999  # bootstrap resamples: the smallest two-sided p-value is 2 / 2000 = 0.001
 SEED = 0  # of the resamples: a report is reproducible
-DRAWS_PER_BLOCK = 2_000_000  # game indices drawn at once (bounds memory: 16 MB)
 
 
-def resampled_rates(ids, patterns, resamples: int = RESAMPLES, seed: int = SEED) -> np.ndarray:
-    """Completion rates of every task in resamples of the games.
+def resampled_rates(moments: GameMoments, resamples: int = RESAMPLES, seed: int = SEED) -> np.ndarray:
+    """Completion rates of every task in parametric resamples of the games (module
+    docstring): draws from ``N(p̂, Σ̂ / G)``.
 
     Parameters
     ----------
-    ids : array_like of int, shape (G,)
-        The completion pattern of each game (a row of ``patterns``).
-    patterns : array_like of bool, shape (P, T)
-        The distinct completion patterns: which of the ``T`` tasks a game completed.
+    moments : GameMoments
+        Of the per-game completion vectors ``z_g``, shape ``(T,)`` per game
+        (``total`` ``(T,)``, ``cross`` ``(T, T)``, ``games`` ``G``).
     resamples : int
     seed : int
 
     Returns
     -------
     ndarray of float64, shape (resamples, T)
-        Fractions of games; row ``b`` is the rates in the ``b``-th resample of
-        ``G`` games drawn with replacement.
+        Fractions of games; row ``b`` is the rates in the ``b``-th resample.
+
+    Raises
+    ------
+    ValueError
+        For moments of no game.
     """
-    ids, patterns = np.asarray(ids), np.asarray(patterns, np.float64)
-    games, kinds = len(ids), len(patterns)
-    rng = np.random.default_rng(seed)
-    block = max(1, DRAWS_PER_BLOCK // max(games, 1))
-    out = np.empty((resamples, patterns.shape[1]))
-    for start in range(0, resamples, block):
-        n = min(block, resamples - start)
-        drawn = ids[rng.integers(0, games, size=(n, games))] + kinds * np.arange(n, dtype=np.int64)[:, None]
-        counts = np.bincount(drawn.ravel(), minlength=n * kinds).reshape(n, kinds)
-        out[start : start + n] = counts @ patterns / games
-    return out
+    if moments.games < 1:
+        raise ValueError("no games to resample")
+    rate = moments.total / moments.games
+    covariance = np.nan_to_num(moments.covariance()) / moments.games**2  # Var(Σ z_g) / G² = Σ̂ / G
+    return np.random.default_rng(seed).multivariate_normal(rate, covariance, size=resamples, method="eigh")
 
 
 def _sides(points: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
