@@ -113,9 +113,10 @@ def _ally_moments(held: np.ndarray, played: np.ndarray, won: np.ndarray, rows: n
     """Per-game, per-ally totals for the game-clustered rates, summed chunk by chunk.
 
     ``held``, ``played`` are ``bool (G, n, A)``, ``won`` and ``rows`` (the player rows
-    counted) ``bool (G, n)``."""
+    counted) ``bool (G, n)``. With no game (every game stalled or truncated and left
+    out) the moments are zero over ``G = 0`` games, so every rate is NaN."""
     moments: dict[str, GameMoments] = {}
-    for part in chunks(held.shape[0]):
+    for part in list(chunks(held.shape[0])) or [slice(0, 0)]:
         r = rows[part][:, :, None]
         h, pl_, w = held[part] & r, played[part] & r, won[part][:, :, None] & r
         holders, holder_wins = h.sum(1), (h & w).sum(1)
