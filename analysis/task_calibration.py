@@ -85,7 +85,9 @@ def par_points(points, x) -> pd.DataFrame:
         ``T`` rows: ``par_points`` with ``par_points_low``/``par_points_high``
         (95% CI of the fitted mean), ``gap_points`` (points − par) and
         ``p_value`` (two-sided t test of the gap against the par's standard
-        error). All NaN for fewer than :data:`MIN_TASKS` tasks.
+        error). All NaN for fewer than :data:`MIN_TASKS` tasks. When the other tasks
+        share one difficulty (no slope can be fitted), the par is their mean points
+        at that difficulty and NaN (no par, no test) at any other.
     """
     points, x = np.asarray(points, np.float64), np.asarray(x, np.float64)
     out = pd.DataFrame(np.nan, index=range(len(points)),
@@ -95,8 +97,12 @@ def par_points(points, x) -> pd.DataFrame:
     design = sm.add_constant(x, has_constant="add")
     for i in range(len(points)):
         others = np.arange(len(points)) != i
-        fit = sm.OLS(points[others], design[others]).fit()
-        predicted = fit.get_prediction(design[i : i + 1]).summary_frame(alpha=ALPHA).iloc[0]
+        flat = np.ptp(x[others]) == 0  # one difficulty among the others: the line has no slope to fit
+        if flat and x[i] != x[others][0]:
+            continue
+        columns = design[:, :1] if flat else design
+        fit = sm.OLS(points[others], columns[others]).fit()
+        predicted = fit.get_prediction(columns[i : i + 1]).summary_frame(alpha=ALPHA).iloc[0]
         gap, se = points[i] - predicted["mean"], predicted["mean_se"]
         p = 2 * sps.t.sf(abs(gap) / se, fit.df_resid) if se > 0 else float(gap == 0)
         out.iloc[i] = [predicted["mean"], predicted["mean_ci_lower"], predicted["mean_ci_upper"], gap, p]
