@@ -169,21 +169,25 @@ def check_parts(out_dir: str | Path, manifest: dict) -> None:
                 raise RunError(f"{out_dir}: part {problem}; run `revachol simulate --resume` on it to replay the chunk")
 
 
-PIECE_SECONDS = 1.0
-"""A chunk is played in pieces of games that double in size while a piece takes less
-than this (s); the worker beats its heartbeat after each (:func:`sim.supervisor.beat`)."""
+PIECES_PER_STALL = 4  # a piece of a chunk aims at a quarter of the stall timeout
+PIECE_GROWTH = 256  # and is at most this many times the piece before it
+"""A chunk is played in pieces: the first of one game, each next one sized from the
+speed of the last to take ``stall_timeout / PIECES_PER_STALL`` seconds, at most
+:data:`PIECE_GROWTH` times larger. A call of :func:`sim.engine.run_games` costs about
+6 ms besides its games (building the kernels' views), so a chunk of 25,000 ``greedy``
+games, 0.8 s, takes three calls (1, 256, the rest)."""
 
 
-def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec], chunk: int,
-              parent_pid: int, heartbeat: Path | None = None) -> tuple[int, int, float, dict]:  # fmt: skip
+def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec], chunk: int, parent_pid: int,
+              stall_timeout: float = DEFAULT_STALL_SECONDS, heartbeat: Path | None = None) -> tuple[int, int, float, dict]:  # fmt: skip
     """Play one chunk and write its three parts; returns (chunk, games, seconds,
     ``{part key: {"rows", "sha256"}}``).
 
     Runs in a worker process, which dies with the main process ``parent_pid``
-    (:func:`sim.workers.exit_with_parent`). The games are played in pieces of
-    1, 2, 4 … games into one record (:data:`PIECE_SECONDS`), the heartbeat touched
-    after each, so the main process sees the chunk progress; every game depends on
-    the seed and its index only, so the pieces change no table. Each part is
+    (:func:`sim.workers.exit_with_parent`). The games are played in pieces into one
+    record (:data:`PIECES_PER_STALL`), the heartbeat touched after each, so that the
+    main process sees the chunk progress well within ``stall_timeout``; every game
+    depends on the seed and its index only, so the pieces change no table. Each part is
     written under a temporary name and renamed, so an interrupted write leaves no
     part behind.
     """
@@ -194,14 +198,15 @@ def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSp
     options = RuleOptions(**spec.options)
     state = new_state(arrays, options.to_array())
     record = Record.empty(n, MAX_PLAYERS, arrays.n_allies, arrays.n_tasks, arrays.n_morale)
-    done, size = 0, 1
+    done, piece = 0, 1
     while done < n:
-        piece, began = min(size, n - done), time.perf_counter()
+        piece, began = min(piece, n - done), time.perf_counter()
         rows = Record(*(array[done : done + piece] for array in record))
         run_games(arrays, spec.n_players, piece, spec.seed, bots, options, first + done, state, rows)
         done += piece
         beat(heartbeat)
-        size *= 2 if time.perf_counter() - began < PIECE_SECONDS else 1
+        speedup = stall_timeout / PIECES_PER_STALL / max(time.perf_counter() - began, 1e-6)
+        piece = max(1, int(piece * min(speedup, PIECE_GROWTH)))
     written = {
         part_key(table, chunk): write_part(frame, part_path(out_dir, table, chunk))
         for table, frame in record.tables().items()
@@ -510,7 +515,7 @@ def _chunks_played(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[
     if how["scheduler"] is None and how["dask_local"] is None:
         with supervised(how["n_jobs"], how["stall_timeout"]) as supervisor:
             for chunk in todo:
-                supervisor.submit(run_chunk, out_dir, arrays, spec, bots, chunk, os.getpid())
+                supervisor.submit(run_chunk, out_dir, arrays, spec, bots, chunk, os.getpid(), how["stall_timeout"])
             yield "loky", supervisor.results()
         return
     import joblib

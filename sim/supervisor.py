@@ -83,10 +83,12 @@ class Supervisor:
     def __init__(self, n_jobs: int, stall_timeout: float, heartbeats: Path):
         self.pool, self.stall_timeout, self.heartbeats = executor(n_jobs), stall_timeout, heartbeats
         self.pending: set[Future] = set()
+        self.submitted = 0
 
     def submit(self, function: Callable, *args) -> None:
         """Run ``function(*args, heartbeat=PATH)`` in a worker; it calls :func:`beat` on PATH."""
-        self.pending.add(self.pool.submit(function, *args, heartbeat=self.heartbeats / str(len(self.pending))))
+        self.submitted += 1
+        self.pending.add(self.pool.submit(function, *args, heartbeat=self.heartbeats / str(self.submitted)))
 
     def _last_sign_of_life(self, since: float) -> float:
         stamps = [since]
