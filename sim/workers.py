@@ -154,7 +154,7 @@ def kill_workers() -> None:
     pool = reusable_executor._executor  # a shut-down pool is replaced at the next get_reusable_executor
     if pool is None:
         return
-    for process in list((pool._processes or {}).values()):
+    for process in list((pool._processes or {}).values()):  # loky lists its workers there only
         with contextlib.suppress(OSError):
             kill_process_tree(process)
     pool.shutdown(wait=False, kill_workers=True)

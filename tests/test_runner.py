@@ -21,7 +21,7 @@ from analysis.data.runs import Run
 from sim.cards import dump_yaml
 from sim import runner
 from sim.engine import run_games
-from sim.parts import temporary_name, write_part
+from sim.parts import temporary_name
 from sim.runner import TABLES, RunError, check_parts, read_manifest, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
