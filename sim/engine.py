@@ -134,8 +134,15 @@ def run_games(
     options: RuleOptions = RuleOptions(),
     first_game: int = 0,
     state: State | None = None,
+    record: Record | None = None,
 ) -> Record:
     """Play games ``first_game .. first_game + n_games - 1`` of the run with root ``seed``.
+
+    The games are played in this process, in one compiled batch that does not return
+    to Python until it ends: a signal (Ctrl-C) is seen only after the batch, and a
+    bot that never returns holds the process until it is killed. Batch runs
+    (:func:`sim.runner.simulate`) play in worker processes instead, which they stop
+    at once when asked (:mod:`sim.supervisor`).
 
     Parameters
     ----------
@@ -156,6 +163,9 @@ def run_games(
         Rule options and the debug switch.
     state : State, optional
         A state to reuse (from :func:`sim.state.new_state` with the same deck).
+    record : Record, optional
+        The rows to fill, ``n_games`` of them (rows of a larger record, say: a slice
+        of each array along its first axis); default a new record.
 
     Returns
     -------
@@ -174,7 +184,8 @@ def run_games(
     st = state if state is not None else new_state(deck, options.to_array())
     st.rules[:] = options.to_array(trace=st.log.shape[0] > 1)
     st.bots[:], st.bot_params[:] = bot_tables(specs)
-    record = Record.empty(n_games, MAX_PLAYERS, deck.n_allies, deck.n_tasks, deck.n_morale)
+    record = record if record is not None else Record.empty(n_games, MAX_PLAYERS, deck.n_allies, deck.n_tasks,
+                                                            deck.n_morale)  # fmt: skip
     backup = new_state(deck, st.rules)
     with split_compile(play_batch):
         played = play_batch(kernel_state(st), kernel_state(backup), deck.kernel_ref(), n_players, stream_keys(seed),

@@ -2,13 +2,14 @@
 
 import os
 import sys
+import time
 from pathlib import Path
 
-import joblib
+import psutil
 import pytest
 from joblib.externals.loky import get_reusable_executor
 
-from sim.workers import KEEP_FREED_MEMORY, await_workers, start_workers, worker_environment
+from sim.workers import KEEP_FREED_MEMORY, await_workers, executor, kill_workers, start_workers, worker_environment
 
 VARIABLES = ["PYTHONSAFEPATH", *KEEP_FREED_MEMORY]
 
@@ -50,8 +51,21 @@ def _has_runner() -> bool:
 
 
 def test_start_workers_starts_workers_that_import_the_runner_before_any_chunk():
-    get_reusable_executor().shutdown(kill_workers=True)  # no worker of an earlier test
+    kill_workers()  # no worker of an earlier test, and no start_workers pending
     start_workers(2)
     await_workers()
-    seen = joblib.Parallel(n_jobs=2)(joblib.delayed(_has_runner)() for _ in range(8))
+    pool = executor(2)  # the run's pool, which start_workers started
+    seen = [future.result() for future in [pool.submit(_has_runner) for _ in range(8)]]
     assert any(seen)  # a worker that played no chunk has imported sim.runner
+
+
+def test_kill_workers_ends_a_busy_worker_at_once_and_the_next_pool_works():
+    """A worker busy with a task that does not return (an hour's ``time.sleep`` stands
+    in for a compiled loop) is gone within seconds; the next pool has a new worker."""
+    pool = executor(1)
+    worker = psutil.Process(pool.submit(os.getpid).result(timeout=120))
+    pool.submit(time.sleep, 3600)
+    kill_workers()
+    _, alive = psutil.wait_procs([worker], timeout=5)
+    assert not alive
+    assert executor(1).submit(os.getpid).result(timeout=120) != worker.pid

@@ -82,7 +82,8 @@ def plot_margins(histogram: pd.DataFrame) -> Figure:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set(xlabel="winner's margin over the runner-up (points; 0: decided by R9.3's tie-breaks)",
            ylabel="share of games (%)", title="How close games end")  # fmt: skip
-    ax.legend(fontsize="small")
+    if series:  # a run where no game has a winner has no margin
+        ax.legend(fontsize="small")
     return figure
 
 

@@ -106,7 +106,7 @@ def _length(length: pd.DataFrame, target_turns: tuple[float, float] | None, thre
 
 
 def _penalties(impact: pd.DataFrame) -> list[dict]:
-    rows = impact[impact["measure"] == "points_lost_share"]
+    rows = impact[(impact["measure"] == "points_lost_share") & (impact["n"] > 0)]  # no task points: nothing lost
     return [_finding(r["run"], "penalties", "penalties",
                      f"Penalties (R8.3) take back {estimate(r['value'], r['value_low'], r['value_high'], n=r['n'], n_of='task points', noun='of the task points completed')}.", r["value"], r["value_low"], r["value_high"], r["n"],
                      "share", 0.0) for _, r in rows.iterrows()]  # fmt: skip

@@ -55,6 +55,7 @@ class Table:
     hide: tuple[str, ...] = ()
     shown: bool = True  # in the page; always written as CSV
     display: str | None = None  # HTML to show instead of the table itself
+    empty: str = "No rows: nothing of this kind happened in this run, or every game was left out (stalled or truncated)."  # shown instead of a table without rows
 
 
 @dataclass
@@ -146,6 +147,10 @@ def _impact_text(impact: pd.DataFrame, by_saves: pd.DataFrame) -> str:
     """Plain sentences on what morale loss decides (:func:`analysis.morale.morale_impact`)."""
     m = impact.set_index("measure")
     luck = _saves_text(by_saves)
+    if not m.loc["tasks_lost_share", "n"]:
+        ties = (f" {_value(m.loc['tied_on_points'], 'value')} of games are tied on points."
+                if m.loc["tied_on_points", "n"] else " No game has a winner.")  # fmt: skip
+        return f"No task was completed, so penalties had nothing to take back.{ties}"
     return (f"Penalties take back {_value(m.loc['tasks_lost_share'], 'value', n=m.loc['tasks_lost_share', 'n'], n_of='completed tasks')}"
             f" of completed tasks and {_value(m.loc['points_lost_share'], 'value')} of their points.{luck} "
             f"{_value(m.loc['tied_on_points'], 'value')} of games are tied on points, "
@@ -164,7 +169,9 @@ def _morale_section(runs: list[Run], include_unfinished: bool) -> Section:
         events_ = measures.loc["morale_events"]
         rows = _rows(saves, run)
         disagree = rows[rows["disagrees"]]
-        if disagree.empty:
+        if rows.empty:
+            verdict = "this deck has no morale cards, so no save is ever rolled (R8.2)"
+        elif disagree.empty:
             verdict = f"all {len(rows)} morale cards save at the rate their dice requirement gives"
         else:
             listed = "; ".join(f"{r['name']} saves {_value(r, 'save_rate', n=r['rolls'], n_of='rolls')} "
@@ -184,9 +191,9 @@ def _morale_section(runs: list[Run], include_unfinished: bool) -> Section:
         ["Every player rolls in every morale-loss event (R8.2), so a card's rolls are its events times the player "
          "count. A card is flagged when its observed save rate disagrees with the exact probability of its "
          "requirement after a Benjamini–Hochberg correction across the morale cards."],
-        [("morale_events", figures.plot_morale_events(events), "Share of games by number of morale-loss events"),
-         ("morale_saves", figures.plot_morale_saves(saves),
-          "Observed save rate of each morale card against its exact probability")],
+        [("morale_events", figures.plot_morale_events(events), "Share of games by number of morale-loss events")]
+        + ([("morale_saves", figures.plot_morale_saves(saves),
+             "Observed save rate of each morale card against its exact probability")] if len(saves) else []),
         [Table("morale_per_game", per_game,
                "Per game: morale-loss events, tasks completed and failed, and the failed share."),
          Table("morale_impact", impact, "What morale loss decides: completed tasks and points lost to penalties, "
@@ -196,7 +203,7 @@ def _morale_section(runs: list[Run], include_unfinished: bool) -> Section:
          Table("player_penalties", penalties, "Per player-game: penalties by type (R8.3), saves, tasks lost "
                "(intervals clustered by game)."),
          Table("morale_cards", saves, "Per morale card: events caused and save rate against the exact probability.",
-               hide=("card", "probability", "p_value", "games")),
+               hide=("card", "probability", "p_value", "games"), empty="This deck has no morale cards."),
          Table("morale_event_distribution", events, "Games by number of morale-loss events.", shown=False)],
     )  # fmt: skip
 
@@ -237,6 +244,15 @@ def _strength_answer(rows: pd.DataFrame) -> str:
             f"rate ({games}); {'; '.join(parts)}")  # fmt: skip
 
 
+def _never(rows: pd.DataFrame, column: str, what: str, lacking: str) -> str:
+    """A sentence, with a leading space, naming the cards of ``rows`` whose ``column``
+    is 0 (an ally nobody held, a task nobody completed); empty when there is none."""
+    never = rows.loc[rows[column] == 0, "name"]
+    if never.empty:
+        return ""
+    return f" Never {what} ({len(never)} of {len(rows)}), so {lacking}: {', '.join(map(str, never))}."
+
+
 def _completers_display(completers: pd.DataFrame) -> str:
     """Which position completes each task, one share and one interval column per
     position (run by run), sortable."""
@@ -262,12 +278,13 @@ def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: floa
     completers = cards.task_completers(runs)
     answers = []
     for run in runs:
-        tasks = _rows(outcomes, run)
+        tasks, allies = _rows(outcomes, run), _rows(strength, run)
         easiest, hardest = tasks.loc[tasks["completion_rate"].idxmax()], tasks.loc[tasks["completion_rate"].idxmin()]
         answers.append((
-            f"{_prefix(runs, run)}{_strength_answer(_rows(strength, run))}.",
+            f"{_prefix(runs, run)}{_strength_answer(allies)}.",
             f"Tasks: the completion rate ranges from {_value(hardest, 'completion_rate', n=hardest['games'])} for "
-            f"{hardest['name']} to {_value(easiest, 'completion_rate')} for {easiest['name']}.",
+            f"{hardest['name']} to {_value(easiest, 'completion_rate')} for {easiest['name']}."
+            f"{_never(allies[allies['player_games'] > 0], 'held_n', 'held by any player', 'no held win rate')}",
         ))  # fmt: skip
     return Section(
         "Card strength",
@@ -322,7 +339,11 @@ def _tasks_section(runs: list[Run], outcomes: pd.DataFrame, threshold_points: fl
     for run in runs:
         rows = _rows(calibration, run)
         flagged = rows[rows["verdict"] != ""].sort_values("gap_points")
-        if flagged.empty:
+        completed = _rows(outcomes, run).set_index("task")["completions"]
+        if not completed.any():
+            answer = ("No task was ever completed in this run, so no reward can be set against its difficulty "
+                      f"({len(rows)} tasks).")  # fmt: skip
+        elif flagged.empty:
             answer = (f"No task pays {threshold} or more out of order with its difficulty: none pays that much more "
                       f"than tasks as hard or harder, or less than tasks as easy or easier ({len(rows)} tasks).")  # fmt: skip
         else:
@@ -331,9 +352,11 @@ def _tasks_section(runs: list[Run], outcomes: pd.DataFrame, threshold_points: fl
                 f"{estimate(r['par_points'], r['par_points_low'], r['par_points_high'], '')})."
                 for _, r in flagged.iterrows())  # fmt: skip
         low, high = rows.loc[rows["expected_points"].idxmin()], rows.loc[rows["expected_points"].idxmax()]
+        never = _never(rows.assign(completions=completed.reindex(rows["task"]).to_numpy()), "completions",
+                       "completed", "their par rests on the other tasks alone") if completed.any() else ""  # fmt: skip
         answers.append((f"{_prefix(runs, run)}{answer}",
                         f"Expected points per game range from {_value(low, 'expected_points', '', n=low['games'])} "
-                        f"for {low['name']} to {_value(high, 'expected_points', '')} for {high['name']}."))  # fmt: skip
+                        f"for {low['name']} to {_value(high, 'expected_points', '')} for {high['name']}.{never}"))  # fmt: skip
     return Section(
         "Task rewards",
         answers,
@@ -354,6 +377,10 @@ def _closeness_section(runs: list[Run]) -> Section:
     for run in runs:
         m = _rows(summary, run).set_index("measure")
         games = m.loc["margin", "games"]
+        if not games:
+            answers.append((f"{_prefix(runs, run)}No game has a winner (all were stalled or truncated), so there "
+                            f"is no margin or lead to measure.", ""))  # fmt: skip
+            continue
         answers.append((
             f"{_prefix(runs, run)}The winner finishes {_value(m.loc['margin'], 'value', '', noun='points', n=games)} "
             f"ahead of the runner-up on average, and {_value(m.loc['comeback_rate'], 'value')} of winners were "
@@ -432,12 +459,17 @@ def _trace_answer(trace: pd.DataFrame) -> tuple[str, str]:
 
 
 def _skill_section(runs: list[Run], include_unfinished: bool, threshold_pp: float, by_saves: pd.DataFrame,
-                   trace_points) -> Section | None:  # fmt: skip
+                   trace_points) -> Section:  # fmt: skip
     summary = skill.skill_summary(runs, include_unfinished, threshold_pp)
+    summary = summary[summary["games"] > 0] if len(summary) else summary  # a run of stalled games compares nothing
     trace = (skill.skill_trace(trace_points, include_unfinished, threshold_pp).assign(threshold_pp=threshold_pp)
              if trace_points else pd.DataFrame())  # fmt: skip
-    if summary.empty and trace.empty:
-        return None
+    if summary.empty and trace.empty:  # one bot in every seat, or no game left to compare the bots on
+        mixed = [run.label for run in runs if len(set(run.bot_names)) > 1]
+        return Section("Skill and luck", [(
+            f"No game is left to compare the bots of {', '.join(mixed)} (all were stalled or truncated)." if mixed
+            else "Every seat plays the same bot, so there is no skill to measure: mix bots (revachol skill, or one "
+                 "--bot per seat) to set a stronger bot against a weaker one.", "")])  # fmt: skip
     gradient = skill.skill_gradient(runs, include_unfinished)
     answers = []
     if len(summary):
@@ -619,7 +651,9 @@ def _section_html(section: Section, pngs: dict[str, bytes]) -> str:
     parts += [image_html(pngs[name], alt) for name, _, alt in section.figures]
     for table in section.tables:
         link = f"<a href='tables/{table.name}.csv'>tables/{table.name}.csv</a>"
-        if table.shown:
+        if table.frame.empty:  # an odd deck or run: one plain sentence instead of a table
+            parts.append(f"<p class='note'>{escape(table.caption)} {escape(table.empty)} Header only: {link}</p>")
+        elif table.shown:
             parts.append(f"<h3>{escape(table.caption)}</h3>")
             parts.append(table.display or sortable_html(present(table.frame, table.hide, compact=True)))
             parts.append(f"<p class='note'>As CSV: {link}</p>")
