@@ -16,8 +16,9 @@ from analysis.data.load import load
 from cli import app
 from sim import runner
 from sim.os_errors import ADVICE
-from sim.parts import write_part
-from sim.runner import read_manifest, simulate
+from sim.rundir.parts import write_part
+from sim.rundir import read_manifest
+from sim.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = str(ROOT / "cards.yaml")
@@ -26,9 +27,9 @@ ERRNOS = (errno.ENOSPC, errno.EACCES, errno.EROFS, errno.EMFILE)
 
 def _failing(number: int, at_call: int = 1):
     """A writer ``(path, *args)`` that fails with ``number`` from its ``at_call``-th
-    call on (1-based), and otherwise writes as ``runner._write_json`` does."""
+    call on (1-based), and otherwise writes as ``runner.write_json`` does."""
     calls = []
-    write_json = runner._write_json
+    write_json = runner.write_json
 
     def write(path, *args, **kwargs):
         calls.append(path)
@@ -76,7 +77,7 @@ def test_simulate_says_what_failed_in_one_line_and_resume_completes_the_run(tmp_
     out = tmp_path / "run"
     command = ["simulate", "-n", "200", "--chunk-size", "100", "--players", "2", "--jobs", "1", "--quiet",
                "--cards", CARDS, "--out", str(out)]  # fmt: skip
-    monkeypatch.setattr(runner, "_write_json", _failing(number, at_call=2))  # the manifest, once chunk 0 is written
+    monkeypatch.setattr(runner, "write_json", _failing(number, at_call=2))  # the manifest, once chunk 0 is written
     line = _one_line(CliRunner().invoke(app, command))
     assert line == (f"error: cannot write the run directory {out}: {out / 'manifest.json'}: {os.strerror(number)} "
                     f"({ADVICE[number]}); {runner.RESUME_HINT}")  # fmt: skip
@@ -117,7 +118,7 @@ def test_debug_shows_the_traceback_instead(small_run, tmp_path, monkeypatch):
     ["skill", "--rung", "random", "--rung", "greedy", "--players", "2", "-n", "50", "--trace-budget", "0", "--quiet"],
 ], ids=lambda command: command[0])  # fmt: skip
 def test_every_command_that_plays_says_a_full_disk_in_one_line(tmp_path, monkeypatch, command):
-    monkeypatch.setattr(runner, "_write_json", _failing(errno.ENOSPC))
+    monkeypatch.setattr(runner, "write_json", _failing(errno.ENOSPC))
     where = ["--runs", str(tmp_path / "runs")] if command[0] == "run" else ["--out", str(tmp_path / "out")]
     where += [] if command[0] == "compare" else ["--cards", CARDS]
     line = _one_line(CliRunner().invoke(app, [*command, *where, "--jobs", "1"]))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.runner import read_manifest
+from sim.rundir import read_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("revachol")

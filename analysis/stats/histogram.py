@@ -107,8 +107,10 @@ class Histogram:
     def extreme(self, last: bool) -> np.ndarray:
         """Minimum (or maximum, ``last``) per group, float64; NaN for an empty group."""
         seen = self.counts > 0
+        if not len(self.values):  # nothing counted in any group
+            return np.full(self.counts.shape[0], np.nan)
         index = (seen.shape[1] - 1 - np.argmax(seen[:, ::-1], 1)) if last else np.argmax(seen, 1)
-        return np.where(seen.any(1), self.values[index].astype(np.float64) if len(self.values) else np.nan, np.nan)
+        return np.where(seen.any(1), self.values[index].astype(np.float64), np.nan)
 
     def summary(self, n_name: str = "n") -> dict[str, np.ndarray]:
         """Summary columns, one entry per group: ``n_name``, ``mean`` with its t
