@@ -7,17 +7,13 @@ object (``numba.core.targetconfig.TargetConfig``) hashes and compares through
 compile of a ``greedy`` run looks that cache up about 51,000 times: 170,000
 ``values()`` calls, 3.8 million property calls. :func:`install` replaces ``values``
 with one that builds the same dict, in the same order, by merging the class's
-defaults with the options set; numba versions outside :data:`CHECKED` keep their own.
+defaults with the options set, when :mod:`sim._patches` says so.
 ``revachol bench --cold --bot greedy``, first game: about 12.1 to 11.7 s.
 """
 
 from __future__ import annotations
 
-import numba
 from numba.core import targetconfig
-
-CHECKED = ("0.61", "0.62", "0.63", "0.64", "0.65", "0.66", "0.67", "0.68")
-
 
 def _values(self) -> dict:
     """``TargetConfig.values`` (numba 0.61 to 0.68): each option's value, the default
@@ -31,10 +27,6 @@ def _values(self) -> dict:
     return {**defaults, **self._values}
 
 
-def install() -> bool:
-    """Use :func:`_values` when numba's version is in :data:`CHECKED`; returns whether
-    it is used."""
-    if ".".join(numba.__version__.split(".")[:2]) not in CHECKED:
-        return False
+def install() -> None:
+    """Use :func:`_values` (the ``flags`` patch of :mod:`sim._patches`)."""
     targetconfig.TargetConfig.values = _values
-    return True

@@ -41,20 +41,23 @@ from numba.extending import (
 )
 from numba.np import arrayobj
 
-from sim import _cache, _flags, _inline
+from sim import _patches
 from sim._kernel import kernel_dispatcher
 
-_cache.install()
-_inline.install()
-_flags.install()
+_patches.install()
 
 KERNEL_OPTIONS = {"nogil": True, "forceinline": False}
 
 
 def _compiled(func, **options):
     """``func`` as a :class:`sim._kernel.Kernel` with :data:`KERNEL_OPTIONS` and
-    ``options``; as it is under ``NUMBA_DISABLE_JIT=1``."""
-    return func if numba.config.DISABLE_JIT else kernel_dispatcher(func, **(KERNEL_OPTIONS | options))
+    ``options`` (a plain cached numba dispatcher without the ``wrappers`` patch,
+    :mod:`sim._patches`); as it is under ``NUMBA_DISABLE_JIT=1``."""
+    if numba.config.DISABLE_JIT:
+        return func
+    if _patches.on("wrappers"):
+        return kernel_dispatcher(func, **(KERNEL_OPTIONS | options))
+    return njit(cache=True, **(KERNEL_OPTIONS | options))(func)
 
 
 def kernel(func):
@@ -169,7 +172,8 @@ class EngineArray(BorrowedArray):
     ability-free ``random`` line runs about 10% faster and ``greedy`` 8%, with 3 s
     less cold compile. The engine never indexes its state or deck with a negative
     number (``NUMBA_BOUNDSCHECK=1`` builds raise IndexError for one). A user bot's
-    observation keeps the wraparound (:class:`BorrowedArray`)."""
+    observation keeps the wraparound (:class:`BorrowedArray`); so does the engine
+    without the ``engine_index`` patch (:mod:`sim._patches`)."""
 
     label = "engine"
 
@@ -196,8 +200,6 @@ def _element_index(array_type, index_type, index, builder):
     return index_types, (cgutils.unpack_tuple(builder, index, len(index_types)) if tuple_index else (index,))
 
 
-@imputils.lower_builtin(operator.getitem, EngineArray, types.Integer)
-@imputils.lower_builtin(operator.getitem, EngineArray, types.BaseTuple)
 def _engine_getitem(context, builder, sig, args):
     array_type, index_type = sig.args
     element = _element_index(array_type, index_type, args[1], builder)
@@ -209,7 +211,6 @@ def _engine_getitem(context, builder, sig, args):
     return arrayobj.load_item(context, builder, array_type, pointer)
 
 
-@imputils.lower_builtin(operator.setitem, EngineArray, types.Any, types.Any)
 def _engine_setitem(context, builder, sig, args):
     array_type, index_type, value_type = sig.args
     element = _element_index(array_type, index_type, args[1], builder)
@@ -218,6 +219,12 @@ def _engine_setitem(context, builder, sig, args):
     value = context.cast(builder, args[2], value_type, array_type.dtype)
     pointer = _element_pointer(context, builder, array_type, args[0], *element)
     arrayobj.store_item(context, builder, array_type, value, pointer)
+
+
+if _patches.on("engine_index"):  # else numba's own indexing, with wraparound
+    imputils.lower_builtin(operator.getitem, EngineArray, types.Integer)(_engine_getitem)
+    imputils.lower_builtin(operator.getitem, EngineArray, types.BaseTuple)(_engine_getitem)
+    imputils.lower_builtin(operator.setitem, EngineArray, types.Any, types.Any)(_engine_setitem)
 
 
 def _borrowed(field, observed):
