@@ -354,7 +354,7 @@ def simulate(
     if not 0 <= seed < 2**63:
         raise ValueError(f"the root seed (--seed) must be an integer from 0 to 2**63 - 1, got {seed}")
     if scheduler is None and dask_local is None:
-        start_workers(n_jobs)
+        start_workers(n_jobs, __name__)
     if not isinstance(cards, Deck):
         cards_file, cards = cards, load_deck(cards)
     deck = cards

@@ -22,6 +22,7 @@ import atexit
 import contextlib
 import ctypes
 import gc
+import importlib
 import os
 import signal
 import sys
@@ -88,13 +89,14 @@ def worker_environment() -> Iterator[None]:
                 os.environ[name] = value
 
 
-def start_workers(n_jobs: int) -> None:
+def start_workers(n_jobs: int, imports: str) -> None:
     """Start the local workers of a run of ``n_jobs`` now: joblib's loky executor, the
     one the run's ``joblib.Parallel`` then reuses, with one task per worker that ties
     the worker's life to this process (:func:`exit_with_parent`), has it exit without
     a last garbage collection (:func:`skip_last_collection`: the main process waited
-    0.29 s for its workers to exit, now 0.04 s) and imports :mod:`sim.runner`
-    and everything a chunk needs (about 0.6 s of a worker's start).
+    0.29 s for its workers to exit, now 0.04 s) and imports the module ``imports``
+    (the caller's, :mod:`sim.runner`: everything a chunk needs, about 0.6 s of a
+    worker's start).
     The tasks compile nothing, so the main process still compiles the engine
     alone (an empty numba cache). Does nothing for one job (the run plays in this
     process), for ``n_jobs=0`` (the run refuses it) and when workers are starting
@@ -106,7 +108,7 @@ def start_workers(n_jobs: int) -> None:
 
     if _starting is not None or n_jobs == 0 or (workers := joblib.effective_n_jobs(n_jobs)) == 1:
         return
-    tasks = (joblib.delayed(_get_ready)(os.getpid()) for _ in range(workers))
+    tasks = (joblib.delayed(_get_ready)(os.getpid(), imports) for _ in range(workers))
     with worker_environment():
         _starting = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
     atexit.unregister(_await_quietly)  # registered once, and after loky's own exit hook
@@ -143,7 +145,7 @@ def skip_last_collection() -> None:
     atexit.register(gc.freeze)
 
 
-def _get_ready(parent_pid: int) -> None:
+def _get_ready(parent_pid: int, imports: str) -> None:
     exit_with_parent(parent_pid)
     skip_last_collection()
-    import sim.runner  # noqa: F401 (a worker's imports for its chunks)
+    importlib.import_module(imports)  # a worker's imports for its chunks

@@ -51,7 +51,7 @@ def _has_runner() -> bool:
 
 def test_start_workers_starts_workers_that_import_the_runner_before_any_chunk():
     get_reusable_executor().shutdown(kill_workers=True)  # no worker of an earlier test
-    start_workers(2)
+    start_workers(2, "sim.runner")
     await_workers()
     seen = joblib.Parallel(n_jobs=2)(joblib.delayed(_has_runner)() for _ in range(8))
     assert any(seen)  # a worker that played no chunk has imported sim.runner
