@@ -1,9 +1,7 @@
 """Numba options for every compiled kernel, and the state handles' plumbing, in one place.
 
 Every kernel keeps its compiled machine code on disk (numba's ``cache=True``), so only
-the first process on a machine pays the compilation; a kernel is compiled without
-numba's wrappers for calls from Python, which only the game loop needs
-(:mod:`sim._kernel`). ``nogil=True`` lets threads run
+the first process on a machine pays the compilation. ``nogil=True`` lets threads run
 kernels side by side. Set ``NUMBA_DISABLE_JIT=1`` to run the same code as plain
 Python (the rules tests do, see tests/test_without_jit.py). Set ``NUMBA_BOUNDSCHECK=1``
 (with its own ``NUMBA_CACHE_DIR``: the cache does not tell the two builds apart) for a
@@ -42,7 +40,6 @@ from numba.extending import (
 from numba.np import arrayobj
 
 from sim import _patches
-from sim._kernel import kernel_dispatcher
 
 _patches.install()
 
@@ -50,27 +47,14 @@ KERNEL_OPTIONS = {"nogil": True, "forceinline": False}
 
 
 def _compiled(func, **options):
-    """``func`` as a :class:`sim._kernel.Kernel` with :data:`KERNEL_OPTIONS` and
-    ``options`` (a plain cached numba dispatcher without the ``wrappers`` patch,
-    :mod:`sim._patches`); as it is under ``NUMBA_DISABLE_JIT=1``."""
-    if numba.config.DISABLE_JIT:
-        return func
-    if _patches.on("wrappers"):
-        return kernel_dispatcher(func, **(KERNEL_OPTIONS | options))
-    return njit(cache=True, **(KERNEL_OPTIONS | options))(func)
+    """``func`` compiled in nopython mode and cached on disk, with :data:`KERNEL_OPTIONS`
+    and ``options``; as it is under ``NUMBA_DISABLE_JIT=1``."""
+    return func if numba.config.DISABLE_JIT else njit(cache=True, **(KERNEL_OPTIONS | options))(func)
 
 
 def kernel(func):
-    """Compile ``func`` in nopython mode with the project's options, without numba's
-    wrappers for calls from Python (:mod:`sim._kernel`)."""
+    """Compile ``func`` in nopython mode with the project's options."""
     return _compiled(func)
-
-
-def entry_kernel(func):
-    """Like :func:`kernel`, with numba's wrapper for calls from Python: for the
-    kernels that a run calls from Python (the game loop), which would otherwise
-    compile a twin (:mod:`sim._kernel`)."""
-    return njit(cache=True, **KERNEL_OPTIONS)(func)
 
 
 def hot_kernel(func):

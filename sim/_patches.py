@@ -19,6 +19,12 @@ engine_index   :mod:`sim._numba`: element access without negative-index wraparou
                Off: numba's own indexing, with wraparound.
 =============  ===================================================================
 
+Two earlier patches were removed because each saved under 2 s of the cold compile
+(``revachol bench --cold --bot greedy``; issue 33): numba's compile flags compared
+in one dict merge (``TargetConfig.values``, about 0.4 s) and kernels compiled
+without numba's wrappers for calls from Python (a ``CPUDispatcher`` subclass, about
+0.6 s).
+
 All are on for the numba minor versions of :data:`TESTED` (the range that
 ``pyproject.toml`` pins), and all off for any other. ``REVACHOL_NUMBA_PATCHES=0``
 turns them all off; a comma-separated list of names (``inline,split``) turns on only
@@ -36,7 +42,7 @@ import numba
 
 TESTED = ("0.61", "0.62", "0.63", "0.64", "0.65", "0.66", "0.67", "0.68")
 SWITCH = "REVACHOL_NUMBA_PATCHES"
-PATCHES = ("cache", "inline", "split", "engine_index", "flags", "wrappers")
+PATCHES = ("cache", "inline", "split", "engine_index")
 
 
 def numba_minor(version: str = numba.__version__) -> str:
@@ -83,7 +89,7 @@ def on(name: str) -> bool:
 def install() -> None:
     """Install the active patches that change numba at import (``cache``, ``inline``);
     the others act where they are used. Idempotent."""
-    from sim import _cache, _flags, _inline
+    from sim import _cache, _inline
 
     if on("cache"):
         _cache.install()
@@ -91,5 +97,3 @@ def install() -> None:
         _cache.stamped_cache_dir()
     if on("inline"):
         _inline.install()
-    if on("flags"):
-        _flags.install()
