@@ -44,7 +44,7 @@ from sim import __version__
 from sim.cards import Deck, dump_yaml, load_deck
 from sim.deck_arrays import DeckArrays, compile_deck
 from sim.bots.spec import BotSpec, parse_bot
-from sim.engine import check_players, run_games
+from sim.play import check_players, run_games
 from sim.lock import FILES as LOCK_FILES
 from sim.lock import LockedError, locked
 from sim.options import RuleOptions

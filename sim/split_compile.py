@@ -127,8 +127,9 @@ class _Split(event.Listener):
     starts the helper, compiles this process's share, and lets numba go on with the
     loop's own passes up to its type inference, which waits for the helper."""
 
-    def __init__(self, loop):
+    def __init__(self, loop, entry: str):
         self.loop = loop
+        self.entry = entry
         self.helper: subprocess.Popen | None = None
 
     def on_start(self, ev):
@@ -137,7 +138,7 @@ class _Split(event.Listener):
                 return
             state_type, deck_type = ev.data["args"][0], ev.data["args"][2]
             try:
-                self.helper = _start_helper(self.loop.py_func.__module__, state_type, deck_type)
+                self.helper = _start_helper(self.entry, state_type, deck_type)
             except OSError:  # no helper: numba compiles everything here, as unsplit
                 return
             compile_share(OWN_SHARE, state_type, deck_type)
@@ -174,12 +175,12 @@ helper_main(sys.argv[2])
 """
 
 
-def _start_helper(loop_module: str, state_type: types.Type, deck_type: types.Type) -> subprocess.Popen:
+def _start_helper(entry: str, state_type: types.Type, deck_type: types.Type) -> subprocess.Popen:
     """Start the helper and send it the view types. It imports this ``sim`` package's
-    module ``loop_module`` (the game loop's, and so every kernel),
+    module ``entry`` (the caller's, which imports every kernel and binds the bots),
     whose source files key numba's cache, never one from the working directory
     (``PYTHONSAFEPATH``)."""
-    command = [sys.executable, "-c", _HELPER, str(Path(__file__).resolve().parents[1]), loop_module]
+    command = [sys.executable, "-c", _HELPER, str(Path(__file__).resolve().parents[1]), entry]
     helper = subprocess.Popen(command, env={**os.environ, "PYTHONSAFEPATH": "1"}, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
@@ -192,24 +193,25 @@ def _start_helper(loop_module: str, state_type: types.Type, deck_type: types.Typ
 
 
 @contextmanager
-def split_compile(loop) -> Iterator[None]:
+def split_compile(loop, entry: str) -> Iterator[None]:
     """Within this block, a compilation of the game-loop dispatcher ``loop`` (whose
     arguments are the state's view, the backup's and the deck's first) starts with
-    the two shares compiled side by side (module docstring)."""
+    the two shares compiled side by side (module docstring); the helper imports the
+    module ``entry``, the caller's, as this process did."""
     if numba.config.DISABLE_JIT or not _patches.on("split"):
         yield
         return
-    split = _Split(loop)  # numba ends the loop's compile event, and so the helper, even on an error
+    split = _Split(loop, entry)  # numba ends the loop's compile event, and so the helper, even on an error
     with event.install_listener("numba:compile", split), event.install_listener("numba:run_pass", split):
         yield
 
 
-def helper_main(loop_module: str) -> None:
-    """The helper process: import the game loop's module ``loop_module`` (every
-    kernel), then compile :data:`HELPER_SHARE` for the view types pickled on stdin,
+def helper_main(entry: str) -> None:
+    """The helper process: import the module ``entry`` (every kernel, the bots bound
+    to :mod:`sim.port`), then compile :data:`HELPER_SHARE` for the view types pickled on stdin,
     naming each kernel on stdout once it is cached. It saves no other kernel to the
     cache (module docstring)."""
-    importlib.import_module(loop_module)
+    importlib.import_module(entry)
     state_type, deck_type = pickle.loads(sys.stdin.buffer.read())
     shared = {kernel_of(module, name).py_func for module, name in HELPER_SHARE}
     save = FunctionCache.save_overload

@@ -20,7 +20,7 @@ import pytest
 from sim.bots.spec import parse_bot
 from sim.cards import load_deck
 from sim.deck_arrays import compile_deck
-from sim.engine import run_games
+from sim.play import run_games
 from sim.options import RuleOptions
 from sim.record import Record
 from sim.rules import RULES_VERSION

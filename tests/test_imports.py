@@ -65,3 +65,56 @@ def test_the_cycle_finder_finds_a_planted_circle_and_none_in_a_tree():
 
 def test_sim_has_no_import_circle():
     assert find_cycle(import_graph()) == []
+
+
+# The game's side of the port (sim.port): the rules, the state and the game loop.
+GAME_SIDE = [*sorted((SIM / "rules").glob("*.py")), SIM / "state.py", SIM / "engine.py"]
+
+
+def bot_names() -> set[str]:
+    """Every policy's name and id constant (sim.bots.table, sim.bots.ids)."""
+    from sim.bots import ids
+    from sim.bots.table import POLICIES
+
+    return {p.name for p in POLICIES if p.name} | {"scripted", "user"} | {
+        name for name, value in vars(ids).items() if name.isupper() and isinstance(value, int)
+    }
+
+
+def code_words(path: Path) -> set[str]:
+    """The names, attributes and string constants of ``path``'s code (docstrings aside)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}  # fmt: skip
+    words = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            words.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            words.add(node.attr)
+        elif isinstance(node, ast.alias):
+            words.add(node.asname or node.name.split(".")[-1])
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            words.update(node.value.split())
+    return words
+
+
+def test_the_rules_state_and_game_loop_import_no_bot_module():
+    modules = set(import_graph())
+    found = {path.relative_to(ROOT).as_posix(): sorted(m for m in imported(path, modules) if m.startswith("sim.bots"))
+             for path in GAME_SIDE}  # fmt: skip
+    assert {path: bots for path, bots in found.items() if bots} == {}
+
+
+def test_the_rules_and_game_loop_name_no_bot():
+    names = bot_names()
+    found = {path.relative_to(ROOT).as_posix(): sorted(code_words(path) & names)
+             for path in GAME_SIDE if path.name != "state.py"}  # fmt: skip
+    assert {path: words for path, words in found.items() if words} == {}
+
+
+def test_the_name_check_sees_a_bot_named_in_code(tmp_path):
+    planted = tmp_path / "turn.py"
+    planted.write_text('"""greedy in a docstring is fine."""\nif policy == SEARCH:\n    x = "greedy"\n')
+    assert code_words(planted) & bot_names() == {"SEARCH", "greedy"}

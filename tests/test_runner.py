@@ -19,7 +19,7 @@ from analysis.data.load import load
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
 from sim import runner
-from sim.engine import run_games
+from sim.play import run_games
 from sim.parts import temporary_name, write_part
 from sim.runner import TABLES, RunError, check_parts, read_manifest, simulate
 

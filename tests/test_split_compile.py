@@ -13,7 +13,7 @@ from numba.core import event
 
 from sim.cards import load_deck
 from sim.deck_arrays import compile_deck
-from sim.engine import run_games
+from sim.play import run_games
 from sim.options import RuleOptions
 from sim._patches import PATCHES
 from sim.split_compile import (
@@ -30,7 +30,7 @@ import collections, json, sys
 from numba.core import event
 from sim.cards import load_deck
 from sim.deck_arrays import compile_deck
-from sim.engine import run_games
+from sim.play import run_games
 
 compiled = collections.Counter()
 
@@ -108,7 +108,7 @@ def test_waiting_for_a_kernel_ends_when_the_helper_names_it_or_exits():
 
 
 def test_closing_a_split_kills_its_helper():
-    split = _Split(loop=None)
+    split = _Split(loop=None, entry="sim.play")
     split.helper = _helper("import time; time.sleep(30)")
     helper = split.helper
     split.close(kill=True)
@@ -128,7 +128,7 @@ def test_a_share_that_no_longer_matches_the_code_is_skipped_not_raised():
 
 def test_a_helper_that_cannot_start_leaves_the_compilation_unsplit(monkeypatch):
     monkeypatch.setattr(sys, "executable", str(ROOT / "no-such-python"))
-    split = _Split(loop="the loop")
+    split = _Split(loop="the loop", entry="sim.play")
     start = event.Event(kind="numba:compile", status=event.EventStatus.START,
                         data={"dispatcher": "the loop", "args": ("state type", "backup type", "deck type")})  # fmt: skip
     split.on_start(start)  # compiles no share: the loop's own compilation does it all
