@@ -68,9 +68,9 @@ def test_every_share_kernel_is_compiled_with_the_types_the_game_loop_calls_it_wi
     signature that sim.split_compile derives, so a stale share cannot pass unseen."""
     result = cold_first_run(tmp_path, ",".join(p for p in PATCHES if p != "split"))
     deck = compile_deck(load_deck(ROOT / "cards.yaml"))
-    state = kernel_state(new_state(deck, RuleOptions().to_array()))
+    state = new_state(deck, RuleOptions().to_array())
     state.bots[:] = 0  # random everywhere, the policy set of _FIRST_RUN's run
-    state_type, deck_type = typeof(state), typeof(deck.kernel_ref())
+    state_type, deck_type = typeof(kernel_state(state)), typeof(deck.kernel_ref())
     for module, name in (*HELPER_SHARE, *OWN_SHARE, *AFTER_DECIDE):
         derived = str(signature(kernel_of(module, name), state_type, deck_type))
         assert result["signatures"].get(f"{module}.{name}") == [derived], name
