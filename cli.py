@@ -124,7 +124,7 @@ def run(
     stall_timeout: float = STALL_TIMEOUT,
 ) -> None:
     """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion). The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
-    start_workers(jobs)  # while the imports below run
+    start_workers(jobs, "sim.runner")  # while the imports below run
     from analysis.report.page import build_report
     from sim.options import RuleOptions
     from sim.points_blind import play_points_blind
@@ -223,7 +223,7 @@ def simulate(
 ) -> None:
     """Play many games and write them to a run directory: Parquet tables of games, players and cards, a copy of the card file, and manifest.json. Interrupted runs continue with --resume; results do not depend on --jobs or --chunk-size."""
     if scheduler is None and dask_local is None:
-        start_workers(jobs)  # while the imports below run
+        start_workers(jobs, "sim.runner")  # while the imports below run
     from sim.options import RuleOptions
     from sim.rundir import RunError
     from sim.runner import RunStopped

@@ -41,7 +41,7 @@ from sim.cards import Deck, dump_yaml, load_deck
 from sim.cluster import dask_client
 from sim.deck_arrays import DeckArrays, compile_deck
 from sim.bots.spec import BotSpec, parse_bot
-from sim.engine import check_players, run_games
+from sim.play import check_players, run_games
 from sim.options import RuleOptions
 from sim.os_errors import explain
 from sim.progress import RunProgress
@@ -73,7 +73,7 @@ PIECES_PER_STALL = 4  # a piece of a chunk aims at a quarter of the stall timeou
 PIECE_GROWTH = 256  # and is at most this many times the piece before it
 """A chunk is played in pieces: the first of one game, each next one sized from the
 speed of the last to take ``stall_timeout / PIECES_PER_STALL`` seconds, at most
-:data:`PIECE_GROWTH` times larger. A call of :func:`sim.engine.run_games` costs about
+:data:`PIECE_GROWTH` times larger. A call of :func:`sim.play.run_games` costs about
 6 ms besides its games (building the kernels' views), so a chunk of 25,000 ``greedy``
 games, 0.8 s, takes three calls (1, 256, the rest)."""
 
@@ -268,7 +268,7 @@ def simulate(
     if not 0 <= seed < 2**63:
         raise ValueError(f"the root seed (--seed) must be an integer from 0 to 2**63 - 1, got {seed}")
     if scheduler is None and dask_local is None:
-        start_workers(n_jobs)
+        start_workers(n_jobs, __name__)
     if not isinstance(cards, Deck):
         cards_file, cards = cards, load_deck(cards)
     deck = cards

@@ -24,6 +24,7 @@ import atexit
 import contextlib
 import ctypes
 import gc
+import importlib
 import os
 import signal
 import sys
@@ -103,13 +104,13 @@ def executor(n_jobs: int):
         return get_reusable_executor(max_workers=joblib.effective_n_jobs(n_jobs), timeout=IDLE_SECONDS)
 
 
-def start_workers(n_jobs: int) -> None:
+def start_workers(n_jobs: int, imports: str) -> None:
     """Start the local workers of a run of ``n_jobs`` now: the :func:`executor` the run
     then uses, with one task per worker that ties the worker's life to this process
     (:func:`exit_with_parent`), has it exit without a last garbage collection
     (:func:`skip_last_collection`: the main process waited 0.29 s for its workers to
-    exit, now 0.04 s) and imports :mod:`sim.runner` and everything a chunk needs
-    (about 0.6 s of a worker's start).
+    exit, now 0.04 s) and imports the module ``imports`` (the caller's,
+    :mod:`sim.runner`: everything a chunk needs, about 0.6 s of a worker's start).
     The tasks compile nothing, so the main process still compiles the engine
     alone (an empty numba cache). Does nothing for ``n_jobs=0`` (the run refuses it)
     and when workers are starting already. A process that exits without
@@ -123,7 +124,7 @@ def start_workers(n_jobs: int) -> None:
         return
     pool = executor(n_jobs)
     with worker_environment():
-        _starting = [pool.submit(_get_ready, os.getpid()) for _ in range(joblib.effective_n_jobs(n_jobs))]
+        _starting = [pool.submit(_get_ready, os.getpid(), imports) for _ in range(joblib.effective_n_jobs(n_jobs))]
     atexit.unregister(_await_quietly)  # registered once, and after loky's own exit hook
     atexit.register(_await_quietly)
 
@@ -176,7 +177,7 @@ def skip_last_collection() -> None:
     atexit.register(gc.freeze)
 
 
-def _get_ready(parent_pid: int) -> None:
+def _get_ready(parent_pid: int, imports: str) -> None:
     exit_with_parent(parent_pid)
     skip_last_collection()
-    import sim.runner  # noqa: F401 (a worker's imports for its chunks)
+    importlib.import_module(imports)  # a worker's imports for its chunks

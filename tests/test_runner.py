@@ -20,7 +20,7 @@ from analysis.data.load import load
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
 from sim import runner
-from sim.engine import run_games
+from sim.play import run_games
 from sim.rundir.parts import temporary_name
 from sim.rundir import TABLES, RunError, check_parts, read_manifest
 from sim.runner import simulate

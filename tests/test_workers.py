@@ -52,7 +52,7 @@ def _has_runner() -> bool:
 
 def test_start_workers_starts_workers_that_import_the_runner_before_any_chunk():
     kill_workers()  # no worker of an earlier test, and no start_workers pending
-    start_workers(2)
+    start_workers(2, "sim.runner")
     await_workers()
     pool = executor(2)  # the run's pool, which start_workers started
     seen = [future.result() for future in [pool.submit(_has_runner) for _ in range(8)]]
