@@ -58,7 +58,7 @@ from analysis.data.memo import once
 from analysis.data.player_games import bot_labels
 from analysis.data.runs import Run, RunsLike, per_run
 from analysis.data.spool import AllySpool
-from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.data.stream import Batch, Columns, Totals, add_totals, batches, reduce_run
 from analysis.stats.ally_model import ally_effects_by_group, informative_counts
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.stats.inference import bh_flags, mean_columns_from_sums, rate_columns
@@ -186,9 +186,10 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
                 out["opening_n"], out["opening_wins"] = opening.sum((0, 1)), (opening & won[:, :, None]).sum((0, 1))
             return out
 
-        with AllySpool() as spool:
-            moments = reduce_run(run, Columns(players=("held", "played", "won", index, *extra)),
-                                 lambda batch: totals(batch, spool), include_unfinished)  # fmt: skip
+        with AllySpool() as spool:  # a local file: this pass runs here, not on a cluster's workers
+            moments: Totals = {}
+            for batch in batches(run, Columns(players=("held", "played", "won", index, *extra)), include_unfinished):
+                moments = add_totals(moments or None, totals(batch, spool))
             effects = ally_effects_by_group(spool, run.players, groups, moments)[0][groups - 1]
         verdict, q_value = verdicts(effects["effect_pp"], effects["p_value"], threshold_pp)
         none = np.zeros(len(run.deck.allies), np.int64)
