@@ -110,6 +110,7 @@ def test_run_with_several_player_counts_plays_each_and_reports_them_side_by_side
 
 
 def test_run_refuses_a_player_count_outside_2_to_4_in_one_line(tmp_path):
+    """R2.1: 2 to 4 players; a run that asks for 5 is refused before it plays."""
     result = revachol("run", "--players", "2,5", "--runs", str(tmp_path))
     assert result.returncode == 1 and result.stderr.count("\n") == 1 and "2 to 4" in result.stderr
     assert not any(tmp_path.iterdir())
