@@ -163,7 +163,7 @@ def simulate(
     if scheduler is None and dask_local is None:
         start_workers(jobs)  # while the imports below run
     from sim.options import RuleOptions
-    from sim.runner import RunError
+    from sim.rundir import RunError
     from sim.runner import simulate as run
 
     deck = _load(cards)
@@ -196,7 +196,7 @@ def report(
     from analysis.report.page import build_report
     from analysis.experiments.tune import Target
     from sim.cards import DeckError
-    from sim.runner import RunError
+    from sim.rundir import RunError
 
     try:
         target = Target.parse(f"turns={target_turns}") if target_turns is not None else None
@@ -224,7 +224,7 @@ def compare(
 ) -> None:
     """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction (one family per quantity). Prints the largest significant changes (pp, 95% CIs) and the path of compare.html."""
     from analysis.experiments.compare import run_comparison
-    from sim.runner import RunError
+    from sim.rundir import RunError
 
     deck_a, deck_b = _load(a), _load(b)
     bots = bot[0] if len(bot) == 1 else bot
@@ -268,7 +268,7 @@ def card_value(
     """Causal card value by restricted play (Jaffe et al. 2012): for each ally, seat 0's bot may not play it, on the same deals as a run where it may not play a plain reference ally; the value is seat 0's win rate without the reference minus without the ally (positive: worth more than a plain ally), in pp with paired 95% CIs, exact McNemar tests and Benjamini–Hochberg flags, beside the value against no restriction, the value per game in which seat 0 held the ally, and the report's correlational IWD. Writes card_value.csv and prints the table."""
     from analysis.experiments.card_value import card_values
     from analysis.report.terminal import print_table
-    from sim.runner import RunError
+    from sim.rundir import RunError
 
     deck = _load(cards)
     if len(bot) > 2:
@@ -312,7 +312,7 @@ def sweep(
     from analysis.experiments.sweep import sweep as run_sweep
     from analysis.report.terminal import print_table
     from sim.cards import DeckError
-    from sim.runner import RunError
+    from sim.rundir import RunError
 
     deck = _load(cards)
     try:
@@ -360,7 +360,7 @@ def tune(
     from analysis.experiments.tune import FieldRange, Target
     from analysis.experiments.tune import tune as run_tune
     from sim.cards import DeckError
-    from sim.runner import RunError
+    from sim.rundir import RunError
 
     deck = _load(cards)
     target_dir = out or Path("runs") / f"tune-{cards.stem}-{deck.content_hash[:8]}-{players}p-{games}g-seed{seed}"
@@ -407,7 +407,7 @@ def skill(
     from analysis.report.page import build_report
     from analysis.report.terminal import print_table
     from analysis.skill import skill_summary, skill_trace
-    from sim.runner import RunError
+    from sim.rundir import RunError
 
     counts = _player_counts(players)
     deck = _load(cards)

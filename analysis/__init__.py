@@ -2,7 +2,7 @@
 
 For notebooks, one function per table, each taking one or several run directories
 (or :class:`analysis.data.runs.Run` objects) and returning a pandas DataFrame keyed by
-``run``, ``players`` and ``bots``; each raises :class:`sim.runner.RunError` or
+``run``, ``players`` and ``bots``; each raises :class:`sim.rundir.RunError` or
 :class:`sim.cards.DeckError` for a directory that is not a readable run:
 
 * :mod:`analysis.length` — ``game_length``, ``game_endings``, ``length_histogram``,

@@ -60,7 +60,7 @@ from analysis.stats.clustered import GameMoments, ratio_columns, ratio_differenc
 from analysis.data.player_games import chunks, player_bots
 from analysis.data.runs import Run, RunsLike, per_run
 from analysis.stats.inference import bh_flags, mean_columns_from_sums, rate_columns
-from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
+from sim.rundir.schema import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
 CONTRIBUTIONS = {  # column of the cards table: name in the report
     "ally_points_completed": "points_completed",  # task points completed by squads holding the ally (points)

@@ -27,7 +27,7 @@ from analysis.stats.inference import (
     summarise,
 )
 from sim.cards import as_written
-from sim.state import TASK_COMPLETED, TASK_LOST
+from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
 
 PER_GAME = {  # column: (what, unit)
     "morale_events": ("morale-loss events", "events"),

@@ -48,7 +48,7 @@ held, played, opening : bool (n, P, A), by turn order
     Allies the player ever held in hand, allies it played from hand, and its
     opening hand (the allies dealt to it at R3.2).
 tasks : int16 (n, T, 3)
-    Per task: status (``TASK_*`` of :mod:`sim.state`: 0 never revealed, 1 face up
+    Per task: status (``TASK_*`` of :mod:`sim.rundir.schema`: 0 never revealed, 1 face up
     at the end, 2 completed, 3 failed, 4 completed then lost), the completing
     player's turn order (-1 if none), and the turn of completion or failure (0).
 morale : int16 (n, M, 2)

@@ -1,42 +1,33 @@
 """Batch runs: many games in chunks, in parallel, streamed to a run directory.
 
-Run directory (the contract with :mod:`analysis`)::
-
-    <out>/manifest.json                   what was run, by which code, and how long it took
-    <out>/cards.yaml                      a copy of the card file used
-    <out>/games/part-NNNNN.parquet        one part per chunk, for each of the three
-    <out>/players/part-NNNNN.parquet      tables of sim.record.Record.tables()
-    <out>/cards/part-NNNNN.parquet
-
-Chunk ``k`` holds games ``k * chunk_size .. (k + 1) * chunk_size - 1``. Every game's
+The run directory's layout, manifest, parts and lock are the contract of
+:mod:`sim.rundir`, which the analysis reads without importing the engine. Chunk
+``k`` holds games ``k * chunk_size .. (k + 1) * chunk_size - 1``. Every game's
 random streams depend only on the root seed and its game index (:mod:`sim.rng`), so
 the tables are the same whatever the number of workers, the chunk size, the backend,
 or how often the run was interrupted and resumed.
 
 A worker writes each part under a temporary name unique to its process and renames
 it when complete; the main process records each part's row count and SHA-256 in the
-manifest as it arrives (:mod:`sim.parts`). A chunk is complete when its three parts
-are sound: readable Parquet with the expected rows, games and checksum.
+manifest as it arrives (:mod:`sim.rundir.parts`). A chunk is complete when its
+three parts are sound: readable Parquet with the expected rows, games and checksum.
 ``resume=True`` keeps complete chunks and replays the others, torn or empty parts
 included.
 
-One process writes a run directory at a time (:mod:`sim.lock`); a second is refused
-at once. Every OS or worker failure during a run is a :class:`RunError` of one line
+One process writes a run directory at a time (:mod:`sim.rundir.lock`); a second is
+refused at once. Every OS or worker failure during a run is a :class:`RunError` of one line
 saying how to continue.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
-import math
 import os
 import shutil
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import BrokenExecutor
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -45,110 +36,18 @@ from sim.cards import Deck, dump_yaml, load_deck
 from sim.deck_arrays import DeckArrays, compile_deck
 from sim.bots.spec import BotSpec, parse_bot
 from sim.engine import check_players, run_games
-from sim.lock import FILES as LOCK_FILES
-from sim.lock import LockedError, locked
 from sim.options import RuleOptions
-from sim.parts import part_path, part_problem, temporary_name, write_part
 from sim.progress import RunProgress
+from sim.rundir import (DECK_COPY, MANIFEST, TABLES, RunError, RunSpec, chunk_problems, part_key, part_path,
+                        read_manifest, recorded_parts, write_json)
+from sim.rundir.lock import FILES as LOCK_FILES
+from sim.rundir.lock import LockedError, locked
+from sim.rundir.parts import write_part
 from sim.rules import RULES_VERSION
 from sim.state import new_state
 from sim.workers import await_workers, exit_with_parent, start_workers, worker_environment
 
-TABLES = ("games", "players", "cards")
-MANIFEST = "manifest.json"
 DEFAULT_CHUNK = 25_000
-
-
-class RunError(Exception):
-    """A run that cannot start or resume; the message says what to change."""
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """Everything that determines a run's tables (recorded in the manifest)."""
-
-    deck_hash: str
-    n_games: int
-    n_players: int
-    bots: tuple[str, ...]
-    seed: int
-    chunk_size: int
-    options: dict = field(default_factory=dict)
-
-    @property
-    def n_chunks(self) -> int:
-        return math.ceil(self.n_games / self.chunk_size)
-
-    def chunk_games(self, chunk: int) -> tuple[int, int]:
-        """(first game index, number of games) of chunk ``chunk``."""
-        first = chunk * self.chunk_size
-        return first, min(self.chunk_size, self.n_games - first)
-
-    @classmethod
-    def of(cls, manifest: dict) -> RunSpec:
-        """The spec a manifest records.
-
-        Raises
-        ------
-        RunError
-            When a field is missing or of the wrong type.
-        """
-        keys = ("deck_hash", "n_games", "n_players", "bots", "root_seed", "chunk_size", "rule_options")
-        try:
-            hash_, games, players, bots, seed, chunk, options = (manifest[key] for key in keys)
-            return cls(hash_, int(games), int(players), tuple(bots), int(seed), int(chunk), dict(options))
-        except (KeyError, TypeError, ValueError) as exc:
-            missing = [key for key in keys if key not in manifest]
-            what = f"lacks {', '.join(missing)}" if missing else f"has a field of the wrong type ({str(exc)[:100]})"
-            raise RunError(f"the run manifest {what}; was it written by sim.runner?") from None
-
-
-def part_key(table: str, chunk: int) -> str:
-    """A part's name in the manifest's ``parts``: ``games/part-00003.parquet``."""
-    return part_path(Path(), table, chunk).as_posix()
-
-
-def chunk_problems(out_dir: Path, spec: RunSpec, recorded: dict, chunk: int) -> list[str]:
-    """What is wrong with chunk ``chunk``'s parts (empty when all three are sound).
-
-    Parameters
-    ----------
-    recorded : dict
-        The manifest's ``parts``: row count and SHA-256 of each part as written.
-    """
-    first, n = spec.chunk_games(chunk)
-    problems = []
-    for table in TABLES:
-        rows = n * (spec.n_players if table == "players" else 1)
-        problem = part_problem(part_path(out_dir, table, chunk), first, n, rows, recorded.get(part_key(table, chunk)))
-        if problem:
-            problems.append(f"{part_key(table, chunk)}: {problem}")
-    return problems
-
-
-def _recorded(manifest: dict) -> dict:
-    """The manifest's ``parts`` (``{}`` when absent or not an object)."""
-    parts = manifest.get("parts")
-    return parts if isinstance(parts, dict) else {}
-
-
-def check_parts(out_dir: str | Path, manifest: dict) -> None:
-    """Refuse a run directory with a damaged part, before any table is read.
-
-    Every part present must be sound; a run whose manifest says ``complete`` must
-    also have every part.
-
-    Raises
-    ------
-    RunError
-        Naming the first damaged part and what is wrong with it.
-    """
-    out_dir, spec = Path(out_dir), RunSpec.of(manifest)
-    complete = manifest.get("status") == "complete"
-    for chunk in range(spec.n_chunks):
-        for problem in chunk_problems(out_dir, spec, _recorded(manifest), chunk):
-            if complete or not problem.endswith(": missing"):
-                raise RunError(f"{out_dir}: part {problem}; run `revachol simulate --resume` on it to replay the chunk")
 
 
 def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec], chunk: int,
@@ -192,33 +91,6 @@ def _manifest(spec: RunSpec, cards_file: str) -> dict:
     }
 
 
-def _write_json(path: Path, data: dict) -> None:
-    temporary = temporary_name(path)
-    try:
-        temporary.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-        temporary.replace(path)
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
-def read_manifest(out_dir: str | Path) -> dict:
-    """The manifest of a run directory.
-
-    Raises
-    ------
-    RunError
-        When the directory holds no readable manifest, or its JSON is not an object.
-    """
-    path = Path(out_dir) / MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RunError(f"{path}: no readable run manifest ({exc})") from None
-    if not isinstance(manifest, dict):
-        raise RunError(f"{path}: a run manifest is a JSON object, this is a {type(manifest).__name__}")
-    return manifest
-
-
 def _same_run(old: dict, new: dict) -> list[str]:
     keys = ("deck_hash", "n_games", "n_players", "bots", "root_seed", "chunk_size", "rule_options", "rules_version")
     return [key for key in keys if old.get(key) != new.get(key)]
@@ -236,15 +108,15 @@ def _prepare(out_dir: Path, spec: RunSpec, deck_text: str, cards_file: str, resu
                 f"{out_dir} holds a different run ({', '.join(differ)} differ); resume needs the same settings"
             )
         manifest["timings"] = old.get("timings", {})
-        manifest["parts"] = _recorded(old)
+        manifest["parts"] = recorded_parts(old)
     elif any(path.name not in LOCK_FILES for path in out_dir.iterdir()):
         raise RunError(f"{out_dir} exists and is not a run directory; choose an empty or new directory")
     for table in TABLES:
         (out_dir / table).mkdir(exist_ok=True)
     for stale in [*out_dir.glob("*.tmp"), *out_dir.glob("*/*.tmp")]:
         stale.unlink()
-    (out_dir / "cards.yaml").write_text(deck_text, encoding="utf-8")
-    _write_json(out_dir / MANIFEST, manifest)
+    (out_dir / DECK_COPY).write_text(deck_text, encoding="utf-8")
+    write_json(out_dir / MANIFEST, manifest)
     return manifest
 
 
@@ -424,14 +296,14 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
                     first_chunk_seconds = round(time.perf_counter() - how["called"], 3)
                 chunk_seconds += seconds
                 manifest["parts"].update(written)
-                _write_json(out_dir / MANIFEST, manifest)
+                write_json(out_dir / MANIFEST, manifest)
                 display.advance(n)
     except BaseException:
         if fresh and not (manifest and manifest["parts"]):
             _empty(out_dir)
         elif manifest is not None:
             with contextlib.suppress(OSError):
-                _write_json(out_dir / MANIFEST, manifest | {"status": "failed"})
+                write_json(out_dir / MANIFEST, manifest | {"status": "failed"})
         raise
     wall = time.perf_counter() - started
     manifest["status"] = "complete"
@@ -440,7 +312,7 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
     runs.append({"chunks": len(todo), "wall_seconds": round(wall, 3), "compile_seconds": round(compile_seconds, 3),
                  "first_chunk_seconds": first_chunk_seconds, "n_jobs": how["n_jobs"], "backend": backend})  # fmt: skip
     manifest["timings"] = {"runs": runs, "chunk_seconds": round(chunk_seconds, 3)}
-    _write_json(out_dir / MANIFEST, manifest)
+    write_json(out_dir / MANIFEST, manifest)
 
 
 def _empty(out_dir: Path) -> None:
@@ -449,7 +321,7 @@ def _empty(out_dir: Path) -> None:
     with contextlib.suppress(OSError):
         for table in TABLES:
             shutil.rmtree(out_dir / table, ignore_errors=True)
-        (out_dir / "cards.yaml").unlink(missing_ok=True)
+        (out_dir / DECK_COPY).unlink(missing_ok=True)
         (out_dir / MANIFEST).unlink(missing_ok=True)
 
 

@@ -52,6 +52,7 @@ from sim.bots.ids import policy_set
 from sim.cards import Ability
 from sim.deck_arrays import DeckArrays
 from sim.rng import BOT, N_STREAMS
+from sim.rundir.schema import TASK_COMPLETED, TASK_FACE_UP, TASK_FAILED, TASK_LOST, TASK_UNREVEALED  # noqa: F401
 
 EMPTY = np.int64(-1)  # a numpy int: see sim/decisions.py on literal types
 MAX_PLAYERS = 4  # R2.1
@@ -114,11 +115,8 @@ SEAT_STATS = 8
 TF_STATUS = 0  # TASK_* below
 TF_SEAT = 1  # completing seat, EMPTY otherwise
 TF_TURN = 2  # 1-based turn of completion or failure, 0 if neither
-TASK_UNREVEALED = 0
-TASK_FACE_UP = 1  # revealed and still in the row at the end
-TASK_COMPLETED = 2
-TASK_FAILED = 3
-TASK_LOST = 4  # completed, then discarded by a penalty (R8.3)
+# TASK_* (task_fate's status) are the task status codes the record writes to a run
+# directory's cards table, defined with that table (sim.rundir.schema).
 
 # --- morale_stats: per morale card, int64 (M, 2) ----------------------------------------
 SF_TOKENS = 0  # squad_flags: allies with A1, A2 or A8 (sim.rules.completion)

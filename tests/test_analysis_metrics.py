@@ -15,7 +15,7 @@ from analysis.morale import morale_cards, morale_impact, win_rate_by_saves
 from analysis.seats import balance, bot_win_rates, seat_balance, seat_differences, seat_win_rates
 from analysis.stats.inference import bh_flags, kaplan_meier, mean_interval, wilson
 from sim.record import GAME_FIELDS, PLAYER_FIELDS, Record
-from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
+from sim.rundir.schema import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
 ROOT = Path(__file__).resolve().parents[1]
 Z = 1.959963984540054  # standard normal quantile for 95%

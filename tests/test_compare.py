@@ -13,7 +13,8 @@ import pytest
 from analysis.experiments.compare import card_diff, changes, comparison_tables, pairing_gain, paired_row
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
-from sim.runner import RunError, simulate
+from sim.rundir import RunError
+from sim.runner import simulate
 from tests.conftest import DEFAULT_CARDS
 
 

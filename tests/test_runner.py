@@ -20,8 +20,9 @@ from analysis.data.runs import Run
 from sim.cards import dump_yaml
 from sim import runner
 from sim.engine import run_games
-from sim.parts import temporary_name, write_part
-from sim.runner import TABLES, RunError, check_parts, read_manifest, simulate
+from sim.rundir.parts import temporary_name, write_part
+from sim.rundir import TABLES, RunError, check_parts, read_manifest
+from sim.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards.yaml"
@@ -142,7 +143,7 @@ def test_a_second_writer_is_refused_at_once_naming_the_holder(tmp_path):
     out = tmp_path / "run"
     out.mkdir()
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from pathlib import Path; from sim.lock import locked\n"
+        [sys.executable, "-c", "import sys; from pathlib import Path; from sim.rundir.lock import locked\n"
          f"with locked(Path({str(out)!r})):\n    print('held', flush=True); sys.stdin.read()"],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip

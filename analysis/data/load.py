@@ -1,4 +1,4 @@
-"""Reading a run directory written by :func:`sim.runner.simulate`."""
+"""Reading a run directory's tables (the layout of :mod:`sim.rundir`)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.runner import TABLES, RunError, read_manifest
-
-SORT_KEYS = {"games": ["game"], "players": ["game", "turn_order"], "cards": ["game"]}
+from sim.rundir import SORT_KEYS, part_files, read_manifest
 
 
 def scan(run_dir: str | Path, table: str) -> pl.LazyFrame:
@@ -16,22 +14,17 @@ def scan(run_dir: str | Path, table: str) -> pl.LazyFrame:
 
     Raises
     ------
-    RunError
+    sim.rundir.RunError
         For an unknown table or a run directory without parts.
     """
-    if table not in TABLES:
-        raise RunError(f"unknown table {table!r}; valid: {', '.join(TABLES)}")
-    parts = sorted((Path(run_dir) / table).glob("part-*.parquet"))
-    if not parts:
-        raise RunError(f"{run_dir}: no {table} parts; is it a run directory of sim.runner?")
-    return pl.scan_parquet(parts)
+    return pl.scan_parquet(part_files(run_dir, table))
 
 
 def load(run_dir: str | Path, table: str) -> pl.DataFrame:
     """The whole ``table`` of a run, sorted by game (and turn order)."""
-    return scan(run_dir, table).sort(SORT_KEYS[table]).collect()
+    return scan(run_dir, table).sort(list(SORT_KEYS[table])).collect()
 
 
 def manifest(run_dir: str | Path) -> dict:
-    """The run's manifest (see :mod:`sim.runner`)."""
+    """The run's manifest (see :mod:`sim.rundir.manifest`)."""
     return read_manifest(run_dir)

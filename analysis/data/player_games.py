@@ -16,7 +16,7 @@ import pandas as pd
 from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.data.runs import Run
 from analysis.stats.inference import PERCENTILES
-from sim.runner import RunError
+from sim.rundir import RunError
 
 CHUNK_GAMES = 100_000  # games per chunk when a statistic is summed chunk by chunk
 
@@ -41,7 +41,7 @@ def player_arrays(run: Run, *columns: str, include_unfinished: bool = False) -> 
 
     Raises
     ------
-    sim.runner.RunError
+    sim.rundir.RunError
         When a game does not have exactly one row per player.
     """
     frame = run.scan_for_win_rates("players", "game", "turn_order", *columns, include_unfinished=include_unfinished)

@@ -21,7 +21,7 @@ import polars as pl
 from analysis.data.load import manifest as read_manifest
 from analysis.data.load import scan
 from sim.cards import Deck, load_deck
-from sim.runner import RunError, check_parts
+from sim.rundir import RunError, check_parts
 
 KEYS = ("run", "players", "bots")
 Sums = dict[str, np.ndarray]
@@ -36,7 +36,7 @@ class Run:
     ----------
     path : Path
     manifest : dict
-        ``manifest.json`` (see :mod:`sim.runner`).
+        ``manifest.json`` (see :mod:`sim.rundir.manifest`).
     deck : sim.cards.Deck
         The run's copy of the card file, ``cards.yaml``: card names, estimated
         flags and morale save probabilities come from it.
@@ -52,10 +52,10 @@ class Run:
 
         Raises
         ------
-        sim.runner.RunError
+        sim.rundir.RunError
             Without a readable manifest, or when the card file's hash is not the
             manifest's (the card names would not be the run's), or when a part is
-            damaged (:func:`sim.runner.check_parts`).
+            damaged (:func:`sim.rundir.check_parts`).
         sim.cards.DeckError
             When the run's ``cards.yaml`` is missing or invalid.
         """
@@ -145,7 +145,7 @@ def open_runs(runs: RunsLike) -> list[Run]:
 
     Raises
     ------
-    sim.runner.RunError, sim.cards.DeckError
+    sim.rundir.RunError, sim.cards.DeckError
         As :meth:`Run.open`; also when no run is given, or two runs have the same
         directory name.
     """
@@ -165,7 +165,7 @@ def per_run(runs: RunsLike, table: Callable[[Run], pd.DataFrame]) -> pd.DataFram
 
     Raises
     ------
-    sim.runner.RunError, sim.cards.DeckError
+    sim.rundir.RunError, sim.cards.DeckError
         As :func:`open_runs`.
     """
     frames = []

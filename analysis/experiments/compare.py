@@ -48,8 +48,8 @@ from analysis.data.load import SORT_KEYS
 from analysis.data.runs import Run
 from analysis.stats.inference import ALPHA, LEVEL, bh_flags, mcnemar_pvalue
 from sim.cards import as_written
-from sim.runner import RunError
-from sim.state import TASK_COMPLETED, TASK_LOST
+from sim.rundir import RunError
+from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
 
 SAME = ("n_games", "n_players", "bots", "root_seed", "rule_options", "rules_version")
 GAME_METRICS = {  # column: (label, unit); tasks_failed ≡ morale_events and tasks_completed ≡ tasks − failed (R8.1)

@@ -109,7 +109,7 @@ def play(cards: str | Path, matches: Sequence[Match], n_games: int, trace_games:
 
     Raises
     ------
-    sim.runner.RunError, ValueError
+    sim.rundir.RunError, ValueError
         As :func:`sim.runner.simulate` (an unknown bot is named before any game).
     """
     for match in matches:

@@ -48,7 +48,7 @@ from analysis.morale import morale_cards
 from analysis.seats import seat_balance
 from sim.cards import as_written, dump_yaml, load_deck, parse_deck
 from sim.runner import simulate
-from sim.state import TASK_COMPLETED, TASK_FAILED, TASK_LOST
+from sim.rundir.schema import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
 SECTION_KEY = {"tasks": "task", "allies": "ally", "morale": "card"}
 CARD_METRICS = {

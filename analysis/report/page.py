@@ -648,7 +648,7 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
 
     Raises
     ------
-    sim.runner.RunError, sim.cards.DeckError
+    sim.rundir.RunError, sim.cards.DeckError
         For a directory that is not a readable run (see :func:`analysis.data.runs.open_runs`).
     ValueError
         When ``bot`` plays no seat of a run.
