@@ -35,6 +35,7 @@ def default_run(tmp_path_factory, default_deck):
     return Run.open(_run(default_deck, tmp_path_factory.mktemp("runs") / "default"))
 
 
+@pytest.mark.slow
 def test_the_within_game_softmax_fit_matches_statsmodels_conditional_logit(default_run):
     data = player_arrays(default_run, "held", "won")
     held, won = data["held"][:1_500], data["won"][:1_500]

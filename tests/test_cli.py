@@ -85,6 +85,7 @@ def test_help_starts_without_importing_the_engine():
     assert probe.stdout.split() == ["False", "False"], probe.stderr
 
 
+@pytest.mark.slow
 def test_run_plays_the_games_and_writes_the_report(tmp_path):
     result = revachol("run", "-n", "1500", "--players", "3", "--runs", str(tmp_path), "--quiet")
     assert result.returncode == 0, result.stderr
@@ -96,6 +97,7 @@ def test_run_plays_the_games_and_writes_the_report(tmp_path):
     assert again.returncode == 0 and len(list(tmp_path.iterdir())) == 1  # the same run, continued
 
 
+@pytest.mark.slow
 def test_run_with_several_player_counts_plays_each_and_reports_them_side_by_side(tmp_path):
     result = revachol("run", "-n", "600", "--players", "2,4", "--runs", str(tmp_path), "--quiet", "--jobs", "1")
     assert result.returncode == 0, result.stderr

@@ -29,7 +29,7 @@ BOTS = [*(name for name in POLICY_IDS if name != "search"), "search:iterations=2
 BIG_SQUAD = 65  # allies: more than the 64 of the old penalty encoding (squad x 64 + position)
 EXAMPLES = 4 if numba.config.BOUNDSCHECK else 25  # the bounds-checked build is slower
 
-pytestmark = pytest.mark.boundscheck
+pytestmark = [pytest.mark.boundscheck, pytest.mark.slow]
 
 
 def big_squads(seat: int, sizes: list[int], n_allies: int):

@@ -47,6 +47,7 @@ print(json.dumps({"compiled": compiled, "games": record.games.tolist()}))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2 if hasattr(os, "sched_getaffinity") else True,
                     reason="the compilation is split on two CPUs or more")  # fmt: skip
 def test_a_cold_first_run_loads_the_helpers_kernels_and_compiles_its_own_once(tmp_path):
