@@ -7,12 +7,33 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from typer.core import TyperGroup
 
+from sim.os_errors import explain
 from sim.workers import skip_last_collection, start_workers
 
 skip_last_collection()
 
+
+class OneLineErrors(TyperGroup):
+    """The commands, with every operating-system failure (a full disk, no permission,
+    a read-only filesystem, too many open files …) printed as one line naming the
+    path and what to do, and exit code 1; ``revachol --debug COMMAND`` shows the
+    traceback instead."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            if ctx.meta.get(SHOW_TRACEBACK):
+                raise
+            typer.echo(f"error: {explain(exc)}", err=True)
+            raise typer.Exit(code=1) from None
+
+
+SHOW_TRACEBACK = "revachol.debug"
 app = typer.Typer(
+    cls=OneLineErrors,
     help="Balance toolkit for Echoes of Revachol: validate card data, simulate games, read balance reports.",
     no_args_is_help=True,
     add_completion=False,
@@ -27,17 +48,37 @@ DOUBLE_ANY_SYMBOL = typer.Option(False, help="Rule option opt_double_any_symbol 
 ONE_SPECIAL_CROWN = typer.Option(False, "--one-special-crown-per-squad", help="Rule option opt_one_special_crown_per_squad (A8: one extra crown per squad, not one per A8 card).")
 EXTRA_PLAY_EXISTING = typer.Option(False, "--extra-play-existing-squad", help="Rule option opt_extra_play_existing_squad (A4: the extra card goes into an existing squad only).")
 DEBUG = typer.Option(False, help="Run the engine's debug assertions (slower); every bot's choice is checked anyway.")
+STALL_TIMEOUT = typer.Option(60.0, min=1.0, help="Stop the run when no game finished for this many seconds (a bot that never returns, say), keeping the finished chunks.")
 
 
 @app.callback()
-def main() -> None:
+def main(
+    ctx: typer.Context,
+    debug: bool = typer.Option(False, "--debug", help="Show the full traceback of an operating-system error (full disk, no permission …) instead of its one line."),
+) -> None:
     """Balance toolkit for Echoes of Revachol."""
+    ctx.meta[SHOW_TRACEBACK] = debug
 
 
-def _fail(message: str) -> None:
+def _fail(message: str, code: int = 1) -> None:
     """Print one clear error and exit non-zero."""
     typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code=1)
+    raise typer.Exit(code=code)
+
+
+def _stopped(exc, resume: bool) -> None:
+    """The one line of a run stopped by a signal or its watchdog (``sim.runner.RunStopped``):
+    what was kept, and the exact command that continues it (this one, with ``--resume``
+    when ``resume``). Exits 128 + the signal's number after a signal (130 for SIGINT),
+    as a shell does, else 1."""
+    import shlex
+    import signal
+    import sys
+
+    command = ["revachol", *sys.argv[1:]]
+    if resume and "--resume" not in command:
+        command.append("--resume")
+    _fail(f"{exc.kept}; continue with: {shlex.join(command)}", code=128 + signal.Signals[exc.signal] if exc.signal else 1)
 
 
 def _load(path: Path):
@@ -78,13 +119,16 @@ def run(
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     quiet: bool = typer.Option(False, help="No progress bar."),
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
+    points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
     debug: bool = DEBUG,
+    stall_timeout: float = STALL_TIMEOUT,
 ) -> None:
-    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat. The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
-    start_workers(jobs)  # while the imports below run
+    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion). The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
+    start_workers(jobs, "sim.runner")  # while the imports below run
     from analysis.report.page import build_report
     from sim.options import RuleOptions
-    from sim.runner import RunError, run_name
+    from sim.points_blind import play_points_blind
+    from sim.runner import RunError, RunStopped, run_name
     from sim.runner import simulate as play
 
     counts = _player_counts(players)
@@ -95,14 +139,17 @@ def run(
     try:
         for n, out in zip(counts, outs):
             play(deck, games, out, n, bots, seed, jobs, RuleOptions(debug=debug), resume=(out / "manifest.json").exists(),
-                 progress=None if not quiet else False, cards_file=cards)  # fmt: skip
+                 progress=None if not quiet else False, cards_file=cards, stall_timeout=stall_timeout)  # fmt: skip
+            if points_blind:
+                play_points_blind(out, jobs, progress=None if not quiet else False)
         report_path = build_report(outs, out=runs / base / "report", threshold_pp=threshold)
-    except (RunError, ValueError, AssertionError, OSError) as exc:  # AssertionError: a --debug check
+    except RunStopped as exc:
+        _stopped(exc, resume=False)  # run resumes by itself
+    except (RunError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
-    except KeyboardInterrupt:
-        _fail(f"interrupted; finished chunks are kept in {runs / base}: run the same command again to continue")
     each = " per player count" if len(counts) > 1 else ""
-    typer.echo(f"{games:,} games{each} in {runs / base}\nreport: {report_path}")
+    blind = ", and as many with every task paying alike" if points_blind else ""
+    typer.echo(f"{games:,} games{each}{blind} in {runs / base}\nreport: {report_path}")
 
 
 def _player_counts(text: str) -> list[int]:
@@ -122,8 +169,22 @@ def bench(
     bot: str = typer.Option("random", help="Bot in every seat."),
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     cold: bool = typer.Option(False, "--cold", help="Instead, time a first run in a fresh process with an empty numba cache, phase by phase (seconds): what a fresh install waits before its first game."),
+    report: bool = typer.Option(False, "--report", help="Instead, time `revachol report` (wall time, peak RSS, rows/s) on runs of --report-games games (default 1,000,000 and 10,000,000), each report in a process of its own."),
+    report_games: list[int] = typer.Option([1_000_000, 10_000_000], min=1, help="With --report: the run sizes, repeat for several."),
+    runs: Path = typer.Option(Path("runs") / "report-bench", help="With --report: the folder of the runs, g1m and g10m; complete runs there are reused (only read), missing ones are played there first (greedy, 4 players, seed 0)."),
+    dask_local: int | None = typer.Option(None, min=1, help="With --report: time the reports on a local Dask cluster of this many workers."),
 ) -> None:
-    """Measure the engine's speed in games/s on one core: the card file and its ability-free variant, with 2 and 4 players. A measurement, not a test."""
+    """Measure the engine's speed in games/s on one core: the card file and its ability-free variant, with 2 and 4 players. With --report, the report's wall time, peak memory and rows/s instead. A measurement, not a test."""
+    if report:
+        import subprocess
+
+        from analysis.report.bench import format_timings, report_scale
+
+        try:
+            typer.echo(format_timings(report_scale(report_games, runs, dask_local)))
+        except (RuntimeError, subprocess.CalledProcessError) as exc:
+            _fail(str(exc))
+        return
     from sim.bench import engine_speed, first_run_phases, format_lines, format_phases, pin_to_one_core
 
     _load(cards)
@@ -158,12 +219,14 @@ def simulate(
     extra_play_existing_squad: bool = EXTRA_PLAY_EXISTING,
     turn_cap: int = typer.Option(1000, min=1, help="Turns after which a game stops as truncated (R4 Reading)."),
     debug: bool = DEBUG,
+    stall_timeout: float = STALL_TIMEOUT,
 ) -> None:
     """Play many games and write them to a run directory: Parquet tables of games, players and cards, a copy of the card file, and manifest.json. Interrupted runs continue with --resume; results do not depend on --jobs or --chunk-size."""
     if scheduler is None and dask_local is None:
-        start_workers(jobs)  # while the imports below run
+        start_workers(jobs, "sim.runner")  # while the imports below run
     from sim.options import RuleOptions
     from sim.rundir import RunError
+    from sim.runner import RunStopped
     from sim.runner import simulate as run
 
     deck = _load(cards)
@@ -175,11 +238,11 @@ def simulate(
             debug=debug,
         )  # fmt: skip
         run(deck, games, out, players, bots, seed, jobs, options, chunk_size, resume, None if not quiet else False,
-            scheduler, dask_local, cards_file=cards)  # fmt: skip
+            scheduler, dask_local, cards_file=cards, stall_timeout=stall_timeout)  # fmt: skip
+    except RunStopped as exc:
+        _stopped(exc, resume=True)
     except (RunError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
-    except KeyboardInterrupt:
-        _fail(f"interrupted; finished chunks are kept in {out}: run the same command with --resume to continue")
     typer.echo(f"{games:,} games written to {out}")
 
 
@@ -191,6 +254,9 @@ def report(
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     target_turns: str | None = typer.Option(None, help="Your target for mean turns per game, LO..HI (e.g. 50..60): the findings rank game length by its miss."),
     bot: str | None = typer.Option(None, help="Card strength from the players of this bot only (as the run spells it, e.g. search or search:iterations=256): how a skilled or a weak player's allies pay."),
+    quiet: bool = typer.Option(False, help="No progress bar (shown for a million games or more)."),
+    scheduler: str | None = typer.Option(None, help="Read the run's parts on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see the run at the same path)."),
+    dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and read the run's parts on it."),
 ) -> None:
     """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the path of the HTML file."""
     from analysis.report.page import build_report
@@ -204,8 +270,9 @@ def report(
         _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
     try:
         path = build_report(run_dir, out, include_unfinished, threshold,
-                            target_turns=(target.low, target.high) if target else None, bot=bot)  # fmt: skip
-    except (RunError, DeckError, ValueError, OSError) as exc:
+                            target_turns=(target.low, target.high) if target else None, bot=bot,
+                            progress=False if quiet else None, scheduler=scheduler, dask_local=dask_local)  # fmt: skip
+    except (RunError, DeckError, ValueError) as exc:
         _fail(str(exc).replace("\n", "; "))
     typer.echo(str(path))
 
@@ -408,6 +475,7 @@ def skill(
     from analysis.report.terminal import print_table
     from analysis.skill import skill_summary, skill_trace
     from sim.rundir import RunError
+    from sim.runner import RunStopped
 
     counts = _player_counts(players)
     deck = _load(cards)
@@ -420,10 +488,10 @@ def skill(
         points = [(m.budget, m.run) for m in matches if m.kind == "trace"]
         report_path = build_report(ladder or [m.run for m in matches], target / "report", threshold_pp=threshold,
                                    skill_trace=points)  # fmt: skip
-    except (RunError, ValueError, OSError) as exc:
+    except RunStopped as exc:
+        _stopped(exc, resume=False)  # skill resumes its runs by itself
+    except (RunError, ValueError) as exc:
         _fail(str(exc))
-    except KeyboardInterrupt:
-        _fail(f"interrupted; finished chunks are kept in {target}: run the same command again to continue")
     if ladder:
         table = skill_summary(ladder, threshold_pp=threshold)
         print_table(table[["players", "strong", "weak", "games", "win_rate", "win_rate_low", "win_rate_high",

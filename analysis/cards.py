@@ -53,12 +53,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import polars as pl
 
-from analysis.stats.ally_model import ally_effects, ally_effects_by_group
-from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
-from analysis.data.player_games import chunks, player_bots
+from analysis.data.memo import once
+from analysis.data.player_games import bot_labels
 from analysis.data.runs import Run, RunsLike, per_run
+from analysis.data.spool import AllySpool
+from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.stats.ally_model import ally_effects_by_group, informative_counts
+from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.stats.inference import bh_flags, mean_columns_from_sums, rate_columns
 from sim.rundir.schema import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
@@ -110,26 +112,20 @@ def verdicts(effect_pp, p_value, threshold_pp: float = DEFAULT_THRESHOLD_PP) -> 
 
 
 def _ally_moments(held: np.ndarray, played: np.ndarray, won: np.ndarray, rows: np.ndarray) -> dict[str, GameMoments]:
-    """Per-game, per-ally totals for the game-clustered rates, summed chunk by chunk.
+    """Per-game, per-ally totals of one batch of games for the game-clustered rates.
 
     ``held``, ``played`` are ``bool (G, n, A)``, ``won`` and ``rows`` (the player rows
     counted) ``bool (G, n)``."""
-    moments: dict[str, GameMoments] = {}
-    for part in chunks(held.shape[0]):
-        r = rows[part][:, :, None]
-        h, pl_, w = held[part] & r, played[part] & r, won[part][:, :, None] & r
-        holders, holder_wins = h.sum(1), (h & w).sum(1)
-        plays, play_wins = pl_.sum(1), (pl_ & w).sum(1)
-        counted, wins = r.sum(1), w.sum(1)  # (g, 1): the game's rows counted, and their wins
-        totals = {
-            "held": np.stack([holder_wins, holders, wins - holder_wins, counted - holders], axis=-1),
-            "played": np.stack([play_wins, plays], axis=-1),
-            "play_rate": np.stack([plays, np.broadcast_to(counted, plays.shape)], axis=-1),
-        }
-        for key, z in totals.items():
-            part_moments = GameMoments.of(z)
-            moments[key] = moments[key] + part_moments if key in moments else part_moments
-    return moments
+    w = (won & rows)[:, :, None]
+    h, p = (held, played) if rows.all() else (held & rows[:, :, None], played & rows[:, :, None])
+    holders, holder_wins, plays, play_wins = (a.sum(1, dtype=np.int32) for a in (h, h & w, p, p & w))  # (g, A)
+    counted, wins = rows.sum(1, dtype=np.int32)[:, None], w.sum(1, dtype=np.int32)  # (g, 1): rows counted, wins
+    play = GameMoments.of(np.stack([play_wins, plays, np.broadcast_to(counted, plays.shape)], axis=-1))
+    return {
+        "held": GameMoments.of(np.stack([holder_wins, holders, wins - holder_wins, counted - holders], axis=-1)),
+        "played": play.select(0, 1),
+        "play_rate": play.select(1, 2),
+    }
 
 
 def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp: float = DEFAULT_THRESHOLD_PP,
@@ -170,26 +166,33 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
     """
 
     def one(run: Run) -> pd.DataFrame:
-        names = run.scan("players").collect_schema().names()
-        extra = ("opening",) if "opening" in names else ()  # runs before the opening hand was recorded
-        bots, data = player_bots(run, "held", "played", "won", *extra, include_unfinished=include_unfinished)
-        held, won = data["held"], data["won"].astype(bool)
-        games, n, allies = held.shape
-        rows = np.ones((games, n), bool)
+        extra = ("opening",) if "opening" in run.scan("players").collect_schema().names() else ()  # older runs lack it
+        bots, index, labels = bot_labels(run)
         if bot is not None and bot not in bots:
             raise ValueError(f"{run.path}: no seat plays the bot {bot!r}; this run's bots: {', '.join(bots)}")
-        if bot is not None and len(bots) > 1:
-            rows = data["bot_label"] == bots.index(bot)
-            effects = ally_effects_by_group(held, won.argmax(1), rows.astype(np.int64), 2)[0][1]
-        else:
-            effects = ally_effects(held, won.argmax(1))
+        member = labels == bots.index(bot) if bot is not None else np.ones(len(labels), bool)  # the rows counted
+        groups = 2 if bot is not None and len(bots) > 1 else 1  # this bot's rows (group 1) against the others
+
+        def totals(batch: Batch, spool: AllySpool) -> dict:
+            held, won = batch.players["held"], batch.players["won"].astype(bool)
+            rows = member[batch.players[index]]
+            group, winner = rows.astype(np.int64) * (groups - 1), won.argmax(1)
+            spool.add(held, winner, group)  # the logit's passes read the spool, not the parts
+            out = {"games": np.int64(batch.size), "player_games": rows.sum(dtype=np.int64),
+                   **_ally_moments(held, batch.players["played"], won, rows),
+                   **informative_counts(held, winner, group, groups)}  # fmt: skip
+            if extra:
+                opening = batch.players["opening"] & rows[:, :, None]
+                out["opening_n"], out["opening_wins"] = opening.sum((0, 1)), (opening & won[:, :, None]).sum((0, 1))
+            return out
+
+        with AllySpool() as spool:
+            moments = reduce_run(run, Columns(players=("held", "played", "won", index, *extra)),
+                                 lambda batch: totals(batch, spool), include_unfinished)  # fmt: skip
+            effects = ally_effects_by_group(spool, run.players, groups, moments)[0][groups - 1]
         verdict, q_value = verdicts(effects["effect_pp"], effects["p_value"], threshold_pp)
-        moments = _ally_moments(held, data["played"], won, rows)
-        if extra:
-            opening = data["opening"] & rows[:, :, None]
-            opening_n, opening_wins = opening.sum((0, 1)), (opening & won[:, :, None]).sum((0, 1))
-        else:
-            opening_n = opening_wins = np.zeros(allies, np.int64)
+        none = np.zeros(len(run.deck.allies), np.int64)
+        opening_n, opening_wins = moments.get("opening_n", none), moments.get("opening_wins", none)
         return pd.DataFrame({
             **ally_columns(run),
             "effect_pp": effects["effect_pp"],
@@ -199,8 +202,8 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
             "q_value": q_value,
             "verdict": verdict,
             "informative_games": effects["informative_games"].astype(np.int64),
-            "games": games,
-            "player_games": int(rows.sum()),
+            "games": moments["games"],
+            "player_games": moments["player_games"],
             "opening_n": opening_n,
             **rate_columns("opening_wr", opening_wins, opening_n),
             "held_n": moments["held"].total[:, 1].astype(np.int64),
@@ -218,10 +221,10 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
     return per_run(runs, one)
 
 
-def _contribution_sums(batch: pl.DataFrame) -> dict[str, np.ndarray]:
-    sums: dict[str, np.ndarray] = {"games": np.int64(len(batch))}
+def _contribution_sums(batch: Batch) -> dict[str, np.ndarray]:
+    sums: dict[str, np.ndarray] = {"games": np.int64(batch.size)}
     for column, name in CONTRIBUTIONS.items():
-        values = batch[column].to_numpy().astype(np.int64)
+        values = batch.cards[column].astype(np.int64)
         sums[name], sums[f"{name}_sq"] = values.sum(0), (values**2).sum(0)
     return sums
 
@@ -240,7 +243,7 @@ def ally_contributions(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        s = run.accumulate(run.scan("cards", *CONTRIBUTIONS), _contribution_sums)
+        s = reduce_run(run, Columns(cards=tuple(CONTRIBUTIONS)), _contribution_sums)
         columns: dict[str, object] = {**ally_columns(run), "games": s["games"]}
         for name in CONTRIBUTIONS.values():
             columns[name] = s[name]
@@ -250,20 +253,22 @@ def ally_contributions(runs: RunsLike) -> pd.DataFrame:
     return per_run(runs, one)
 
 
-def _task_sums(players: int):
-    def sums(batch: pl.DataFrame) -> dict[str, np.ndarray]:
-        status = batch["task_status"].to_numpy()
-        completed = (status == TASK_COMPLETED) | (status == TASK_LOST)
-        turn = np.where(completed, batch["task_turn"].to_numpy(), 0).astype(np.int64)
-        by = batch["task_completed_by"].to_numpy()
+def _task_sums(players: int, points: np.ndarray):
+    def sums(batch: Batch) -> Totals:
+        status = batch.cards["task_status"]
+        completed, lost = (status == TASK_COMPLETED) | (status == TASK_LOST), status == TASK_LOST
+        turn = np.where(completed, batch.cards["task_turn"], 0).astype(np.int64)
+        by = batch.cards["task_completed_by"]
+        per_game = [lost.sum(1), completed.sum(1), (lost * points).sum(1), (completed * points).sum(1)]
         return {
-            "games": np.int64(len(batch)),
+            "games": np.int64(batch.size),
             "completed": completed.sum(0, dtype=np.int64),
             "failed": (status == TASK_FAILED).sum(0, dtype=np.int64),
             "lost": (status == TASK_LOST).sum(0, dtype=np.int64),
             "turn": turn.sum(0),
             "turn_sq": (turn**2).sum(0),
             "by_position": np.stack([((by == order) & completed).sum(0, dtype=np.int64) for order in range(players)]),
+            "lost_moments": GameMoments.of(np.stack(per_game, axis=1)),
         }
 
     return sums
@@ -281,9 +286,23 @@ def _task_columns(run: Run) -> dict[str, list]:
     }
 
 
-def _task_totals(run: Run) -> dict[str, np.ndarray]:
-    columns = ("task_status", "task_turn", "task_completed_by")
-    return run.accumulate(run.scan("cards", *columns), _task_sums(run.players))
+def task_totals(run: Run) -> Totals:
+    """Task totals over every game of the run, in one pass shared by the tables that
+    read them.
+
+    Returns
+    -------
+    dict
+        ``games``; per task, int64 ``(T,)``: ``completed`` (lost ones included),
+        ``failed`` (R8.1), ``lost`` (R8.3), ``turn`` and ``turn_sq`` (sums of the
+        turns of completion and of their squares); ``by_position`` ``(players, T)``
+        (completions by turn-order position); ``lost_moments``
+        (:class:`~analysis.stats.clustered.GameMoments` of each game's completed
+        tasks lost, completed, and the points of both).
+    """
+    columns = Columns(cards=("task_status", "task_turn", "task_completed_by"))
+    points = np.array([task.points for task in run.deck.tasks], np.float64)
+    return once(run, "task totals", lambda: reduce_run(run, columns, _task_sums(run.players, points)))
 
 
 def task_outcomes(runs: RunsLike) -> pd.DataFrame:
@@ -303,7 +322,7 @@ def task_outcomes(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        s = _task_totals(run)
+        s = task_totals(run)
         return pd.DataFrame({
             **_task_columns(run),
             "games": s["games"],
@@ -329,7 +348,7 @@ def task_completers(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        s = _task_totals(run)
+        s = task_totals(run)
         columns = _task_columns(run)
         count = s["by_position"].T.ravel()  # task-major: task 0 positions 1..n, task 1 …
         completions = np.repeat(s["completed"], run.players)

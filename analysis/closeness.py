@@ -21,11 +21,14 @@ means carry a t interval, shares a Wilson interval, all with the number of games
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
-import polars as pl
 
+from analysis.data.memo import once
 from analysis.data.runs import Run, RunsLike, per_run
-from analysis.stats.inference import distribution, rate_columns, summarise
+from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.stats.histogram import Histogram
+from analysis.stats.inference import rate_columns
 
 FIELDS = ("margin", "lead_changes", "lead_taken_turn", "winner_behind_at_half", "turns")
 MEASURES = {  # measure: (unit, what it is)
@@ -35,8 +38,17 @@ MEASURES = {  # measure: (unit, what it is)
 }
 
 
-def _finished(run: Run) -> pl.LazyFrame:
-    return run.scan_for_win_rates("games", *FIELDS)
+def _histograms(batch: Batch) -> Totals:
+    games = batch.games
+    with np.errstate(divide="ignore", invalid="ignore"):  # no seat ever led alone: left out
+        decisiveness = np.where(games["lead_taken_turn"] > 0, games["lead_taken_turn"] / games["turns"], np.nan)
+    return {"margin": Histogram.of(games["margin"]), "lead_changes": Histogram.of(games["lead_changes"]),
+            "decisiveness": Histogram.of(decisiveness), "comebacks": int(games["winner_behind_at_half"].sum())}  # fmt: skip
+
+
+def _finished(run: Run) -> Totals:
+    """The histograms of the measures and the comebacks over the finished games."""
+    return once(run, "closeness", lambda: reduce_run(run, Columns(games=FIELDS), _histograms, include_unfinished=False))
 
 
 def closeness(runs: RunsLike) -> pd.DataFrame:
@@ -52,18 +64,17 @@ def closeness(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        games = _finished(run).with_columns(
-            decisiveness=pl.when(pl.col("lead_taken_turn") > 0).then(pl.col("lead_taken_turn") / pl.col("turns"))
-        )
+        totals = _finished(run)
         rows = []
         for measure, (unit, meaning) in MEASURES.items():
-            s = summarise(games, measure, n_name="games").iloc[0]
-            rows.append({"measure": measure, "unit": unit, "meaning": meaning, "games": s["games"], "value": s["mean"],
-                         "value_low": s["mean_low"], "value_high": s["mean_high"], "median": s["median"]})  # fmt: skip
-        counts = games.select(games=pl.len(), comebacks=pl.col("winner_behind_at_half").sum()).collect().row(0)
-        rate = {key: float(v[0]) for key, v in rate_columns("value", [counts[1]], [counts[0]]).items()}
+            s = {key: value[0] for key, value in totals[measure].summary("games").items()}
+            rows.append({"measure": measure, "unit": unit, "meaning": meaning, "games": float(s["games"]),
+                         "value": s["mean"], "value_low": s["mean_low"], "value_high": s["mean_high"],
+                         "median": s["median"]})  # fmt: skip
+        games = int(totals["margin"].n[0])
+        rate = {key: float(v[0]) for key, v in rate_columns("value", [totals["comebacks"]], [games]).items()}
         rows.append({"measure": "comeback_rate", "unit": "share of games",
-                     "meaning": "the winner trailed the leader after half of the turns", "games": counts[0],
+                     "meaning": "the winner trailed the leader after half of the turns", "games": games,
                      **rate, "median": float("nan")})  # fmt: skip
         return pd.DataFrame(rows)
 
@@ -79,4 +90,4 @@ def margin_histogram(runs: RunsLike) -> pd.DataFrame:
         One row per run and margin: ``margin`` (points), ``games``, ``count``,
         ``share`` with its Wilson interval.
     """
-    return per_run(runs, lambda run: distribution(_finished(run).select("margin"), "margin", n_name="games"))
+    return per_run(runs, lambda run: _finished(run)["margin"].distribution("margin", "games"))

@@ -25,19 +25,47 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import polars as pl
 
 from lifelines import AalenJohansenFitter
 
+from analysis.data.memo import once
 from analysis.data.runs import Run, RunsLike, per_run
-from analysis.stats.inference import distribution, kaplan_meier, rate_columns, summarise
+from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.stats.histogram import Histogram
+from analysis.stats.inference import kaplan_meier, rate_columns
 
 MEASURES = ("turns", "rounds")  # columns of the games table (turns; rounds)
 ENDINGS = ("finished", "stalled", "truncated")  # R9.1; R4 Reading; R4 Reading (turn cap)
 
 
+KINDS = 3  # how a game's wait for its first morale-loss event ends: 0 censored, 1 the event, 2 the game's end
+
+
+def _histograms(batch: Batch) -> Totals:
+    games = batch.games
+    had_event = games["first_event_turn"] > 0
+    waited = np.where(had_event, games["first_event_turn"], games["turns"])
+    kind = np.where(had_event, 1, np.where(batch.unfinished, 0, 2))  # stalled or truncated first: censored
+    return {**{measure: Histogram.of(games[measure]) for measure in MEASURES},
+            "ends": Histogram.of(games["turns"], games["truncated"] == 0, 2),  # group 1: the game ended (R9.1)
+            "first_event": Histogram.of(waited, kind, KINDS),
+            **{ending: int(games[ending].sum()) for ending in ENDINGS[1:]}}  # fmt: skip
+
+
+def _totals(run: Run) -> Totals:
+    """Over every game of the run: histograms of ``turns`` and ``rounds``, of the
+    turns at which games end or are censored (``ends``) and at which the wait for
+    the first morale-loss event ends (``first_event``, by kind), and the stalled and
+    truncated games."""
+    columns = Columns(games=(*MEASURES, "first_event_turn", *ENDINGS[1:]))
+    return once(run, "length", lambda: reduce_run(run, columns, _histograms))
+
+
 def game_length(runs: RunsLike) -> pd.DataFrame:
     """Turns and rounds per game.
+
+    Computed from the histogram of each measure over the run's games
+    (:class:`analysis.stats.histogram.Histogram`), exactly.
 
     Returns
     -------
@@ -48,10 +76,9 @@ def game_length(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        games = run.scan("games", *MEASURES)
-        rows = [summarise(games, measure, n_name="games").assign(measure=measure) for measure in MEASURES]
-        out = pd.concat(rows, ignore_index=True)
-        return out[["measure", *out.columns.drop("measure")]]
+        counts = _totals(run)
+        return pd.DataFrame([{"measure": measure, **{key: value[0] for key, value in counts[measure].summary("games").items()}}
+                             for measure in MEASURES])  # fmt: skip
 
     return per_run(runs, one)
 
@@ -67,12 +94,10 @@ def game_endings(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        counts = run.scan("games", "stalled", "truncated").select(
-            games=pl.len(), stalled=pl.col("stalled").sum(), truncated=pl.col("truncated").sum()
-        ).collect().row(0, named=True)  # fmt: skip
-        finished = counts["games"] - counts["stalled"] - counts["truncated"]
-        count = np.array([finished, counts["stalled"], counts["truncated"]])
-        games = np.full(3, counts["games"])
+        counts = _totals(run)
+        games = int(counts["turns"].n[0])
+        count = np.array([games - counts["stalled"] - counts["truncated"], counts["stalled"], counts["truncated"]])
+        games = np.full(3, games)
         return pd.DataFrame({"ending": ENDINGS, "games": games, "count": count, **rate_columns("share", count, games)})
 
     return per_run(runs, one)
@@ -99,21 +124,16 @@ def length_histogram(runs: RunsLike, measure: str = "turns") -> pd.DataFrame:
     if measure not in MEASURES:
         raise ValueError(f"unknown measure {measure!r}; valid: {', '.join(MEASURES)}")
 
-    return per_run(runs, lambda run: distribution(run.scan("games", measure), measure, n_name="games"))
-
-
-def _survival(runs: RunsLike, durations_observed) -> pd.DataFrame:
-    def one(run: Run) -> pd.DataFrame:
-        frame = run.scan("games", "turns", "truncated", "first_event_turn").select(durations_observed).collect()
-        curve = kaplan_meier(frame["duration"].to_numpy(), frame["observed"].to_numpy())
-        return curve.rename(columns={"time": "turn"}).assign(games=len(frame))
-
-    return per_run(runs, one)
+    return per_run(runs, lambda run: _totals(run)[measure].distribution(measure, "games"))
 
 
 def length_survival(runs: RunsLike) -> pd.DataFrame:
     """Kaplan–Meier curve of game length: the share of games still running after
     each turn, with pointwise 95% intervals; truncated games are censored.
+
+    The curve is a function of the games that end and that are censored at each
+    turn, counted over the run (:func:`analysis.stats.inference.kaplan_meier` with
+    those counts as frequency weights).
 
     Returns
     -------
@@ -123,7 +143,14 @@ def length_survival(runs: RunsLike) -> pd.DataFrame:
         with ``survival_low``/``survival_high``, ``hazard`` (share of the running
         games that end at this turn) with its Wilson interval, ``games``.
     """
-    return _survival(runs, [pl.col("turns").alias("duration"), (pl.col("truncated") == 0).alias("observed")])
+
+    def one(run: Run) -> pd.DataFrame:
+        counts = _totals(run)["ends"]
+        status, turn = np.nonzero(counts.counts)  # status 1: the game ended at ``turn``; 0: censored there
+        curve = kaplan_meier(counts.values[turn], status, counts.counts[status, turn])
+        return curve.rename(columns={"time": "turn"}).assign(games=int(counts.n.sum()))
+
+    return per_run(runs, one)
 
 
 JITTER_SEED = 19780101  # lifelines breaks ties between competing events by a seeded jitter: reproducible
@@ -132,6 +159,11 @@ JITTER_SEED = 19780101  # lifelines breaks ties between competing events by a se
 def first_event_incidence(runs: RunsLike) -> pd.DataFrame:
     """Cumulative incidence of the first morale-loss event (R8) by turn, with the end
     of a game without one (R9.1) as a competing risk (module docstring).
+
+    The estimator is a function of the first events, competing ends and censored
+    games counted per turn over the run (lifelines' fitter with those counts as
+    weights). Lifelines breaks a tie between a first event and a competing end at
+    the same turn by a seeded jitter of the turn.
 
     Returns
     -------
@@ -143,14 +175,12 @@ def first_event_incidence(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        games = run.scan("games", "turns", "stalled", "truncated", "first_event_turn").collect()
-        had_event = games["first_event_turn"].to_numpy() > 0
-        unfinished = (games["stalled"].to_numpy() + games["truncated"].to_numpy()) > 0
-        duration = np.where(had_event, games["first_event_turn"].to_numpy(), games["turns"].to_numpy())
-        kind = np.where(had_event, 1, np.where(unfinished, 0, 2))  # 1 event, 2 competing end, 0 censored
+        counts = _totals(run)["first_event"]
+        kind, turn = np.nonzero(counts.counts)
         global_rng = np.random.get_state()  # the fitter seeds numpy's global generator: leave the user's alone
         try:
-            fitter = AalenJohansenFitter(seed=JITTER_SEED).fit(duration, kind, event_of_interest=1)
+            fitter = AalenJohansenFitter(seed=JITTER_SEED).fit(counts.values[turn], kind, event_of_interest=1,
+                                                               weights=counts.counts[kind, turn])  # fmt: skip
         finally:
             np.random.set_state(global_rng)
         incidence = fitter.cumulative_density_.iloc[:, 0]
@@ -161,6 +191,6 @@ def first_event_incidence(runs: RunsLike) -> pd.DataFrame:
         # Tied times are jittered by at most ±0.0001 turns: keep one row per whole turn, its last value.
         out = out.assign(turn=np.round(out["turn"]).astype(np.int64)).groupby("turn", as_index=False).last()
         return out.fillna({"incidence_low": out["incidence"], "incidence_high": out["incidence"]}).assign(
-            games=len(games))
+            games=int(counts.n.sum()))
 
     return per_run(runs, one)

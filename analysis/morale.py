@@ -12,22 +12,17 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import polars as pl
 
-from analysis.stats.clustered import GameMoments, ratio_columns
-from analysis.data.player_games import player_arrays, summarise_per_player
+from analysis.cards import task_totals
+from analysis.data.memo import once
+from analysis.data.player_games import summarise_per_player
 from analysis.data.runs import Run, RunsLike, per_run
-from analysis.seats import tie_counts
-from analysis.stats.inference import (
-    bh_flags,
-    binomial_pvalues,
-    distribution,
-    mean_columns_from_sums,
-    rate_columns,
-    summarise,
-)
+from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.seats import game_counts
+from analysis.stats.clustered import CountMoments, ratio_columns
+from analysis.stats.histogram import Histogram
+from analysis.stats.inference import bh_flags, binomial_pvalues, mean_columns_from_sums, rate_columns
 from sim.cards import as_written
-from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
 
 PER_GAME = {  # column: (what, unit)
     "morale_events": ("morale-loss events", "events"),
@@ -45,6 +40,21 @@ PER_PLAYER_GAME = {  # column of the players table: what (R8.3)
 }
 
 
+def _histograms(batch: Batch) -> Totals:
+    failed, completed = batch.games["tasks_failed"], batch.games["tasks_completed"]
+    resolved = failed + completed
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(resolved > 0, failed / resolved, np.nan)  # no task resolved: left out
+    return {**{c: Histogram.of(batch.games[c]) for c in PER_GAME if c != "failed_share"},
+            "failed_share": Histogram.of(share)}  # fmt: skip
+
+
+def _per_game(run: Run) -> Totals:
+    """The histogram of every :data:`PER_GAME` measure over every game of the run."""
+    columns = Columns(games=("morale_events", "tasks_completed", "tasks_failed"))
+    return once(run, "morale per game", lambda: reduce_run(run, columns, _histograms))
+
+
 def morale_per_game(runs: RunsLike) -> pd.DataFrame:
     """Morale-loss events and task fates per game.
 
@@ -59,16 +69,12 @@ def morale_per_game(runs: RunsLike) -> pd.DataFrame:
         or share as a fraction), ``games``, ``mean`` with its t interval, ``sd``,
         ``median``, ``p5`` … ``p95``, ``min``, ``max``.
     """
-    resolved = pl.col("tasks_failed") + pl.col("tasks_completed")
 
     def one(run: Run) -> pd.DataFrame:
-        games = run.scan("games", "morale_events", "tasks_completed", "tasks_failed").with_columns(
-            failed_share=pl.when(resolved > 0).then(pl.col("tasks_failed") / resolved)
-        )  # fmt: skip
-        rows = [summarise(games, column, n_name="games").assign(measure=column, what=what, unit=unit)
-                for column, (what, unit) in PER_GAME.items()]  # fmt: skip
-        out = pd.concat(rows, ignore_index=True)
-        return out[["measure", "what", "unit", *out.columns.drop(["measure", "what", "unit"])]]
+        counts = _per_game(run)
+        return pd.DataFrame([{"measure": column, "what": what, "unit": unit,
+                              **{key: value[0] for key, value in counts[column].summary("games").items()}}
+                             for column, (what, unit) in PER_GAME.items()])  # fmt: skip
 
     return per_run(runs, one)
 
@@ -82,7 +88,7 @@ def morale_event_distribution(runs: RunsLike) -> pd.DataFrame:
         One row per run and number of events: ``morale_events``, ``games``,
         ``count``, ``share`` with its Wilson interval.
     """
-    return per_run(runs, lambda run: distribution(run.scan("games", "morale_events"), "morale_events", n_name="games"))
+    return per_run(runs, lambda run: _per_game(run)["morale_events"].distribution("morale_events", "games"))
 
 
 def player_penalties(runs: RunsLike) -> pd.DataFrame:
@@ -100,13 +106,6 @@ def player_penalties(runs: RunsLike) -> pd.DataFrame:
         ``median``, ``p5`` … ``p95``, ``min``, ``max``.
     """
     return per_run(runs, lambda run: summarise_per_player(run, PER_PLAYER_GAME))
-
-
-def _tasks_lost(batch: pl.DataFrame, points: np.ndarray) -> dict[str, np.ndarray]:
-    status = batch["task_status"].to_numpy()
-    completed, lost = (status == TASK_COMPLETED) | (status == TASK_LOST), status == TASK_LOST
-    z = np.stack([lost.sum(1), completed.sum(1), (lost * points).sum(1), (completed * points).sum(1)], axis=1)
-    return {"moments": GameMoments.of(z)}
 
 
 def morale_impact(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
@@ -129,11 +128,9 @@ def morale_impact(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFr
     """
 
     def one(run: Run) -> pd.DataFrame:
-        points = np.array([task.points for task in run.deck.tasks], np.float64)
-        moments = run.accumulate(run.scan("cards", "task_status"), lambda batch: _tasks_lost(batch, points))["moments"]
-        games, tied, dice = tie_counts(run, include_unfinished)
-        winners = run.scan_for_win_rates("players", "won", "score", include_unfinished=include_unfinished)
-        zero = int(winners.filter((pl.col("won") == 1) & (pl.col("score") == 0)).select(pl.len()).collect().item())
+        moments = task_totals(run)["lost_moments"]
+        counts = game_counts(run, include_unfinished)
+        games, tied, dice, zero = (counts[key] for key in ("games", "tied", "dice", "zero"))
         rows = [("tasks_lost_share", "completed tasks later lost to penalties (R8.3)", moments.select(0, 1), "completed tasks"),
                 ("points_lost_share", "completed task points later lost to penalties", moments.select(2, 3), "task points")]  # fmt: skip
         out = [{"measure": m, "what": w, "n": float(mo.total[1]), "n_of": of,
@@ -150,6 +147,13 @@ def morale_impact(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFr
     return per_run(runs, one)
 
 
+def _by_saves(batch: Batch) -> Totals:
+    """Per game and number of saves ``s``: the wins and the players saved ``s`` times."""
+    saves, won = batch.players["saves"], batch.players["won"].astype(bool)
+    with_saves = saves[..., None] == np.arange(int(saves.max()) + 1 if saves.size else 0)  # (G, n, values)
+    return {"moments": CountMoments.of(np.stack([(with_saves & won[..., None]).sum(1), with_saves.sum(1)], axis=-1))}
+
+
 def win_rate_by_saves(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
     """Win rate of the players who were saved 0, 1, 2 … times by the dice (R8.2).
 
@@ -164,11 +168,8 @@ def win_rate_by_saves(runs: RunsLike, include_unfinished: bool = False) -> pd.Da
     """
 
     def one(run: Run) -> pd.DataFrame:
-        data = player_arrays(run, "saves", "won", include_unfinished=include_unfinished)
-        saves, won = data["saves"], data["won"].astype(bool)
-        values = np.arange(int(saves.max()) + 1 if saves.size else 0)
-        with_saves = saves[..., None] == values  # (G, n, values)
-        moments = GameMoments.of(np.stack([(with_saves & won[..., None]).sum(1), with_saves.sum(1)], axis=-1))
+        moments = reduce_run(run, Columns(players=("saves", "won")), _by_saves, include_unfinished)["moments"]
+        values = np.arange(moments.values)
         return pd.DataFrame({"saves": values, "player_games": moments.total[:, 1].astype(np.int64),
                              "wins": moments.total[:, 0].astype(np.int64), **ratio_columns("win_rate", moments),
                              "baseline": run.baseline})  # fmt: skip
@@ -176,10 +177,10 @@ def win_rate_by_saves(runs: RunsLike, include_unfinished: bool = False) -> pd.Da
     return per_run(runs, one)
 
 
-def _card_sums(batch: pl.DataFrame) -> dict[str, np.ndarray]:
-    events = batch["morale_events"].to_numpy().astype(np.int64)
-    return {"games": np.int64(len(batch)), "events": events.sum(0), "events_sq": (events**2).sum(0),
-            "saves": batch["morale_saves"].to_numpy().sum(0, dtype=np.int64)}  # fmt: skip
+def _card_sums(batch: Batch) -> Totals:
+    events = batch.cards["morale_events"].astype(np.int64)
+    return {"games": np.int64(batch.size), "events": events.sum(0), "events_sq": (events**2).sum(0),
+            "saves": batch.cards["morale_saves"].sum(0, dtype=np.int64)}  # fmt: skip
 
 
 def morale_cards(runs: RunsLike) -> pd.DataFrame:
@@ -206,7 +207,7 @@ def morale_cards(runs: RunsLike) -> pd.DataFrame:
 
     def one(run: Run) -> pd.DataFrame:
         cards = run.deck.morale
-        sums = run.accumulate(run.scan("cards", "morale_events", "morale_saves"), _card_sums)
+        sums = reduce_run(run, Columns(cards=("morale_events", "morale_saves")), _card_sums)
         # The record keeps one column even for a deck without morale cards.
         events, events_sq, saves = (sums[key][: len(cards)] for key in ("events", "events_sq", "saves"))
         probability = np.array([float(card.save.probability) for card in cards])

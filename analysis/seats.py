@@ -34,16 +34,18 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import polars as pl
 
 from itertools import combinations
 
 from scipy import stats as sps
 
-from analysis.stats.clustered import GameMoments, ratio_columns
-from analysis.data.player_games import player_bots
+from analysis.data.memo import once
+from analysis.data.player_games import bot_labels
 from analysis.data.runs import Run, RunsLike, per_run
-from analysis.stats.inference import ALPHA, distribution, multinomial_bootstrap, rate_columns, summarise
+from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.stats.clustered import GameMoments, ratio_columns
+from analysis.stats.histogram import Histogram
+from analysis.stats.inference import ALPHA, multinomial_bootstrap, rate_columns
 
 BOOTSTRAP_SEED = 20150101  # fixed: a report is reproducible
 
@@ -65,12 +67,40 @@ def balance(win_rates) -> np.ndarray:
     return 1.0 - (win_rates.max(axis=-1) - win_rates.min(axis=-1))
 
 
-def _win_counts(run: Run, include_unfinished: bool) -> tuple[int, np.ndarray]:
-    games = run.scan_for_win_rates("games", "winner", include_unfinished=include_unfinished)
-    counts = games.group_by("winner").len("wins").collect()
-    wins = np.zeros(run.players, np.int64)
-    wins[counts["winner"].to_numpy()] = counts["wins"].to_numpy()
-    return int(wins.sum()), wins
+def _game_counts(players: int, bot_column: str, bot_label: np.ndarray, bots: int):
+    def totals(batch: Batch) -> Totals:
+        scores, won = batch.players["score"], batch.players["won"] == 1
+        tied = (scores == scores.max(axis=1, keepdims=True)).sum(axis=1) > 1 if batch.size else np.zeros(0, bool)
+        winner = batch.games["winner"]
+        mine = bot_label[batch.players[bot_column]][..., None] == np.arange(bots)  # (G, n, bots)
+        return {"games": batch.size, "wins": np.bincount(winner[winner >= 0], minlength=players).astype(np.int64),
+                "tied": int(tied.sum()), "dice": int(batch.games["tie_broken_by_dice"].sum()),
+                "zero": int((won & (scores == 0)).sum()),
+                "scores": Histogram.of(scores, np.broadcast_to(np.arange(players), scores.shape), players),
+                "bots": GameMoments.of(np.stack([(mine & won[..., None]).sum(1), mine.sum(1)], axis=-1))}  # fmt: skip
+
+    return totals
+
+
+def game_counts(run: Run, include_unfinished: bool = False) -> Totals:
+    """How the games counted were won and scored, in one pass shared by the tables
+    that read it.
+
+    Returns
+    -------
+    dict
+        ``games``; ``wins`` per turn-order position, int64 ``(players,)``; ``tied``
+        (games whose top score, R9.2, is shared by two or more players), ``dice``
+        (games whose winner R9.3's die roll chose) and ``zero`` (games won with 0
+        points); ``scores``, the :class:`~analysis.stats.histogram.Histogram` of
+        final scores by turn-order position; ``bots``, the
+        :class:`~analysis.stats.clustered.GameMoments` of each game's wins and
+        player rows per bot of :func:`analysis.data.player_games.bot_labels`.
+    """
+    names, column, label = bot_labels(run)
+    columns = Columns(games=("winner", "tie_broken_by_dice"), players=("score", "won", column))
+    totals = _game_counts(run.players, column, label, len(names))
+    return once(run, ("game counts", include_unfinished), lambda: reduce_run(run, columns, totals, include_unfinished))
 
 
 def seat_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
@@ -84,7 +114,8 @@ def seat_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataF
     """
 
     def one(run: Run) -> pd.DataFrame:
-        games, wins = _win_counts(run, include_unfinished)
+        counts = game_counts(run, include_unfinished)
+        games, wins = counts["games"], counts["wins"]
         positions = np.arange(1, run.players + 1)
         rates = rate_columns("win_rate", wins, np.full(run.players, games))
         return pd.DataFrame({"position": positions, "games": games, "wins": wins, **rates, "baseline": run.baseline})
@@ -92,23 +123,11 @@ def seat_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataF
     return per_run(runs, one)
 
 
-def _tied_on_points(run: Run, include_unfinished: bool) -> int:
-    """Games whose top score (R9.2) is shared by two or more players."""
-    players = run.scan_for_win_rates("players", "game", "score", include_unfinished=include_unfinished).collect()
-    games = players["game"].to_numpy().reshape(-1, run.players)
-    if not (games == games[:, :1]).all():  # rows not grouped by game (the runner writes them grouped)
-        players = players.sort("game")
-    scores = players["score"].to_numpy().reshape(-1, run.players)
-    return int(((scores == scores.max(axis=1, keepdims=True)).sum(axis=1) > 1).sum())
-
-
 def tie_counts(run: Run, include_unfinished: bool = False) -> tuple[int, int, int]:
     """``(games, tied on points, decided by dice)``: games counted, games whose top
     score (R9.2) was shared, and games whose winner R9.3's die roll chose."""
-    games, _ = _win_counts(run, include_unfinished)
-    dice = run.scan_for_win_rates("games", "tie_broken_by_dice", include_unfinished=include_unfinished)
-    dice_games = int(dice.select(pl.col("tie_broken_by_dice").sum()).collect().item())
-    return games, _tied_on_points(run, include_unfinished), dice_games
+    counts = game_counts(run, include_unfinished)
+    return counts["games"], counts["tied"], counts["dice"]
 
 
 def seat_balance(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
@@ -129,8 +148,8 @@ def seat_balance(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFra
     """
 
     def one(run: Run) -> pd.DataFrame:
-        games, wins = _win_counts(run, include_unfinished)
-        _, tied_games, dice_games = tie_counts(run, include_unfinished)
+        counts = game_counts(run, include_unfinished)
+        games, wins, tied_games, dice_games = (counts[key] for key in ("games", "wins", "tied", "dice"))
         chi2, chi2_p = sps.chisquare(wins) if games else (np.nan, np.nan)
         fair = multinomial_bootstrap(np.ones(run.players), games, balance, seed=BOOTSTRAP_SEED) if games else [np.nan]
         p1 = rate_columns("advantage_p1", wins[:1], [games])
@@ -167,7 +186,8 @@ def seat_differences(runs: RunsLike, include_unfinished: bool = False) -> pd.Dat
     """
 
     def one(run: Run) -> pd.DataFrame:
-        games, wins = _win_counts(run, include_unfinished)
+        counts = game_counts(run, include_unfinished)
+        games, wins = counts["games"], counts["wins"]
         pairs = list(combinations(range(run.players), 2))
         z = sps.norm.ppf(1 - ALPHA / (2 * len(pairs)))
         rows = []
@@ -181,12 +201,6 @@ def seat_differences(runs: RunsLike, include_unfinished: bool = False) -> pd.Dat
     return per_run(runs, one)
 
 
-def _scores(run: Run, include_unfinished: bool) -> pl.LazyFrame:
-    """Players' ``score`` and ``position`` (1 = first player)."""
-    frame = run.scan_for_win_rates("players", "turn_order", "score", include_unfinished=include_unfinished)
-    return frame.with_columns(position=pl.col("turn_order").cast(pl.Int64) + 1)
-
-
 def score_summary(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
     """Final scores (R9.2) by turn-order position.
 
@@ -196,7 +210,13 @@ def score_summary(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFr
         One row per run and position: ``player_games``, ``mean`` score (points) with
         its t interval, ``sd``, ``median``, ``p5`` … ``p95``, ``min``, ``max``.
     """
-    return per_run(runs, lambda run: summarise(_scores(run, include_unfinished), "score", ["position"], "player_games"))
+
+    def one(run: Run) -> pd.DataFrame:
+        scores = game_counts(run, include_unfinished)["scores"]
+        out = pd.DataFrame({"position": np.arange(1, run.players + 1), **scores.summary("player_games")})
+        return out[out["player_games"] > 0].reset_index(drop=True)  # positions of no game counted: no row
+
+    return per_run(runs, one)
 
 
 def score_histogram(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
@@ -208,14 +228,18 @@ def score_histogram(runs: RunsLike, include_unfinished: bool = False) -> pd.Data
         One row per run, position and score: ``player_games`` (of the position),
         ``count``, ``share`` with its Wilson interval.
     """
-    return per_run(runs, lambda run: distribution(_scores(run, include_unfinished), "score", ["position"],
-                                                  "player_games"))  # fmt: skip
+
+    def one(run: Run) -> pd.DataFrame:
+        positions = {"position": np.arange(1, run.players + 1)}
+        return game_counts(run, include_unfinished)["scores"].distribution("score", "player_games", positions)
+
+    return per_run(runs, one)
 
 
 def bot_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
     """Win rate per bot of the run (seats playing the same bot pooled).
 
-    A player row's bot is :func:`analysis.data.player_games.player_bots`'s. The rows
+    A player row's bot is :func:`analysis.data.player_games.bot_labels`'s. The rows
     of one game share it, so the interval is game-clustered; a bot that plays every
     seat wins exactly 1/n by construction (R9.3) and gets no interval.
 
@@ -228,10 +252,8 @@ def bot_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFr
     """
 
     def one(run: Run) -> pd.DataFrame:
-        names, data = player_bots(run, "won", include_unfinished=include_unfinished)
-        mine = data["bot_label"][..., None] == np.arange(len(names))  # (G, n, bots)
-        won = data["won"].astype(bool)[..., None]
-        moments = GameMoments.of(np.stack([(mine & won).sum(1), mine.sum(1)], axis=-1))
+        names = bot_labels(run)[0]
+        moments = game_counts(run, include_unfinished)["bots"]
         everywhere = np.array([run.bot_names.count(name) == run.players for name in names])
         rates = ratio_columns("win_rate", moments)
         for key in ("win_rate_low", "win_rate_high"):

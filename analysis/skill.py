@@ -30,15 +30,17 @@ Stalled and truncated games are left out unless ``include_unfinished`` (R4 Readi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, ally_columns, verdicts
-from analysis.data.player_games import player_bots
+from analysis.data.player_games import bot_labels
 from analysis.data.runs import Run, RunsLike, open_runs, per_run
+from analysis.data.spool import AllyChunk, AllySpool
+from analysis.data.stream import Batch, Columns, Totals, batches, reduce_run
 from analysis.seats import bot_win_rates, tie_counts
 from analysis.stats.ally_model import ally_effects_by_group
 from analysis.stats.inference import rate_columns
@@ -113,9 +115,14 @@ def skill_summary(runs: RunsLike, include_unfinished: bool = False,
     def one(run: Run) -> pd.DataFrame:
         rows = gradient[gradient["run"] == run.name]
         strong = stronger_bot(run, dict(zip(rows["bot"], rows["win_rate"])))
-        names, data = player_bots(run, "won", include_unfinished=include_unfinished)
-        won = ((data["bot_label"] == names.index(strong)) & (data["won"] == 1)).any(1)
-        games, wins = len(won), int(won.sum())
+        names, column, label = bot_labels(run)
+
+        def totals(batch: Batch) -> Totals:  # games, and games won by a seat of the stronger bot
+            won = (label[batch.players[column]] == names.index(strong)) & (batch.players["won"] == 1)
+            return {"games": batch.size, "wins": int(won.any(1).sum())}
+
+        counts = reduce_run(run, Columns(players=(column, "won")), totals, include_unfinished)
+        games, wins = counts["games"], counts["wins"]
         seats = run.bot_names.count(strong)
         fair = seats / run.players
         rate = rate_columns("win_rate", [wins], [games])
@@ -161,6 +168,24 @@ def skill_trace(points: Sequence[tuple[int, str | Path | Run]], include_unfinish
     return table
 
 
+def _ally_chunks(run: Run, include_unfinished: bool, group: tuple[str, np.ndarray]) -> Iterator[AllyChunk]:
+    """The run's held allies, winners and player groups for the conditional logit,
+    one batch of games at a time (:data:`analysis.data.spool.AllyChunk`).
+
+    Parameters
+    ----------
+    run : Run
+    include_unfinished : bool
+        Keep the stalled and truncated games (RULES R4 Reading).
+    group : (str, ndarray of int64)
+        A players-table column (e.g. :func:`analysis.data.player_games.bot_labels`'
+        column) and, for each of its values, the row's group.
+    """
+    column, of = group
+    for batch in batches(run, Columns(players=("held", "won", column)), include_unfinished):
+        yield batch.players["held"], batch.players["won"].argmax(1), of[batch.players[column]]
+
+
 def ally_strength_by_bot(runs: RunsLike, include_unfinished: bool = False,
                          threshold_pp: float = DEFAULT_THRESHOLD_PP) -> pd.DataFrame:  # fmt: skip
     """Each ally's effect for the stronger and the weaker bot, and where they differ
@@ -183,11 +208,12 @@ def ally_strength_by_bot(runs: RunsLike, include_unfinished: bool = False,
     summary = skill_summary(pairs, include_unfinished, threshold_pp).set_index("run")
 
     def one(run: Run) -> pd.DataFrame:
-        names, data = player_bots(run, "held", "won", include_unfinished=include_unfinished)
+        names, index, labels = bot_labels(run)
         strong = summary.loc[run.name, "strong"]
         weak = next(name for name in names if name != strong)
-        group = (data["bot_label"] == names.index(strong)).astype(np.int64)  # 1: the stronger bot's rows
-        (weak_fx, strong_fx), diff = ally_effects_by_group(data["held"], data["won"].argmax(1), group, 2)
+        group = (labels == names.index(strong)).astype(np.int64)  # 1: the stronger bot's rows
+        with AllySpool.of(_ally_chunks(run, include_unfinished, (index, group))) as spool:
+            (weak_fx, strong_fx), diff = ally_effects_by_group(spool, run.players, 2)
         flag, q_value = verdicts(diff["difference_pp"], diff["p_value"], threshold_pp)
         columns = {**ally_columns(run), "strong": strong, "weak": weak}
         for who, fx in (("strong", strong_fx), ("weak", weak_fx)):
@@ -197,7 +223,7 @@ def ally_strength_by_bot(runs: RunsLike, include_unfinished: bool = False,
             **columns, **{key: diff[key] for key in ("difference_pp", "difference_low_pp", "difference_high_pp")},
             "p_value": diff["p_value"], "q_value": q_value,
             "verdict": np.select([flag == "stronger", flag == "weaker"], [f"more to {strong}", f"more to {weak}"], ""),
-            "games": len(group), "threshold_pp": threshold_pp,
+            "games": summary.loc[run.name, "games"], "threshold_pp": threshold_pp,
         })  # fmt: skip
 
     return per_run(pairs, one)

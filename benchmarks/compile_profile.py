@@ -56,7 +56,7 @@ event.register("numba:compile", Listener())
 start = time.perf_counter()
 from sim.cards import load_deck
 from sim.deck_arrays import compile_deck
-from sim.engine import run_games
+from sim.play import run_games
 
 deck = compile_deck(load_deck(sys.argv[1]))
 run_games(deck, int(sys.argv[3]), 1, seed=0, bots=[sys.argv[2]] * int(sys.argv[3]))

@@ -75,7 +75,7 @@ os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 from sim.bench import ability_free
 from sim.cards import load_deck
 from sim.deck_arrays import compile_deck
-from sim.engine import run_games
+from sim.play import run_games
 from sim.state import new_state
 from sim.options import RuleOptions
 

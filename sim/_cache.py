@@ -11,16 +11,18 @@ For a kernel defined under the ``sim`` package, the locators below give numba a
 stamp of every Python source of the package (:func:`package_stamp`) instead, so an
 edit anywhere in the package compiles the engine again, once. Kernels of other
 files (a user bot's, say) keep numba's own locators. :func:`install` registers them
-(:mod:`sim._numba` calls it).
+(the ``cache`` patch of :mod:`sim._patches`), else :func:`stamped_cache_dir` keys the
+whole cache directory by the stamp.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from pathlib import Path
 
-from numba.core import caching
+from numba.core import caching, config
 
 ROOT = Path(__file__).resolve().parent
 
@@ -60,6 +62,17 @@ class PackageInTreeLocator(_PackageStamped, caching.InTreeCacheLocator):
 
 class PackageUserWideLocator(_PackageStamped, caching.UserWideCacheLocator):
     """A read-only install: the user-wide cache directory, with the package's stamp."""
+
+
+def stamped_cache_dir() -> None:
+    """Without the locators (the ``cache`` patch off, :mod:`sim._patches`): numba's own
+    locators, under a cache directory named by :func:`package_stamp` (numba's public
+    ``CACHE_DIR``: ``NUMBA_CACHE_DIR``, else the user-wide cache), so that an edit to
+    any source of the package still compiles the engine again. Idempotent."""
+    name = f"revachol-{package_stamp()[:16]}"
+    base = Path(config.CACHE_DIR or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "numba")
+    if base.name != name:
+        config.CACHE_DIR = str(base / name)
 
 
 LOCATORS = (PackageUserProvidedLocator, PackageInTreeLocator, PackageUserWideLocator)  # numba's order

@@ -9,18 +9,14 @@ loop nests inline kernels five deep, so the copies grew with the square of its s
 ``InlineInlinables`` pass, the only caller of ``inline_function``, uses the inlined
 blocks and never the unmutated copy, so a fresh IR needs no copy at all (numba issue
 8989; numba-cuda made the same change). :func:`install` replaces ``inline_function``
-with one that passes the fresh IR's blocks on uncopied; numba versions outside
-:data:`CHECKED` keep their own.
+with one that passes the fresh IR's blocks on uncopied, when :mod:`sim._patches`
+says so.
 """
 
 from __future__ import annotations
 
-import numba
 from numba.core import ir
 from numba.core.inline_closurecall import InlineWorker
-
-CHECKED = ("0.61", "0.62", "0.63", "0.64", "0.65", "0.66", "0.67", "0.68")
-
 
 def _uncopied(block, memo):
     return block
@@ -39,10 +35,6 @@ def _inline_function(self, caller_ir, block, i, function, arg_typs=None):
         del ir.Block.__deepcopy__
 
 
-def install() -> bool:
-    """Use :func:`_inline_function` when numba's version is in :data:`CHECKED`;
-    returns whether it is used."""
-    if ".".join(numba.__version__.split(".")[:2]) not in CHECKED:
-        return False
+def install() -> None:
+    """Use :func:`_inline_function` (the ``inline`` patch of :mod:`sim._patches`)."""
     InlineWorker.inline_function = _inline_function
-    return True

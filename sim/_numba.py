@@ -1,9 +1,7 @@
 """Numba options for every compiled kernel, and the state handles' plumbing, in one place.
 
 Every kernel keeps its compiled machine code on disk (numba's ``cache=True``), so only
-the first process on a machine pays the compilation; a kernel is compiled without
-numba's wrappers for calls from Python, which only the game loop needs
-(:mod:`sim._kernel`). ``nogil=True`` lets threads run
+the first process on a machine pays the compilation. ``nogil=True`` lets threads run
 kernels side by side. Set ``NUMBA_DISABLE_JIT=1`` to run the same code as plain
 Python (the rules tests do, see tests/test_without_jit.py). Set ``NUMBA_BOUNDSCHECK=1``
 (with its own ``NUMBA_CACHE_DIR``: the cache does not tell the two builds apart) for a
@@ -41,33 +39,22 @@ from numba.extending import (
 )
 from numba.np import arrayobj
 
-from sim import _cache, _flags, _inline
-from sim._kernel import kernel_dispatcher
+from sim import _patches
 
-_cache.install()
-_inline.install()
-_flags.install()
+_patches.install()
 
 KERNEL_OPTIONS = {"nogil": True, "forceinline": False}
 
 
 def _compiled(func, **options):
-    """``func`` as a :class:`sim._kernel.Kernel` with :data:`KERNEL_OPTIONS` and
-    ``options``; as it is under ``NUMBA_DISABLE_JIT=1``."""
-    return func if numba.config.DISABLE_JIT else kernel_dispatcher(func, **(KERNEL_OPTIONS | options))
+    """``func`` compiled in nopython mode and cached on disk, with :data:`KERNEL_OPTIONS`
+    and ``options``; as it is under ``NUMBA_DISABLE_JIT=1``."""
+    return func if numba.config.DISABLE_JIT else njit(cache=True, **(KERNEL_OPTIONS | options))(func)
 
 
 def kernel(func):
-    """Compile ``func`` in nopython mode with the project's options, without numba's
-    wrappers for calls from Python (:mod:`sim._kernel`)."""
+    """Compile ``func`` in nopython mode with the project's options."""
     return _compiled(func)
-
-
-def entry_kernel(func):
-    """Like :func:`kernel`, with numba's wrapper for calls from Python: for the
-    kernels that a run calls from Python (the game loop), which would otherwise
-    compile a twin (:mod:`sim._kernel`)."""
-    return njit(cache=True, **KERNEL_OPTIONS)(func)
 
 
 def hot_kernel(func):
@@ -169,7 +156,8 @@ class EngineArray(BorrowedArray):
     ability-free ``random`` line runs about 10% faster and ``greedy`` 8%, with 3 s
     less cold compile. The engine never indexes its state or deck with a negative
     number (``NUMBA_BOUNDSCHECK=1`` builds raise IndexError for one). A user bot's
-    observation keeps the wraparound (:class:`BorrowedArray`)."""
+    observation keeps the wraparound (:class:`BorrowedArray`); so does the engine
+    without the ``engine_index`` patch (:mod:`sim._patches`)."""
 
     label = "engine"
 
@@ -196,8 +184,6 @@ def _element_index(array_type, index_type, index, builder):
     return index_types, (cgutils.unpack_tuple(builder, index, len(index_types)) if tuple_index else (index,))
 
 
-@imputils.lower_builtin(operator.getitem, EngineArray, types.Integer)
-@imputils.lower_builtin(operator.getitem, EngineArray, types.BaseTuple)
 def _engine_getitem(context, builder, sig, args):
     array_type, index_type = sig.args
     element = _element_index(array_type, index_type, args[1], builder)
@@ -209,7 +195,6 @@ def _engine_getitem(context, builder, sig, args):
     return arrayobj.load_item(context, builder, array_type, pointer)
 
 
-@imputils.lower_builtin(operator.setitem, EngineArray, types.Any, types.Any)
 def _engine_setitem(context, builder, sig, args):
     array_type, index_type, value_type = sig.args
     element = _element_index(array_type, index_type, args[1], builder)
@@ -218,6 +203,12 @@ def _engine_setitem(context, builder, sig, args):
     value = context.cast(builder, args[2], value_type, array_type.dtype)
     pointer = _element_pointer(context, builder, array_type, args[0], *element)
     arrayobj.store_item(context, builder, array_type, value, pointer)
+
+
+if _patches.on("engine_index"):  # else numba's own indexing, with wraparound
+    imputils.lower_builtin(operator.getitem, EngineArray, types.Integer)(_engine_getitem)
+    imputils.lower_builtin(operator.getitem, EngineArray, types.BaseTuple)(_engine_getitem)
+    imputils.lower_builtin(operator.setitem, EngineArray, types.Any, types.Any)(_engine_setitem)
 
 
 def _borrowed(field, observed):

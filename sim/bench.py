@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sim.cards import Deck, load_deck
 from sim.deck_arrays import compile_deck
-from sim.engine import run_games
+from sim.play import run_games
 from sim.options import RuleOptions
 from sim.state import new_state
 
@@ -104,7 +104,7 @@ import json, sys, time
 t0 = time.perf_counter()
 from sim.cards import load_deck
 from sim.deck_arrays import compile_deck
-from sim.engine import run_games
+from sim.play import run_games
 t1 = time.perf_counter()
 deck = compile_deck(load_deck(sys.argv[1]))
 t2 = time.perf_counter()

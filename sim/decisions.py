@@ -7,7 +7,7 @@ computes legality itself; the engine checks, always, that the index names one of
 the options it offered. Where a decision is optional, row 0 is
 "do nothing". One exception: a ``D_PLAY`` decision of a bot that picks by the number
 of rows alone (``random``, ``uniform``) is asked with its row count only, and the
-turn finds the card and squad from the index (:func:`sim.bots.policy.reads_play_rows`).
+turn finds the card and squad from the index (:func:`sim.bots.policy.reads_option_rows`).
 
 ===============  =========================================================  ===========
 kind             option row                                                 rule

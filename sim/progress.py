@@ -60,10 +60,10 @@ class SlidingRate:
 class RunProgress:
     """A rich display for a batch run: a "compiling the engine" status with its
     elapsed seconds, then a bar of games done with games/s and ETA from
-    :class:`SlidingRate`. Disabled, every method does nothing."""
+    :class:`SlidingRate`, labelled ``label``. Disabled, every method does nothing."""
 
-    def __init__(self, enabled: bool, total: int, done: int):
-        self.enabled, self.total, self.done = enabled, total, done
+    def __init__(self, enabled: bool, total: int, done: int, label: str = "games"):
+        self.enabled, self.total, self.done, self.label = enabled, total, done, label
         self.rate = SlidingRate()
         self._bar = None
         self._task = None
@@ -106,11 +106,11 @@ class RunProgress:
                 value = rate.rate()
                 eta = rate.eta(int(task.total - task.completed))
                 speed = "" if value is None else f"{value:,.0f} games/s"
-                left = "" if eta is None else f"ETA {_clock(eta)}"
+                left = "" if eta is None else f"ETA {clock(eta)}"
                 return Text(f"{speed}  {left}".strip())
 
-        self._bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), Speed(), transient=False)
-        self._task = self._bar.add_task("games", total=self.total, completed=self.done)
+        self._bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), Speed(), transient=False)
+        self._task = self._bar.add_task(self.label, total=self.total, completed=self.done)
         with self._bar:
             yield self
 
@@ -121,7 +121,8 @@ class RunProgress:
             self._bar.advance(self._task, games)
 
 
-def _clock(seconds: float) -> str:
+def clock(seconds: float) -> str:
+    """``seconds`` as ``H:MM:SS``."""
     minutes, secs = divmod(int(round(seconds)), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}"

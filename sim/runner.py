@@ -17,6 +17,11 @@ included.
 One process writes a run directory at a time (:mod:`sim.rundir.lock`); a second is
 refused at once. Every OS or worker failure during a run is a :class:`RunError` of one line
 saying how to continue.
+
+The main process plays no game: local chunks run in supervised worker processes, one
+at ``n_jobs=1`` too (:mod:`sim.supervisor`). SIGINT or SIGTERM, or no finished game
+for ``stall_timeout`` seconds (a bot that never returns), kills the workers, keeps
+every finished chunk and raises :class:`RunStopped`.
 """
 
 from __future__ import annotations
@@ -33,38 +38,75 @@ from pathlib import Path
 
 from sim import __version__
 from sim.cards import Deck, dump_yaml, load_deck
+from sim.cluster import dask_client
 from sim.deck_arrays import DeckArrays, compile_deck
 from sim.bots.spec import BotSpec, parse_bot
-from sim.engine import check_players, run_games
+from sim.play import check_players, run_games
 from sim.options import RuleOptions
+from sim.os_errors import explain
 from sim.progress import RunProgress
+from sim.record import Record
 from sim.rundir import (DECK_COPY, MANIFEST, TABLES, RunError, RunSpec, chunk_problems, part_key, part_path,
                         read_manifest, recorded_parts, write_json)
 from sim.rundir.lock import FILES as LOCK_FILES
 from sim.rundir.lock import LockedError, locked
 from sim.rundir.parts import write_part
 from sim.rules import RULES_VERSION
-from sim.state import new_state
+from sim.state import MAX_PLAYERS, new_state
+from sim.supervisor import DEFAULT_STALL_SECONDS, Stalled, Stopped, beat, supervised
 from sim.workers import await_workers, exit_with_parent, start_workers, worker_environment
 
 DEFAULT_CHUNK = 25_000
 
 
-def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec], chunk: int,
-              parent_pid: int) -> tuple[int, int, float, dict]:  # fmt: skip
+class RunStopped(RunError):
+    """A run stopped before its end (a signal, or the watchdog) with its finished
+    chunks kept: ``kept`` says how many, ``signal`` names the signal (None for the
+    watchdog)."""
+
+    def __init__(self, message: str, kept: str, signal: str | None):
+        super().__init__(message)
+        self.kept, self.signal = kept, signal
+
+
+PIECES_PER_STALL = 4  # a piece of a chunk aims at a quarter of the stall timeout
+PIECE_GROWTH = 256  # and is at most this many times the piece before it
+"""A chunk is played in pieces: the first of one game, each next one sized from the
+speed of the last to take ``stall_timeout / PIECES_PER_STALL`` seconds, at most
+:data:`PIECE_GROWTH` times larger. A call of :func:`sim.play.run_games` costs about
+6 ms besides its games (building the kernels' views), so a chunk of 25,000 ``greedy``
+games, 0.8 s, takes three calls (1, 256, the rest)."""
+
+
+def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec], chunk: int, parent_pid: int,
+              stall_timeout: float = DEFAULT_STALL_SECONDS, heartbeat: Path | None = None) -> tuple[int, int, float, dict]:  # fmt: skip
     """Play one chunk and write its three parts; returns (chunk, games, seconds,
     ``{part key: {"rows", "sha256"}}``).
 
     Runs in a worker process, which dies with the main process ``parent_pid``
-    (:func:`sim.workers.exit_with_parent`). Each part is written under a temporary
-    name and renamed, so an interrupted write leaves no part behind.
+    (:func:`sim.workers.exit_with_parent`). The games are played in pieces into one
+    record (:data:`PIECES_PER_STALL`), the heartbeat touched after each, so that the
+    main process sees the chunk progress well within ``stall_timeout``; every game
+    depends on the seed and its index only, so the pieces change no table. Each part is
+    written under a temporary name and renamed, so an interrupted write leaves no
+    part behind.
     """
     exit_with_parent(parent_pid)
+    beat(heartbeat)
     start = time.perf_counter()
     first, n = spec.chunk_games(chunk)
     options = RuleOptions(**spec.options)
     state = new_state(arrays, options.to_array())
-    record = run_games(arrays, spec.n_players, n, spec.seed, bots, options, first_game=first, state=state)
+    record = Record.empty(n, MAX_PLAYERS, arrays.n_allies, arrays.n_tasks, arrays.n_morale)
+    done, piece = 0, 1
+    while done < n:
+        piece, began = min(piece, n - done), time.perf_counter()
+        rows = Record(*(array[done : done + piece] for array in record))
+        run_games(arrays, spec.n_players, piece, spec.seed, bots, options, first + done, state, rows)
+        done += piece
+        beat(heartbeat)
+        speedup = stall_timeout / PIECES_PER_STALL / max(time.perf_counter() - began, 1e-6)
+        piece = max(1, int(piece * min(speedup, PIECE_GROWTH)))
     written = {
         part_key(table, chunk): write_part(frame, part_path(out_dir, table, chunk))
         for table, frame in record.tables().items()
@@ -109,6 +151,8 @@ def _prepare(out_dir: Path, spec: RunSpec, deck_text: str, cards_file: str, resu
             )
         manifest["timings"] = old.get("timings", {})
         manifest["parts"] = recorded_parts(old)
+        if "companions" in old:  # the same games, so its companions (sim.points_blind) still hold
+            manifest["companions"] = old["companions"]
     elif any(path.name not in LOCK_FILES for path in out_dir.iterdir()):
         raise RunError(f"{out_dir} exists and is not a run directory; choose an empty or new directory")
     for table in TABLES:
@@ -122,33 +166,20 @@ def _prepare(out_dir: Path, spec: RunSpec, deck_text: str, cards_file: str, resu
 
 @contextlib.contextmanager
 def _backend(scheduler: str | None, dask_local: int | None) -> Iterator[str]:
-    """joblib's backend: local processes (loky), or Dask for an existing cluster
-    (``scheduler`` address) or a LocalCluster of ``dask_local`` workers."""
-    if scheduler is None and dask_local is None:
-        yield "loky"
-        return
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise RunError("Dask is not installed: pip install 'revachol-balance[dask]'") from None
+    """joblib's Dask backend, for an existing cluster (``scheduler`` address) or a
+    LocalCluster of ``dask_local`` workers."""
     import joblib
 
-    with contextlib.ExitStack() as stack:
-        if scheduler is not None:
-            client = stack.enter_context(Client(scheduler))
-        else:
-            cluster = stack.enter_context(LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True))
-            client = stack.enter_context(Client(cluster))
-        stack.enter_context(joblib.parallel_config(backend="dask", wait_for_workers_timeout=60))
+    with dask_client(scheduler, dask_local) as client, joblib.parallel_config(backend="dask", wait_for_workers_timeout=60):
         yield f"dask ({client.scheduler.address})"
 
 
 def warm_engine(arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec]) -> None:
     """Compile the engine for this run, or load it from numba's cache, in this process
-    by playing one game: the workers then only load the cache, instead of each
-    compiling the engine at once and racing to write it."""
+    by a call that plays no game (no bot runs here): the workers then only load the
+    cache, instead of each compiling the engine at once and racing to write it."""
     options = RuleOptions(**spec.options)
-    run_games(arrays, spec.n_players, 1, spec.seed, bots, options, state=new_state(arrays, options.to_array()))
+    run_games(arrays, spec.n_players, 0, spec.seed, bots, options, state=new_state(arrays, options.to_array()))
 
 
 def simulate(
@@ -166,6 +197,8 @@ def simulate(
     scheduler: str | None = None,
     dask_local: int | None = None,
     cards_file: str | Path | None = None,
+    label: str = "games",
+    stall_timeout: float = DEFAULT_STALL_SECONDS,
 ) -> Path:
     """Play ``n_games`` games and write them to the run directory ``out_dir``.
 
@@ -199,6 +232,11 @@ def simulate(
     cards_file : path, optional
         Where an in-memory ``cards`` deck was read from, for the manifest and the
         copy in the run directory.
+    label : str
+        What the progress bar counts (e.g. ``points-blind games``).
+    stall_timeout : float
+        Seconds without a finished game after which a local run stops, naming the
+        bot that most likely never returns (s; the watchdog of :mod:`sim.supervisor`).
 
     Returns
     -------
@@ -212,6 +250,10 @@ def simulate(
         directory, or being written by another process, named); and, in one line
         with the resume hint, for an OS failure (a path that is a file, read-only,
         a full disk) or a worker process that died.
+    RunStopped
+        On SIGINT (Ctrl-C, also as KeyboardInterrupt) or SIGTERM, or when no game
+        finished for ``stall_timeout`` seconds: the workers are killed, the finished
+        chunks kept, and the message says how many and how to resume.
     sim.cards.DeckError
         For an invalid card file.
     ValueError
@@ -226,7 +268,7 @@ def simulate(
     if not 0 <= seed < 2**63:
         raise ValueError(f"the root seed (--seed) must be an integer from 0 to 2**63 - 1, got {seed}")
     if scheduler is None and dask_local is None:
-        start_workers(n_jobs)
+        start_workers(n_jobs, __name__)
     if not isinstance(cards, Deck):
         cards_file, cards = cards, load_deck(cards)
     deck = cards
@@ -242,15 +284,18 @@ def simulate(
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise RunError(f"cannot make the run directory {out_dir}: {exc.strerror or exc}") from None
+        raise RunError(f"cannot make the run directory {out_dir}: {explain(exc)}") from None
     try:
         with locked(out_dir):
             _play(out_dir, spec, arrays, parsed, deck_text, str(cards_file or "<in memory>"), resume,
-                  dict(n_jobs=n_jobs, progress=progress, scheduler=scheduler, dask_local=dask_local, called=called))  # fmt: skip
+                  dict(n_jobs=n_jobs, progress=progress, scheduler=scheduler, dask_local=dask_local, called=called,
+                       label=label, stall_timeout=stall_timeout))  # fmt: skip
     except LockedError as exc:
         raise RunError(str(exc)) from None
+    except (KeyboardInterrupt, Stopped, Stalled) as exc:
+        raise _stopped(exc, out_dir, spec) from None
     except OSError as exc:
-        raise RunError(f"cannot write the run directory {out_dir}: {exc}; {RESUME_HINT}") from None
+        raise RunError(f"cannot write the run directory {out_dir}: {explain(exc)}; {RESUME_HINT}") from None
     except BrokenExecutor as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise RunError(f"a worker process died ({reason[:300]}); {RESUME_HINT}") from None
@@ -258,6 +303,26 @@ def simulate(
 
 
 RESUME_HINT = "finished chunks are kept: run the same command again (simulate with --resume) to continue"
+
+
+def _stopped(exc: BaseException, out_dir: Path, spec: RunSpec) -> RunStopped:
+    """The one-line :class:`RunStopped` of a run stopped by a signal or the watchdog."""
+    try:
+        recorded = recorded_parts(read_manifest(out_dir))
+    except RunError:  # a fresh run stopped before its first chunk: the directory was emptied
+        recorded = {}
+    kept = [c for c in range(spec.n_chunks) if all(part_key(table, c) in recorded for table in TABLES)]
+    games = sum(spec.chunk_games(c)[1] for c in kept)
+    what = (f"{len(kept)} of {spec.n_chunks} chunk{'s' * (spec.n_chunks != 1)} ({games:,} of {spec.n_games:,} "
+            f"games) kept in {out_dir}")  # fmt: skip
+    if isinstance(exc, Stalled):
+        suspects = [bot for bot in dict.fromkeys(spec.bots) if ".py:" in bot] or list(dict.fromkeys(spec.bots))
+        reason, name = (f"stopped: no game finished for {exc.seconds:.0f} s, most likely a bot that does not "
+                        f"return ({', '.join(suspects)})"), None  # fmt: skip
+    else:
+        name = exc.signal if isinstance(exc, Stopped) else "SIGINT"
+        reason = f"stopped by {name}"
+    return RunStopped(f"{reason}; {what}; {RESUME_HINT}", f"{reason}; {what}", name)
 
 
 def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec], deck_text: str, cards_file: str,
@@ -270,8 +335,6 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
     compiling or loading the engine in this process before the workers start
     (``compile_seconds``), and the seconds from the call of :func:`simulate` to the
     first finished chunk (``first_chunk_seconds``; None when every chunk was kept)."""
-    import joblib
-
     fresh, manifest = all(path.name in LOCK_FILES for path in out_dir.iterdir()), None
     try:
         manifest = _prepare(out_dir, spec, deck_text, cards_file, resume)
@@ -280,18 +343,15 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
         show = sys.stderr.isatty() if how["progress"] is None else how["progress"]
         started = time.perf_counter()
         chunk_seconds = manifest["timings"].get("chunk_seconds", 0.0)
-        display = RunProgress(show, spec.n_games, done_games)
+        display = RunProgress(show, spec.n_games, done_games, how["label"])
         compile_seconds, first_chunk_seconds = 0.0, None
         if todo:
             with display.compiling():
                 warm_engine(arrays, spec, bots)
             compile_seconds = time.perf_counter() - started
-        await_workers()
-        with worker_environment(), _backend(how["scheduler"], how["dask_local"]) as backend, display.games():
+        with _chunks_played(out_dir, arrays, spec, bots, todo, how) as (backend, results), display.games():
             manifest["backend"] = backend
-            parallel = joblib.Parallel(n_jobs=how["n_jobs"], return_as="generator_unordered", backend=None)
-            tasks = (joblib.delayed(run_chunk)(out_dir, arrays, spec, bots, c, os.getpid()) for c in todo)
-            for _, n, seconds, written in parallel(tasks):
+            for _, n, seconds, written in results:
                 if first_chunk_seconds is None:
                     first_chunk_seconds = round(time.perf_counter() - how["called"], 3)
                 chunk_seconds += seconds
@@ -313,6 +373,25 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
                  "first_chunk_seconds": first_chunk_seconds, "n_jobs": how["n_jobs"], "backend": backend})  # fmt: skip
     manifest["timings"] = {"runs": runs, "chunk_seconds": round(chunk_seconds, 3)}
     write_json(out_dir / MANIFEST, manifest)
+
+
+@contextlib.contextmanager
+def _chunks_played(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec], todo: list[int],
+                   how: dict) -> Iterator[tuple[str, Iterator]]:  # fmt: skip
+    """(backend, results of :func:`run_chunk` as they finish) for the chunks ``todo``:
+    in supervised local workers (:mod:`sim.supervisor`), or on Dask through joblib."""
+    if how["scheduler"] is None and how["dask_local"] is None:
+        with supervised(how["n_jobs"], how["stall_timeout"]) as supervisor:
+            for chunk in todo:
+                supervisor.submit(run_chunk, out_dir, arrays, spec, bots, chunk, os.getpid(), how["stall_timeout"])
+            yield "loky", supervisor.results()
+        return
+    import joblib
+
+    await_workers()
+    with worker_environment(), _backend(how["scheduler"], how["dask_local"]) as backend:
+        parallel = joblib.Parallel(n_jobs=how["n_jobs"], return_as="generator_unordered", backend=None)
+        yield backend, parallel(joblib.delayed(run_chunk)(out_dir, arrays, spec, bots, c, os.getpid()) for c in todo)
 
 
 def _empty(out_dir: Path) -> None:

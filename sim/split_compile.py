@@ -18,11 +18,10 @@ compiles it loads from the cache when this process has saved them already (such 
 numba's cache index is not safe for two processes writing different signatures of
 one kernel at the same time.
 
-A share lists (module, kernel, argument types), the types spelt one letter each:
-``S`` the state's view type, ``D`` the deck's, ``i`` int64, ``b`` int8, ``a`` a 1-d
-int64 engine array (:class:`sim._numba.EngineArray`), as the game loop calls the
-kernel. A kernel listed with other types would be compiled once more, to no use
-(tests/test_split_compile.py checks that none is). The shares are balanced by
+A share lists (module, kernel). The argument types each is compiled for are derived
+from its parameters' names (:data:`PARAMETER_TYPES`, :func:`signature`), as the game
+loop calls it; a kernel compiled with other types would be compiled once more, to no
+use, and tests/test_split_compile.py fails on any machine when one is. The shares are balanced by
 measurement, so that neither process waits long for the other; no kernel of one
 share calls a kernel of the other with a large subtree, and this process compiles
 first the small kernels that both call.
@@ -31,7 +30,7 @@ Measured (``revachol bench --cold --bot greedy``, first game): 21.0 s with numba
 inliner fixed (:mod:`sim._inline`) and one process; split, 13.2 to 14.8 s.
 
 With one CPU for this process (``joblib.cpu_count``: affinity and cgroup quotas),
-``NUMBA_DISABLE_JIT=1`` or no Python interpreter to start (``sys.executable``),
+``NUMBA_DISABLE_JIT=1``, the ``split`` patch off (:mod:`sim._patches`) or no Python interpreter to start (``sys.executable``),
 nothing is split. A helper that cannot start, fails or ends early leaves its kernels
 to the game loop's compilation, as without a helper.
 """
@@ -40,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import io
 import os
 import pickle
@@ -55,38 +55,46 @@ from numba import types
 from numba.core import errors, event
 from numba.core.caching import FunctionCache
 
+from sim import _patches
 from sim._numba import EngineArray
 
-Share = Sequence[tuple[str, str, str]]
+Share = Sequence[tuple[str, str]]
 
 HELPER_SHARE: Share = (
-    ("sim.bots.policy", "decide", "SDiii"),
-    ("sim.rules.abilities", "offer_relocate", "SDi"),
-    ("sim.rules.zones", "check_zones", "SD"),
-    ("sim.rules.scoring", "score_game", "SD"),
-    ("sim.rules.abilities", "place_from_hand", "SDiiii"),
-    ("sim.lead", "note_leaders", "SD"),
+    ("sim.bots.policy", "decide"),
+    ("sim.rules.abilities", "offer_relocate"),
+    ("sim.rules.zones", "check_zones"),
+    ("sim.rules.scoring", "score_game"),
+    ("sim.rules.abilities", "place_from_hand"),
+    ("sim.lead", "note_leaders"),
 )
 OWN_SHARE: Share = (
-    ("sim.rules.squads", "take_from_squad", "SDiii"),
-    ("sim.rules.completion", "completion_options", "SDi"),
-    ("sim.rules.completion", "complete_tasks", "SDia"),
-    ("sim.rules.completion", "borrow_options", "SDiiiii"),
-    ("sim.rules.abilities", "play_options", "Sii"),
-    ("sim.rules.abilities", "swap_options", "SDii"),
-    ("sim.rules.draw", "reshuffle", "S"),
-    ("sim.rules.morale", "penalty_options", "SDib"),
-    ("sim.rules.setup", "reset", "S"),
+    ("sim.rules.squads", "take_from_squad"),
+    ("sim.rules.completion", "completion_options"),
+    ("sim.rules.completion", "complete_tasks"),
+    ("sim.rules.completion", "borrow_options"),
+    ("sim.rules.abilities", "play_options"),
+    ("sim.rules.abilities", "swap_options"),
+    ("sim.rules.draw", "reshuffle"),
+    ("sim.rules.morale", "penalty_options"),
+    ("sim.rules.setup", "reset"),
 )
 # Compiled by this process once the helper has cached decide, which the first calls.
-AFTER_DECIDE: Share = (("sim.rules.draw", "draw_until_ally", "SDi"),)
+AFTER_DECIDE: Share = (("sim.rules.draw", "draw_until_ally"),)
 
 
-def signature(letters: str, state_type: types.Type, deck_type: types.Type) -> tuple[types.Type, ...]:
-    """The numba argument types that ``letters`` spell (module docstring)."""
-    kinds = {"S": state_type, "D": deck_type, "i": types.int64, "b": types.int8,
-             "a": EngineArray(types.int64, 1, "C")}
-    return tuple(kinds[letter] for letter in letters)
+# The engine's parameter names whose type is not int64, in every kernel: a penalty
+# type is read from the deck's int8 arrays, and st.choice is an engine array.
+PARAMETER_TYPES = {"penalty": types.int8, "choice": EngineArray(types.int64, 1, "C")}
+
+
+def signature(kernel, state_type: types.Type, deck_type: types.Type) -> tuple[types.Type, ...]:
+    """The numba argument types the game loop calls ``kernel`` with, from its
+    parameters' names: ``st`` the state's view type, ``deck`` the deck's, then
+    :data:`PARAMETER_TYPES`, else int64."""
+    names = inspect.signature(kernel.py_func).parameters
+    kinds = {"st": state_type, "deck": deck_type, **PARAMETER_TYPES}
+    return tuple(kinds.get(name, types.int64) for name in names)
 
 
 def kernel_of(module: str, name: str):
@@ -99,9 +107,10 @@ def compile_share(share: Share, state_type: types.Type, deck_type: types.Type, r
     its name and a newline to the text stream ``report``, if given. A kernel that
     does not compile for the listed types (a share that no longer matches the code)
     is left to the game loop's compilation, which reports its errors, if any."""
-    for module, name, letters in share:
+    for module, name in share:
+        kernel = kernel_of(module, name)
         with contextlib.suppress(errors.NumbaError, TypeError):
-            kernel_of(module, name).compile(signature(letters, state_type, deck_type))
+            kernel.compile(signature(kernel, state_type, deck_type))
         if report is not None:
             print(name, file=report, flush=True)
 
@@ -118,8 +127,9 @@ class _Split(event.Listener):
     starts the helper, compiles this process's share, and lets numba go on with the
     loop's own passes up to its type inference, which waits for the helper."""
 
-    def __init__(self, loop):
+    def __init__(self, loop, entry: str):
         self.loop = loop
+        self.entry = entry
         self.helper: subprocess.Popen | None = None
 
     def on_start(self, ev):
@@ -128,7 +138,7 @@ class _Split(event.Listener):
                 return
             state_type, deck_type = ev.data["args"][0], ev.data["args"][2]
             try:
-                self.helper = _start_helper(state_type, deck_type)
+                self.helper = _start_helper(self.entry, state_type, deck_type)
             except OSError:  # no helper: numba compiles everything here, as unsplit
                 return
             compile_share(OWN_SHARE, state_type, deck_type)
@@ -161,15 +171,16 @@ import sys
 if sys.argv[1] not in sys.path:  # the caller's sim is not the installed one: a checkout
     sys.path.insert(0, sys.argv[1])
 from sim.split_compile import helper_main
-helper_main()
+helper_main(sys.argv[2])
 """
 
 
-def _start_helper(state_type: types.Type, deck_type: types.Type) -> subprocess.Popen:
-    """Start the helper and send it the view types. It imports this ``sim`` package,
+def _start_helper(entry: str, state_type: types.Type, deck_type: types.Type) -> subprocess.Popen:
+    """Start the helper and send it the view types. It imports this ``sim`` package's
+    module ``entry`` (the caller's, which imports every kernel and binds the bots),
     whose source files key numba's cache, never one from the working directory
     (``PYTHONSAFEPATH``)."""
-    command = [sys.executable, "-c", _HELPER, str(Path(__file__).resolve().parents[1])]
+    command = [sys.executable, "-c", _HELPER, str(Path(__file__).resolve().parents[1]), entry]
     helper = subprocess.Popen(command, env={**os.environ, "PYTHONSAFEPATH": "1"}, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
@@ -182,25 +193,27 @@ def _start_helper(state_type: types.Type, deck_type: types.Type) -> subprocess.P
 
 
 @contextmanager
-def split_compile(loop) -> Iterator[None]:
+def split_compile(loop, entry: str) -> Iterator[None]:
     """Within this block, a compilation of the game-loop dispatcher ``loop`` (whose
     arguments are the state's view, the backup's and the deck's first) starts with
-    the two shares compiled side by side (module docstring)."""
-    if numba.config.DISABLE_JIT:
+    the two shares compiled side by side (module docstring); the helper imports the
+    module ``entry``, the caller's, as this process did."""
+    if numba.config.DISABLE_JIT or not _patches.on("split"):
         yield
         return
-    split = _Split(loop)  # numba ends the loop's compile event, and so the helper, even on an error
+    split = _Split(loop, entry)  # numba ends the loop's compile event, and so the helper, even on an error
     with event.install_listener("numba:compile", split), event.install_listener("numba:run_pass", split):
         yield
 
 
-def helper_main() -> None:
-    """The helper process: compile :data:`HELPER_SHARE` for the view types pickled on
-    stdin, naming each kernel on stdout once it is cached. It saves no other kernel
-    to the cache (module docstring)."""
-    importlib.import_module("sim.engine")  # every kernel
+def helper_main(entry: str) -> None:
+    """The helper process: import the module ``entry`` (every kernel, the bots bound
+    to :mod:`sim.port`), then compile :data:`HELPER_SHARE` for the view types pickled on stdin,
+    naming each kernel on stdout once it is cached. It saves no other kernel to the
+    cache (module docstring)."""
+    importlib.import_module(entry)
     state_type, deck_type = pickle.loads(sys.stdin.buffer.read())
-    shared = {kernel_of(module, name).py_func for module, name, _ in HELPER_SHARE}
+    shared = {kernel_of(module, name).py_func for module, name in HELPER_SHARE}
     save = FunctionCache.save_overload
 
     def save_the_share_only(cache, sig, data):

@@ -47,8 +47,8 @@ import numpy as np
 from numba import types
 from numba.experimental import structref
 
+from sim import port
 from sim._numba import View
-from sim.bots.ids import policy_set
 from sim.cards import Ability
 from sim.deck_arrays import DeckArrays
 from sim.rng import BOT, N_STREAMS
@@ -401,10 +401,10 @@ class StateType(types.StructRef):
 
 class StateView(View):
     """A state's view, typed with the policy set of the bots its ``bots`` table names
-    when a kernel is called (:func:`sim.bots.ids.policy_set`)."""
+    when a kernel is called (the bots' ``policy_set``, through :mod:`sim.port`)."""
 
     def policies(self) -> tuple[int, ...]:
-        return policy_set(self.owner.bots[:, BOT_POLICY])
+        return port.policy_set(self.owner.bots[:, BOT_POLICY])
 
 
 def kernel_state(state: State) -> View | State:

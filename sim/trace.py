@@ -14,7 +14,7 @@ from sim import events as ev
 from sim.bots.spec import parse_bot
 from sim.cards import Deck, Penalty, SaveKind
 from sim.deck_arrays import compile_deck
-from sim.engine import run_games
+from sim.play import run_games
 from sim.options import RuleOptions
 from sim.state import (
     EMPTY,
@@ -55,7 +55,7 @@ def replay(
     Raises
     ------
     ValueError
-        As :func:`sim.engine.run_games`.
+        As :func:`sim.play.run_games`.
     """
     arrays = compile_deck(deck)
     specs = [parse_bot(text, [a.id for a in deck.allies]) for text in (bots or ["random"] * n_players)]

@@ -11,7 +11,9 @@ still getting ready.
   imported in their place; and with :data:`KEEP_FREED_MEMORY`.
 * :func:`start_workers` and :func:`await_workers`: the loky workers of a run start,
   and import what a chunk needs, while the main process imports, reads the deck and
-  compiles or loads the engine.
+  compiles or loads the engine; :func:`executor` is the run's pool of them, at
+  ``n_jobs=1`` too, and :func:`kill_workers` ends them at once (SIGKILL to each
+  worker's process tree), whatever they are running.
 * :func:`skip_last_collection`: workers and the command line exit without a last
   garbage collection.
 """
@@ -22,6 +24,7 @@ import atexit
 import contextlib
 import ctypes
 import gc
+import importlib
 import os
 import signal
 import sys
@@ -31,6 +34,7 @@ from collections.abc import Iterator
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 POLL_SECONDS = 1.0
+IDLE_SECONDS = 300  # an idle worker exits after this long (joblib's default for loky)
 KEEP_FREED_MEMORY = {
     # glibc (mallopt(3)): blocks up to 32 MiB, the largest allowed, come from the heap,
     # and the heap's free top is not given back to the kernel below 1 GiB.
@@ -45,7 +49,7 @@ the kernel by default, so the next chunk faulted in 16,000 fresh zeroed pages, 0
 CPU-s of a 0.56 CPU-s chunk of 25,000 ``greedy`` games. A worker keeps the memory of
 its peak (about 325 MB for such chunks, which it reaches anyway) until it exits."""
 _watching: set[int] = set()
-_starting: Iterator[None] | None = None  # start_workers' tasks, until await_workers
+_starting: list | None = None  # start_workers' futures, until await_workers
 
 
 def exit_with_parent(parent_pid: int) -> None:
@@ -88,27 +92,39 @@ def worker_environment() -> Iterator[None]:
                 os.environ[name] = value
 
 
-def start_workers(n_jobs: int) -> None:
-    """Start the local workers of a run of ``n_jobs`` now: joblib's loky executor, the
-    one the run's ``joblib.Parallel`` then reuses, with one task per worker that ties
-    the worker's life to this process (:func:`exit_with_parent`), has it exit without
-    a last garbage collection (:func:`skip_last_collection`: the main process waited
-    0.29 s for its workers to exit, now 0.04 s) and imports :mod:`sim.runner`
-    and everything a chunk needs (about 0.6 s of a worker's start).
+def executor(n_jobs: int):
+    """The loky executor of a run of ``n_jobs`` worker processes (joblib's count: -1
+    = every core), one worker at ``n_jobs=1`` too: started by :func:`start_workers`,
+    or at its first task. It is made inside :func:`worker_environment` (its resource
+    tracker starts then); submit tasks inside it too: loky starts workers as tasks come."""
+    import joblib
+    from joblib.externals.loky import get_reusable_executor
+
+    with worker_environment():
+        return get_reusable_executor(max_workers=joblib.effective_n_jobs(n_jobs), timeout=IDLE_SECONDS)
+
+
+def start_workers(n_jobs: int, imports: str) -> None:
+    """Start the local workers of a run of ``n_jobs`` now: the :func:`executor` the run
+    then uses, with one task per worker that ties the worker's life to this process
+    (:func:`exit_with_parent`), has it exit without a last garbage collection
+    (:func:`skip_last_collection`: the main process waited 0.29 s for its workers to
+    exit, now 0.04 s) and imports the module ``imports`` (the caller's,
+    :mod:`sim.runner`: everything a chunk needs, about 0.6 s of a worker's start).
     The tasks compile nothing, so the main process still compiles the engine
-    alone (an empty numba cache). Does nothing for one job (the run plays in this
-    process), for ``n_jobs=0`` (the run refuses it) and when workers are starting
-    already. A process that exits without :func:`await_workers` (a bad card file, say)
-    waits for the tasks first, quietly. Measured: ``revachol simulate -n 1000000
-    --players 4 --bot greedy --jobs 2`` took 12.5 instead of 13.2 s whole-process."""
+    alone (an empty numba cache). Does nothing for ``n_jobs=0`` (the run refuses it)
+    and when workers are starting already. A process that exits without
+    :func:`await_workers` (a bad card file, say) waits for the tasks first, quietly.
+    Measured: ``revachol simulate -n 1000000 --players 4 --bot greedy --jobs 2`` took
+    12.5 instead of 13.2 s whole-process."""
     global _starting
     import joblib
 
-    if _starting is not None or n_jobs == 0 or (workers := joblib.effective_n_jobs(n_jobs)) == 1:
+    if _starting is not None or n_jobs == 0:
         return
-    tasks = (joblib.delayed(_get_ready)(os.getpid()) for _ in range(workers))
+    pool = executor(n_jobs)
     with worker_environment():
-        _starting = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+        _starting = [pool.submit(_get_ready, os.getpid(), imports) for _ in range(joblib.effective_n_jobs(n_jobs))]
     atexit.unregister(_await_quietly)  # registered once, and after loky's own exit hook
     atexit.register(_await_quietly)
 
@@ -123,8 +139,26 @@ def await_workers() -> None:
     """
     global _starting
     starting, _starting = _starting, None
-    for _ in starting or ():
-        pass
+    for future in starting or ():
+        future.result()
+
+
+def kill_workers() -> None:
+    """End every worker of the run's executor at once with SIGKILL to its process tree
+    (a worker inside a compiled loop never returns to Python to see a signal), and
+    shut the executor down; the next :func:`executor` starts new workers."""
+    from joblib.externals.loky import reusable_executor
+    from joblib.externals.loky.backend.utils import kill_process_tree
+
+    global _starting
+    _starting = None
+    pool = reusable_executor._executor  # a shut-down pool is replaced at the next get_reusable_executor
+    if pool is None:
+        return
+    for process in list((pool._processes or {}).values()):  # loky lists its workers there only
+        with contextlib.suppress(OSError):
+            kill_process_tree(process)
+    pool.shutdown(wait=False, kill_workers=True)
 
 
 def _await_quietly() -> None:
@@ -143,7 +177,7 @@ def skip_last_collection() -> None:
     atexit.register(gc.freeze)
 
 
-def _get_ready(parent_pid: int) -> None:
+def _get_ready(parent_pid: int, imports: str) -> None:
     exit_with_parent(parent_pid)
     skip_last_collection()
-    import sim.runner  # noqa: F401 (a worker's imports for its chunks)
+    importlib.import_module(imports)  # a worker's imports for its chunks

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+import sim.play  # noqa: F401 (binds the bots to sim.port, for tests that call the rules' kernels)
 from sim.cards import load_deck
 from sim.deck_arrays import compile_deck
 

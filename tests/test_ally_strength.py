@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 from statsmodels.discrete.conditional_models import ConditionalLogit
 
-from analysis.stats.ally_model import MIN_INFORMATIVE_GAMES, effect_pp, fit_softmax
 from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength, verdicts
-from analysis.stats.ally_model import ally_effects
-from analysis.data.player_games import player_arrays
+from analysis.data.player_games import chunks, player_arrays
+from analysis.data.spool import AllySpool
+from analysis.stats import ally_model
+from analysis.stats.ally_model import MIN_INFORMATIVE_GAMES, ally_effects, ally_effects_by_group, effect_pp, fit_softmax
 from analysis.data.runs import Run
 from sim.runner import simulate
 
@@ -36,17 +37,63 @@ def default_run(tmp_path_factory, default_deck):
 
 
 @pytest.mark.slow
-def test_the_within_game_softmax_fit_matches_statsmodels_conditional_logit(default_run):
+def test_the_out_of_core_softmax_fit_matches_statsmodels_conditional_logit(default_run, monkeypatch):
+    """Newton steps on totals summed chunk by chunk reach statsmodels' maximum (its
+    Newton run to 1e-12) to 1e-9, in a few passes."""
+    monkeypatch.setattr(ally_model, "START_GAMES", 500)  # start on the first chunk only: the passes do the work
     data = player_arrays(default_run, "held", "won")
     held, won = data["held"][:1_500], data["won"][:1_500]
     games, n, allies = held.shape
     x = np.concatenate([held.astype(np.float64), np.broadcast_to(np.eye(n)[:, 1:], (games, n, n - 1))], axis=2)
-    ours = fit_softmax(lambda part: x[part].astype(np.float32), won.argmax(1))
+    chunks = [(x[part].astype(np.float32), won[part].argmax(1)) for part in (slice(0, 700), slice(700, None))]
+    ours = fit_softmax(lambda: iter(chunks))
     theirs = ConditionalLogit(won.reshape(-1).astype(float), x.reshape(games * n, -1),
-                              groups=np.repeat(np.arange(games), n)).fit(disp=0)  # fmt: skip
-    assert ours.converged
-    np.testing.assert_allclose(ours.params, theirs.params, atol=2e-3)
-    np.testing.assert_allclose(np.sqrt(np.diag(ours.cov_model)), theirs.bse, rtol=1e-3)
+                              groups=np.repeat(np.arange(games), n)).fit(method="newton", tol=1e-12, disp=0)  # fmt: skip
+    assert ours.converged and ours.passes <= 5
+    np.testing.assert_allclose(ours.params, theirs.params, atol=1e-9)
+    np.testing.assert_allclose(np.sqrt(np.diag(ours.cov_model)), theirs.bse, rtol=1e-6)
+
+
+def test_ally_effects_do_not_depend_on_how_the_games_are_chunked(default_run, monkeypatch):
+    """The streamed report (ally_strength: one batch per part) and the in-memory fit
+    in chunks of 3,000 games give the same effects to 1e-9 and intervals to 1e-7
+    (each is the covariance at its last pass, within STEP_TOL of the maximum)."""
+    data = player_arrays(default_run, "held", "won")
+    held, winner, group = data["held"], data["won"].argmax(1), np.zeros(data["won"].shape, np.int64)
+    streamed = ally_strength(default_run)
+    monkeypatch.setattr(ally_model, "START_GAMES", 3_000)
+    in_chunks = lambda: ((held[part], winner[part], group[part]) for part in chunks(len(winner), 3_000))  # noqa: E731
+    chunked = ally_effects_by_group(in_chunks, held.shape[1], 1)[0][0]
+    np.testing.assert_allclose(streamed["effect_pp"], chunked["effect_pp"], rtol=1e-9)
+    for key in ("effect_low_pp", "effect_high_pp", "p_value"):
+        np.testing.assert_allclose(streamed[key], chunked[key], rtol=1e-7, atol=1e-12)
+    np.testing.assert_array_equal(streamed["informative_games"], chunked["informative_games"])
+
+
+def test_a_covariate_that_separates_winners_from_losers_is_reported_as_not_converged():
+    """The likelihood has no maximum when the holder always wins: the fit stops
+    after MAX_EVALUATIONS passes and says so (ally_effects_by_group then leaves the
+    groups' effects empty)."""
+    rng = np.random.default_rng(1)
+    x = np.zeros((400, 2, 2))
+    x[:, 0, 0] = 1.0  # the first player holds the ally in every game, and wins every game
+    x[:, :, 1] = rng.integers(0, 2, (400, 2))  # noise
+    fit = fit_softmax(lambda: [(x[:200], np.zeros(200, np.int64)), (x[200:], np.zeros(200, np.int64))])
+    assert not fit.converged
+    assert fit.passes <= ally_model.MAX_EVALUATIONS + 1
+
+
+def test_the_spool_gives_back_every_chunk_on_every_pass():
+    rng = np.random.default_rng(0)
+    chunks = [(rng.random((g, 3, 13)) < 0.3, rng.integers(0, 3, g), rng.integers(0, 2, (g, 3))) for g in (5, 1, 8)]
+    with AllySpool.of(iter(chunks)) as spool:
+        for _ in range(2):
+            replayed = list(spool())
+            assert len(replayed) == len(chunks)
+            for got, want in zip(replayed, chunks):
+                for a, b in zip(got, want):
+                    np.testing.assert_array_equal(a, b)
+                assert got[0].dtype == bool and got[0].shape == want[0].shape
 
 
 def test_effect_pp_maps_log_odds_to_an_average_players_win_rate():

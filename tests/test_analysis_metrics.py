@@ -100,6 +100,16 @@ def test_kaplan_meier_with_censoring_shrinks_the_risk_set():
     assert curve["at_risk"].tolist() == [5, 4, 2]
 
 
+def test_kaplan_meier_of_units_counted_per_time_equals_the_curve_of_the_units():
+    """A run's games are counted per turn (issue 31): the curve of the counts, as
+    frequency weights, keeps Greenwood's interval of the games themselves."""
+    durations, observed = [1, 2, 2, 3, 3, 3, 4], [True, True, False, True, True, False, True]
+    whole = kaplan_meier(durations, observed)
+    counted = kaplan_meier([1, 2, 2, 3, 3, 4], [True, True, False, True, False, True], weights=[1, 1, 1, 2, 1, 1])
+    assert list(counted.columns) == list(whole.columns)
+    np.testing.assert_allclose(counted.to_numpy(np.float64), whole.to_numpy(np.float64), rtol=1e-12)
+
+
 # --- hand-made run directories -------------------------------------------------------------
 
 

@@ -19,7 +19,8 @@ from sim.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("revachol")
-SECTIONS = ("Game length", "Morale loss", "Card strength", "Task rewards", "Seat advantage", "Closeness and drama")
+SECTIONS = ("Game length", "Morale loss", "Card strength", "Task rewards", "Seat advantage", "Skill and luck",
+            "Closeness and drama")  # skill: one sentence for a single-bot run (issue 32)
 TABLES = ("game_length", "game_endings", "length_histogram", "length_survival", "first_event_incidence",
           "morale_per_game", "morale_event_distribution", "player_penalties", "morale_cards", "ally_strength",
           "ally_contributions", "task_outcomes", "task_completers", "seat_win_rates", "seat_balance",

@@ -15,7 +15,7 @@ from sim.bots.spec import bot_tables, parse_bot
 from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_COMPLETE, D_PLAY
 from sim.bots.search import plan_turn
 from sim.bots.search_tree import MODE_FOLLOW, search_choose
-from sim.engine import run_games
+from sim.play import run_games
 from sim.options import RuleOptions
 from sim.record import PLAYER_FIELDS
 from sim import rng
@@ -224,7 +224,7 @@ def test_restricted_play_never_plays_the_ally_while_another_play_is_possible():
 
 def test_r4_1_random_plays_the_card_and_squad_its_pick_names_without_option_rows():
     # The random bot picks a play from the number of rows alone, so the turn writes no
-    # D_PLAY rows (sim.bots.policy.reads_play_rows): pick i is row i of play_options.
+    # D_PLAY rows (sim.bots.policy.reads_option_rows): pick i is row i of play_options.
     for seed in range(30):
         t = seat_bots(Table(seed=seed), "random", "random").hand(0, "blue", "red", "green")
         t.squad(0, "yellow").squad(0, "orange")  # no draw is possible: playing is the only action

@@ -93,15 +93,23 @@ def test_run_plays_the_games_and_writes_the_report(tmp_path):
     assert run_dir.name.startswith("cards-") and "-3p-greedy-1500g-seed0" in run_dir.name
     assert (run_dir / "report" / "report.html").exists()
     assert f"report: {run_dir / 'report' / 'report.html'}" in result.stdout
+    # issue 35: the points-blind companion, played by default and used for the tasks' difficulty
+    assert json.loads((run_dir / "manifest.json").read_text())["companions"]["points_blind"]["task_points"] == 3
+    assert json.loads((run_dir / "points_blind" / "manifest.json").read_text())["n_games"] == 1500
+    assert "points-blind" in (run_dir / "report" / "tables" / "task_calibration.csv").read_text()
+    assert "the same games with every task paying 3 points" in (run_dir / "report" / "report.html").read_text()
     again = revachol("run", "-n", "1500", "--players", "3", "--runs", str(tmp_path), "--quiet")
     assert again.returncode == 0 and len(list(tmp_path.iterdir())) == 1  # the same run, continued
 
 
 @pytest.mark.slow
 def test_run_with_several_player_counts_plays_each_and_reports_them_side_by_side(tmp_path):
-    result = revachol("run", "-n", "600", "--players", "2,4", "--runs", str(tmp_path), "--quiet", "--jobs", "1")
+    result = revachol("run", "-n", "600", "--players", "2,4", "--runs", str(tmp_path), "--quiet", "--jobs", "1",
+                      "--no-points-blind")  # fmt: skip
     assert result.returncode == 0, result.stderr
     (base,) = tmp_path.iterdir()
+    assert not (base / "2p" / "points_blind").exists()  # skipped: task difficulty falls back to completion as played
+    assert "as played" in (base / "report" / "tables" / "task_calibration.csv").read_text()
     assert "-2,4p-greedy-600g-seed0" in base.name
     manifests = {n: json.loads((base / f"{n}p" / "manifest.json").read_text()) for n in (2, 4)}
     assert {n: (m["n_players"], m["root_seed"]) for n, m in manifests.items()} == {2: (2, 0), 4: (4, 0)}

@@ -10,7 +10,7 @@ import pytest
 import statsmodels.api as sm
 from scipy import stats as sps
 
-from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns, sum_moments
+from analysis.stats.clustered import CountMoments, GameMoments, ratio_columns, ratio_difference_columns, sum_moments
 from analysis.stats.inference import mean_interval, wilson
 
 PLAYERS = 4
@@ -54,6 +54,22 @@ def test_chunked_moments_equal_moments_of_the_whole():
     whole, parts = GameMoments.of(z), sum_moments([z[:20], z[20:]])
     np.testing.assert_allclose(whole.total, parts.total)
     np.testing.assert_allclose(whole.covariance(), parts.covariance())
+
+
+def test_count_moments_of_chunks_that_saw_different_largest_counts_equal_the_whole():
+    """Wins and players saved 0, 1, 2 … times (R8.2): a chunk whose players were saved
+    at most once counts zero players saved twice (issue 31)."""
+    saves = np.random.default_rng(4).integers(0, 4, (60, PLAYERS))
+    saves[:30] = np.minimum(saves[:30], 1)
+
+    def z(rows):
+        seen = rows[..., None] == np.arange(rows.max() + 1)
+        return np.stack([seen[:, :1].sum(1), seen.sum(1)], axis=-1)  # (G, values, 2): the first seat's, all
+
+    whole, parts = CountMoments.of(z(saves)), CountMoments.of(z(saves[:30])) + CountMoments.of(z(saves[30:]))
+    assert parts.values == whole.values == 4 and parts.games == 60
+    np.testing.assert_array_equal(parts.total, whole.total)
+    np.testing.assert_array_equal(parts.cross, whole.cross)
 
 
 def test_clustered_intervals_cover_95_percent_where_row_intervals_do_not():

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sim.bots.policy import POLICY_IDS, SCRIPTED
-from sim.engine import run_games
+from sim.play import run_games
 from sim.options import RuleOptions
 from sim.record import GAME_FIELDS, Record
 from sim.rng import BOT, DEAL, DICE, stream_keys

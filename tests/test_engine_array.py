@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from sim.engine import run_games
+from sim.play import run_games
 from sim.options import RuleOptions
 from sim.state import kernel_state, new_state
 from tests.test_user_bot_sandbox import bot_file

@@ -1,4 +1,4 @@
-"""Findings (issue 12 item 1) on hand-made tables: a planted strong ally comes first,
+"""Findings (issue 12 item 1, issue 35 item 5) on hand-made tables: a planted strong ally comes first,
 an ally without a verdict gets no sentence, the first player's edge (R9.4) and the
 dice (R9.3) are stated with their CI and n, and a length target ranks length."""
 
@@ -19,13 +19,15 @@ def strength(*allies) -> pd.DataFrame:
 
 
 def calibration(*tasks) -> pd.DataFrame:
-    """Tasks as (name, points, par, verdict), completed in 8% of games."""
+    """Tasks as (name, points, par, verdict), their difficulty measured points-blind."""
     return pd.DataFrame([{**KEYS, "name": name, "points": p, "par_points": par, "par_points_low": par - 0.5,
                           "par_points_high": par + 0.5, "gap_points": p - par, "verdict": v, "games": GAMES,
-                          "completion_rate": 0.08, "completion_rate_low": 0.078, "completion_rate_high": 0.082,
+                          "difficulty_games": GAMES, "difficulty": "points-blind",
+                          "out_of_order_with": f"{name} pays {p:g} points; Go to the island, completed more often "
+                                               f"(81.0% against 8.0% when all tasks pay alike), pays {par:g}." if v else "",
                           "threshold_points": 1.0} for name, p, par, v in tasks],
                         columns=[*KEYS, "name", "points", "par_points", "par_points_low", "par_points_high", "gap_points",
-                                 "verdict", "games", "completion_rate", "completion_rate_low", "completion_rate_high",
+                                 "verdict", "games", "difficulty_games", "difficulty", "out_of_order_with",
                                  "threshold_points"])  # fmt: skip
 
 
@@ -64,14 +66,15 @@ def test_an_ally_without_a_verdict_gets_no_sentence():
     assert list(table["kind"]) == ["first_player", "length", "penalties", "dice"]
 
 
-def test_an_underpaying_task_is_a_finding_ranked_by_its_gap():
+def test_an_underpaying_task_is_a_finding_naming_the_tasks_it_is_out_of_order_with_ranked_by_its_gap():
     tasks = calibration(("Find the Insulindian Phasmid", 3.0, 6.5, "underpays"), ("Find your gun", 2.0, 2.1, ""))
     table = findings(strength(), tasks, balance(), LENGTH, IMPACT)
     first = table.iloc[0]
     assert first["kind"] == "task" and first["distance"] == 3.5 and first["section"] == "Task rewards"
-    assert first["sentence"].startswith("Find the Insulindian Phasmid pays less than tasks as hard as it: 3 points, "
-                                        "where tasks completed in 8.0% of games (95% CI 7.8–8.2%, n = 100,000 games) ")
-    assert "pay 6.5 points (95% CI 6.0–7.0)" in first["sentence"]
+    assert first["sentence"] == (
+        "Find the Insulindian Phasmid pays 3 points; Go to the island, completed more often (81.0% against 8.0% when "
+        "all tasks pay alike), pays 6.5. It pays 3.5 points less than tasks as easy or easier: a par of 6.5 points "
+        "(95% CI 6.0–7.0, n = 100,000 games, difficulty points-blind).")
     assert "Find your gun" not in " ".join(table["sentence"])
 
 

@@ -2,12 +2,12 @@
 
 import copy
 
-import numba
+import pytest
 from numba import njit
 from numba.core import ir
 from numba.core.inline_closurecall import InlineWorker
 
-from sim import _inline
+from sim import _inline, _patches
 
 
 @njit(inline="always")
@@ -30,8 +30,8 @@ def _outer(x):
     return _middle(x) * 100 + _middle(x + 10)
 
 
+@pytest.mark.skipif(not _patches.on("inline"), reason="the inline patch is off (sim._patches)")
 def test_the_inliner_is_installed_for_this_numba():
-    assert ".".join(numba.__version__.split(".")[:2]) in _inline.CHECKED
     assert InlineWorker.inline_function is _inline._inline_function
 
 

@@ -22,7 +22,7 @@ from sim.bots.policy import POLICY_IDS, SCRIPTED
 from sim.bots.search import plan_turn
 from sim.bots.spec import bot_tables, parse_bot
 from sim.deck_arrays import compile_deck
-from sim.engine import run_games
+from sim.play import run_games
 from sim.options import RuleOptions
 from sim.record import GAME_FIELDS, PLAYER_FIELDS
 from sim.rng import stream_keys

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sim.engine import run_games
+from sim.play import run_games
 from sim.lead import note_leaders, write_closeness
 from sim.record import GAME_FIELDS, PLAYER_FIELDS
 from sim.state import MORALE_EVENTS, S_SCORE, S_TASKS_LOST, TASKS_COMPLETED, TURN, WINNER

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sim.engine import run_games
+from sim.play import run_games
 from sim.record import PLAYER_FIELDS
 from sim.rng import DICE
 from sim.rules.scoring import score_game

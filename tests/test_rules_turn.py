@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sim.decisions import D_ACTION
-from sim.engine import run_games
+from sim.play import run_games
 from sim.options import RuleOptions
 from sim.rng import stream_keys
 from sim.rules.setup import setup_game

@@ -2,6 +2,7 @@
 
 import contextlib
 import errno
+import functools
 import json
 import os
 import shutil
@@ -19,8 +20,8 @@ from analysis.data.load import load
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
 from sim import runner
-from sim.engine import run_games
-from sim.rundir.parts import temporary_name, write_part
+from sim.play import run_games
+from sim.rundir.parts import temporary_name
 from sim.rundir import TABLES, RunError, check_parts, read_manifest
 from sim.runner import simulate
 
@@ -206,21 +207,32 @@ def test_bad_jobs_or_seed_leave_the_directory_usable_by_the_corrected_command(tm
     assert read_manifest(out)["status"] == "complete"
 
 
-def _disk_full_at(monkeypatch, call: int):
-    """Make the ``call``-th part write (1-based) fail as on a full disk."""
-    calls = []
+def _chunk_on_full_disk(failing: int, *args, **kwargs):
+    """:func:`sim.runner.run_chunk`, in its worker, with the part writes of chunks from
+    ``failing`` on failing as on a full disk."""
+    from sim import runner as worker_runner
 
     def write(frame, final):
-        calls.append(final)
-        if len(calls) == call:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(final))
-        return write_part(frame, final)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(final))
 
-    monkeypatch.setattr(runner, "write_part", write)
+    original = worker_runner.write_part
+    worker_runner.write_part = write if args[4] >= failing else original
+    try:
+        return worker_runner.run_chunk(*args, **kwargs)  # the worker's own, never patched
+    finally:
+        worker_runner.write_part = original
+
+
+def _disk_full_at(monkeypatch, chunk: int):
+    """Make the part writes of chunk ``chunk`` and later fail as on a full disk, in the
+    worker process that plays them (this module is sent to it by value)."""
+    cloudpickle = pytest.importorskip("cloudpickle")  # loky's pickler for the tasks it sends
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    monkeypatch.setattr(runner, "run_chunk", functools.partial(_chunk_on_full_disk, chunk))
 
 
 def test_a_full_disk_is_one_line_and_a_fresh_directory_is_left_empty(tmp_path, monkeypatch):
-    _disk_full_at(monkeypatch, 1)
+    _disk_full_at(monkeypatch, 0)
     out = tmp_path / "run"
     with pytest.raises(RunError) as error:
         simulate(CARDS, 200, out, players=2, seed=1, n_jobs=1, chunk_size=100, progress=False)
@@ -232,7 +244,7 @@ def test_a_full_disk_is_one_line_and_a_fresh_directory_is_left_empty(tmp_path, m
 
 
 def test_a_full_disk_mid_run_leaves_a_failed_resumable_run(tmp_path, monkeypatch):
-    _disk_full_at(monkeypatch, 4)  # the first part of the second chunk
+    _disk_full_at(monkeypatch, 1)  # the second chunk
     out = tmp_path / "run"
     with pytest.raises(RunError, match="No space left on device"):
         simulate(CARDS, 300, out, players=2, seed=1, n_jobs=1, chunk_size=100, progress=False)

@@ -10,7 +10,7 @@ import pytest
 
 from sim.bots.spec import parse_bot
 from sim.bots.user import load_bot
-from sim.engine import BadChoiceError, run_games
+from sim.play import BadChoiceError, run_games
 from sim.options import RuleOptions
 from sim.rng import stream_keys
 from sim.rules.setup import setup_game

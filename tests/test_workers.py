@@ -5,11 +5,11 @@ import sys
 import time
 from pathlib import Path
 
-import joblib
+import psutil
 import pytest
 from joblib.externals.loky import get_reusable_executor
 
-from sim.workers import KEEP_FREED_MEMORY, await_workers, start_workers, worker_environment
+from sim.workers import KEEP_FREED_MEMORY, await_workers, executor, kill_workers, start_workers, worker_environment
 
 VARIABLES = ["PYTHONSAFEPATH", *KEEP_FREED_MEMORY]
 
@@ -59,11 +59,24 @@ def _runner_imported(rendezvous: str) -> tuple[int, bool]:
 
 def test_start_workers_starts_workers_that_import_the_runner_before_any_chunk(tmp_path):
     """Both workers of a 2-job run, not just one, have imported sim.runner before any
-    chunk: start_workers gives each worker one start task, and the run's Parallel
-    reuses those workers."""
-    get_reusable_executor().shutdown(kill_workers=True)  # no worker of an earlier test
-    start_workers(2)
+    chunk: start_workers gives each worker one start task, and the run's pool is the
+    one it started."""
+    kill_workers()  # no worker of an earlier test, and no start_workers pending
+    start_workers(2, "sim.runner")
     await_workers()
-    answers = joblib.Parallel(n_jobs=2)(joblib.delayed(_runner_imported)(str(tmp_path)) for _ in range(2))
+    pool = executor(2)  # the run's pool, which start_workers started
+    answers = [future.result(timeout=180) for future in [pool.submit(_runner_imported, str(tmp_path)) for _ in range(2)]]
     assert len({pid for pid, _ in answers}) == 2, f"two tasks, one worker: {answers}"
     assert [imported for _, imported in answers] == [True, True], answers
+
+
+def test_kill_workers_ends_a_busy_worker_at_once_and_the_next_pool_works():
+    """A worker busy with a task that does not return (an hour's ``time.sleep`` stands
+    in for a compiled loop) is gone within seconds; the next pool has a new worker."""
+    pool = executor(1)
+    worker = psutil.Process(pool.submit(os.getpid).result(timeout=120))
+    pool.submit(time.sleep, 3600)
+    kill_workers()
+    _, alive = psutil.wait_procs([worker], timeout=5)
+    assert not alive
+    assert executor(1).submit(os.getpid).result(timeout=120) != worker.pid

@@ -13,8 +13,10 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
-from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.data.runs import Run
+from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.stats.clustered import GameMoments, ratio_columns
+from analysis.stats.histogram import Histogram
 from analysis.stats.inference import PERCENTILES
 from sim.rundir import RunError
 
@@ -61,8 +63,8 @@ def player_arrays(run: Run, *columns: str, include_unfinished: bool = False) -> 
     return out
 
 
-def player_bots(run: Run, *columns: str, include_unfinished: bool = False) -> tuple[list[str], dict[str, np.ndarray]]:
-    """The bot that played each player row, with other players-table columns.
+def bot_labels(run: Run) -> tuple[list[str], str, np.ndarray]:
+    """How to tell the bot that played a player row, batch by batch.
 
     A row's bot is the run's bot of the row's ``bot`` index when the table records
     it (runs with shuffled seats), otherwise the bot of its seat. Seats that play
@@ -72,15 +74,14 @@ def player_bots(run: Run, *columns: str, include_unfinished: bool = False) -> tu
     -------
     names : list of str
         The run's distinct bot labels, sorted.
-    data : dict of ndarray
-        As :func:`player_arrays` for ``columns``, plus ``bot_label`` int64
-        ``(G, n)``: the index in ``names`` of each row's bot.
+    column : str
+        The players-table column that tells a row's bot: ``bot`` or ``seat``.
+    labels : ndarray of int64, shape (seats,)
+        For each value of ``column``, the index in ``names`` of its bot.
     """
-    index = "bot" if "bot" in run.scan("players").collect_schema().names() else "seat"
-    data = player_arrays(run, index, *columns, include_unfinished=include_unfinished)
+    column = "bot" if "bot" in run.scan("players").collect_schema().names() else "seat"
     names = sorted(set(run.bot_names))
-    data["bot_label"] = np.array([names.index(bot) for bot in run.bot_names], np.int64)[data[index]]
-    return names, data
+    return names, column, np.array([names.index(bot) for bot in run.bot_names], np.int64)
 
 
 def chunks(length: int, size: int = CHUNK_GAMES) -> Iterator[slice]:
@@ -89,8 +90,26 @@ def chunks(length: int, size: int = CHUNK_GAMES) -> Iterator[slice]:
         yield slice(start, min(start + size, length))
 
 
+
+def _per_player_totals(columns: tuple[str, ...]):
+    def totals(batch: Batch) -> Totals:
+        out: Totals = {}
+        for column in columns:
+            y = batch.players[column]
+            out[f"{column}/moments"] = GameMoments.of(np.stack([y.sum(1), np.full(batch.size, y.shape[1])], axis=1))
+            out[f"{column}/values"] = Histogram.of(y)
+        return out
+
+    return totals
+
+
 def summarise_per_player(run: Run, columns: dict[str, str], include_unfinished: bool = True) -> pd.DataFrame:
     """Mean per player-game of players-table columns, with game-clustered intervals.
+
+    One pass over the run (:func:`analysis.data.stream.reduce_run`): the mean's
+    interval comes from the per-game totals' moments, the spread from the histogram
+    of the player-game values (:class:`analysis.stats.histogram.Histogram`), both
+    exact.
 
     Parameters
     ----------
@@ -108,16 +127,14 @@ def summarise_per_player(run: Run, columns: dict[str, str], include_unfinished: 
         (:mod:`analysis.stats.clustered`), and over the player-game rows ``sd``,
         ``median``, ``p5`` … ``p95``, ``min``, ``max``.
     """
-    data = player_arrays(run, *columns, include_unfinished=include_unfinished)
+    totals = reduce_run(run, Columns(players=tuple(columns)), _per_player_totals(tuple(columns)), include_unfinished)
     rows = []
     for column, what in columns.items():
-        y = data[column].astype(np.float64)
-        games, n = y.shape
-        mean = ratio_columns("mean", GameMoments.of(np.stack([y.sum(1), np.full(games, n)], axis=1)), rate=False)
-        flat = y.ravel()
-        spread = ({"sd": flat.std(ddof=1) if flat.size > 1 else np.nan, "median": np.median(flat),
-                   **{f"p{p}": np.percentile(flat, p) for p in PERCENTILES}, "min": flat.min(), "max": flat.max()}
-                  if flat.size else {})  # fmt: skip
-        rows.append({"measure": column, "what": what, "player_games": flat.size, "games": games,
+        moments, values = totals[f"{column}/moments"], totals[f"{column}/values"]
+        mean = ratio_columns("mean", moments, rate=False)
+        summary = values.summary()
+        spread = ({key: float(summary[key][0]) for key in ("sd", "median", *(f"p{p}" for p in PERCENTILES), "min", "max")}
+                  if values.n[0] else {})  # fmt: skip
+        rows.append({"measure": column, "what": what, "player_games": int(values.n[0]), "games": moments.games,
                      **{key: float(value) for key, value in mean.items()}, **spread})  # fmt: skip
     return pd.DataFrame(rows)

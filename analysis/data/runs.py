@@ -25,7 +25,6 @@ from sim.rundir import RunError, check_parts
 
 KEYS = ("run", "players", "bots")
 Sums = dict[str, np.ndarray]
-BATCH_ROWS = 50_000  # rows per numpy batch when summing per-card arrays (bounds memory)
 
 
 @dataclass(frozen=True)
@@ -117,24 +116,6 @@ class Run:
         if not include_unfinished and len(self.unfinished):
             frame = frame.filter(~pl.col("game").is_in(self.unfinished.implode()))
         return frame
-
-    def accumulate(self, frame: pl.LazyFrame, sums: Callable[[pl.DataFrame], Sums]) -> Sums:
-        """Totals of ``sums(batch)`` over ``frame`` read in batches of at most
-        :data:`BATCH_ROWS` rows, so that per-card arrays of millions of games are
-        summed with numpy in bounded memory.
-
-        Parameters
-        ----------
-        frame : polars.LazyFrame
-            Only the columns ``sums`` needs.
-        sums : callable
-            Maps a batch (polars DataFrame) to named numpy sums over its rows.
-        """
-        total: Sums = {}
-        for batch in frame.collect_batches(chunk_size=BATCH_ROWS):
-            for key, value in sums(batch).items():
-                total[key] = total[key] + value if key in total else value
-        return total or sums(frame.clear().collect())
 
 
 RunsLike = Run | str | Path | Sequence[Run | str | Path]

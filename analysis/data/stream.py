@@ -7,11 +7,24 @@ Hessian (:mod:`analysis.stats.ally_model`). Each is computed by mapping one
 :class:`Batch` (the games of one chunk, from the three tables' parts of that chunk) to
 named totals and adding the totals up. Memory is bounded by one chunk's columns
 (about 25,000 games), whatever the number of games in the run.
+
+Two settings reach every pass without changing the signature of any statistic: the
+progress display (:func:`showing`, :class:`analysis.data.progress.ReadProgress`),
+advanced per part read, and a Dask client (:func:`on_cluster`), with which
+:func:`reduce_run` maps :func:`chunk_batch` and the totals over the chunks on the
+cluster's workers and adds the small totals up here, in chunk order (the same sums
+as without the cluster).
+
+Runs that played the same games (a paired comparison, common random numbers) are
+read in step, game range by game range, whatever their chunk sizes (:func:`in_step`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,10 +32,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from analysis.data.progress import PROGRESS_GAMES, ReadProgress
 from analysis.data.runs import Run
 from sim.rundir import RunError, part_files
 
 UNFINISHED = ("stalled", "truncated")  # games-table columns that mark a game left out of win rates (R4 Reading)
+_PROGRESS: ContextVar[ReadProgress] = ContextVar("progress", default=ReadProgress(False))
+_CLIENT: ContextVar[object | None] = ContextVar("client", default=None)
 
 
 @dataclass(frozen=True)
@@ -59,11 +75,13 @@ class Batch:
     def finished(self) -> Batch:
         """The batch without its stalled and truncated games (left out of win rates,
         R4 Reading)."""
-        if not self.unfinished.any():
-            return self
-        keep = ~self.unfinished
-        tables = [{c: v[keep] for c, v in table.items()} for table in (self.games, self.players, self.cards)]
-        return Batch(self.game[keep], *tables, self.unfinished[keep])
+        return self.take(~self.unfinished) if self.unfinished.any() else self
+
+    def take(self, games) -> Batch:
+        """The batch of some of its games: ``games`` a slice, or a bool or index array
+        over the batch's games."""
+        tables = [{c: v[games] for c, v in table.items()} for table in (self.games, self.players, self.cards)]
+        return Batch(self.game[games], *tables, self.unfinished[games])
 
 
 @dataclass(frozen=True)
@@ -127,12 +145,98 @@ def chunk_batch(run: Run, chunk: int, columns: Columns) -> Batch:
     return Batch(game, tables["games"], tables["players"], tables["cards"], unfinished)
 
 
+@contextlib.contextmanager
+def showing(progress: ReadProgress) -> Iterator[ReadProgress]:
+    """Advance ``progress`` by every part that :func:`batches` and :func:`reduce_run`
+    read while the body runs."""
+    token = _PROGRESS.set(progress)
+    try:
+        yield progress
+    finally:
+        _PROGRESS.reset(token)
+
+
+@contextlib.contextmanager
+def on_cluster(client) -> Iterator[None]:
+    """Run every :func:`reduce_run` of the body on the workers of ``client`` (a
+    ``dask.distributed.Client``, see :func:`sim.cluster.dask_client`); they must see
+    the runs at the same paths."""
+    token = _CLIENT.set(client)
+    try:
+        yield
+    finally:
+        _CLIENT.reset(token)
+
+
+@contextlib.contextmanager
+def reading(runs: Sequence[Run], progress: bool | None = None, scheduler: str | None = None,
+            dask_local: int | None = None) -> Iterator[ReadProgress]:  # fmt: skip
+    """The progress display and, when asked, the Dask cluster of a long analysis of
+    ``runs``, while the body runs (:func:`showing`, :func:`on_cluster`).
+
+    Parameters
+    ----------
+    runs : sequence of Run
+    progress : bool, optional
+        Show the display on stderr; default: when stderr is a terminal and the runs
+        hold at least :data:`analysis.data.progress.PROGRESS_GAMES` games.
+    scheduler, dask_local : optional
+        The Dask scheduler's address, or a number of local workers
+        (:func:`sim.cluster.dask_client`); neither: this process reads every part.
+
+    Raises
+    ------
+    sim.rundir.RunError
+        When a cluster is asked for and Dask is not installed.
+    """
+    if progress is None:
+        progress = sys.stderr.isatty() and sum(run.games for run in runs) >= PROGRESS_GAMES
+    with contextlib.ExitStack() as stack:
+        display = stack.enter_context(showing(stack.enter_context(ReadProgress(progress).shown())))
+        if scheduler is not None or dask_local is not None:
+            from sim.cluster import dask_client
+
+            stack.enter_context(on_cluster(stack.enter_context(dask_client(scheduler, dask_local))))
+        yield display
+
+
+def _chunks(run: Run) -> range:
+    chunks = range(len(part_files(run.path, "games")))
+    _PROGRESS.get().start_pass(run.name, len(chunks))
+    return chunks
+
+
 def batches(run: Run, columns: Columns, include_unfinished: bool = True) -> Iterator[Batch]:
     """Every chunk's :class:`Batch`, in chunk order (see :func:`chunk_batch`),
     without the stalled and truncated games unless ``include_unfinished``."""
-    for chunk in range(len(part_files(run.path, "games"))):
+    progress = _PROGRESS.get()
+    for chunk in _chunks(run):
         batch = chunk_batch(run, chunk, columns)
+        progress.advance(batch.size * run.players)
         yield batch if include_unfinished else batch.finished()
+
+
+def in_step(*streams: Iterator[Batch]) -> Iterator[tuple[Batch, ...]]:
+    """The batches of runs that played the same games, in step: each tuple holds the
+    same games from every stream (by :attr:`Batch.game`), whatever the runs' chunk
+    sizes, e.g. ``in_step(batches(a, columns), batches(b, columns))`` for a paired
+    comparison of ``a`` and ``b`` (common random numbers).
+
+    Raises
+    ------
+    sim.rundir.RunError
+        When the streams do not hold the same games in the same order.
+    """
+    heads: list[Batch | None] = [None] * len(streams)
+    while True:
+        heads = [head if head is not None and head.size else next(stream, None) for head, stream in zip(heads, streams)]
+        if all(head is None for head in heads):
+            return
+        size = min(head.size if head is not None else 0 for head in heads)
+        if size == 0 or not all(np.array_equal(head.game[:size], heads[0].game[:size]) for head in heads):
+            raise RunError("the runs do not hold the same games: compare complete runs of the same games")
+        yield tuple(head.take(slice(0, size)) for head in heads)
+        heads = [head.take(slice(size, None)) for head in heads]
 
 
 Totals = dict[str, Any]  # named totals: ndarrays, or objects that add (GameMoments)
@@ -145,15 +249,49 @@ def add_totals(total: Totals | None, part: Totals) -> Totals:
     return {key: total[key] + value if key in total else value for key, value in part.items()}
 
 
+def _chunk_totals(chunk: int, run: Run, columns: Columns, totals: Callable[[Batch], Totals],
+                  include_unfinished: bool) -> tuple[Totals, int]:  # fmt: skip
+    """One chunk's totals and its games (a task of :func:`reduce_run` on a cluster)."""
+    batch = chunk_batch(run, chunk, columns)
+    return totals(batch if include_unfinished else batch.finished()), batch.size
+
+
+def _reduce_on_cluster(client, run: Run, columns: Columns, totals: Callable[[Batch], Totals],
+                       include_unfinished: bool) -> Totals | None:  # fmt: skip
+    """:func:`reduce_run` with one task per chunk on ``client``'s workers; the totals
+    are added in chunk order as they arrive, so the sums do not depend on the workers."""
+    from dask.distributed import as_completed
+
+    progress = _PROGRESS.get()
+    futures = client.map(_chunk_totals, _chunks(run), run=run, columns=columns, totals=totals,
+                         include_unfinished=include_unfinished, pure=False)  # fmt: skip
+    index = {future.key: chunk for chunk, future in enumerate(futures)}
+    arrived: dict[int, Totals] = {}
+    out, following = None, 0
+    for future in as_completed(futures):
+        part, games = future.result()
+        progress.advance(games * run.players)
+        arrived[index[future.key]] = part
+        while following in arrived:
+            out, following = add_totals(out, arrived.pop(following)), following + 1
+    return out
+
+
 def reduce_run(run: Run, columns: Columns, totals: Callable[[Batch], Totals], include_unfinished: bool = True) -> Totals:
-    """``Σ_chunks totals(batch)``: one statistic's totals over the whole run.
+    """``Σ_chunks totals(batch)``: one statistic's totals over the whole run, added
+    in chunk order; on the workers of a Dask cluster inside :func:`on_cluster`
+    (``totals`` is then pickled with cloudpickle and run there).
 
     Raises
     ------
     sim.rundir.RunError
         As :func:`chunk_batch`.
     """
-    out: Totals | None = None
-    for batch in batches(run, columns, include_unfinished):
-        out = add_totals(out, totals(batch))
+    client = _CLIENT.get()
+    if client is not None:
+        out = _reduce_on_cluster(client, run, columns, totals, include_unfinished)
+    else:
+        out = None
+        for batch in batches(run, columns, include_unfinished):
+            out = add_totals(out, totals(batch))
     return out if out is not None else {}

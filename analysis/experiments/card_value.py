@@ -21,7 +21,7 @@ the value per game in which seat 0 held it (in the restricted run) is
 game-clustered t interval of :mod:`analysis.stats.clustered`.
 
 Tests: win rates are paired 0/1 outcomes (exact McNemar test, interval of the paired
-differences), scores the paired t-test (:func:`analysis.experiments.compare.paired_row`); the
+differences), scores the paired t-test (:func:`analysis.stats.paired.paired_columns`); the
 allies form one Benjamini–Hochberg family.
 
 Why it differs from the report's correlational measures (:mod:`analysis.cards`):
@@ -35,28 +35,51 @@ bot that does not plan.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from analysis.cards import ally_strength
-from analysis.stats.clustered import GameMoments, ratio_columns
-from analysis.experiments.compare import paired_row
 from analysis.data.runs import Run
+from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
+from analysis.stats.clustered import GameMoments, ratio_columns
+from analysis.stats.paired import PairedMoments, paired_columns
 from analysis.stats.inference import bh_flags
 from sim.cards import Deck, load_deck, unknown_id
 from sim.runner import simulate
 
 
-def _seat0(run_dir: Path, ally: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(won, score, held ``ally``) of seat 0 in each game, float64 (games,), in game order."""
-    players = Run.open(run_dir).scan("players", "game", "seat", "won", "score", "held").filter(seat=0).sort("game")
-    players = players.collect()
-    held = players["held"].to_numpy()[:, ally]
-    return (players["won"].to_numpy().astype(np.float64), players["score"].to_numpy().astype(np.float64),
-            held.astype(np.float64))  # fmt: skip
+SEAT0 = Columns(players=("seat", "won", "score", "held"))
+
+
+def _seat0(run_dir: Path) -> Iterator[Batch]:
+    """The run's batches reduced to seat 0: ``players`` holds its ``won`` and
+    ``score`` float64 (games,) and ``held`` bool (games, allies), in game order."""
+    for batch in batches(Run.open(run_dir), SEAT0):
+        first = batch.players["seat"] == 0  # one seat 0 per game, at any turn order
+        players = {c: batch.players[c][first] for c in ("won", "score", "held")}
+        players["won"], players["score"] = players["won"].astype(np.float64), players["score"].astype(np.float64)
+        yield Batch(batch.game, {}, players, {}, batch.unfinished)
+
+
+def _values(base_dir: Path, reference_dir: Path, restricted: dict[int, Path]) -> dict[int, dict[str, object]]:
+    """Per ally index, the moments of its values (module docstring), in one pass over
+    the baseline, the reference and every restricted run in step: ``win`` and
+    ``points`` (:class:`PairedMoments` of the ally-restricted against the
+    reference-restricted seat 0), ``versus_base`` (against the baseline) and
+    ``per_held`` (:class:`GameMoments` of ``(won_base − won, held)`` per game)."""
+    total: dict[int, dict[str, object]] = {}
+    for base, ref, *others in in_step(_seat0(base_dir), _seat0(reference_dir), *map(_seat0, restricted.values())):
+        for ally, run in zip(restricted, others):
+            won, score, held = run.players["won"], run.players["score"], run.players["held"][:, ally].astype(np.float64)
+            part = {"win": PairedMoments.of(won, ref.players["won"]),
+                    "points": PairedMoments.of(score, ref.players["score"]),
+                    "versus_base": PairedMoments.of(won, base.players["won"]),
+                    "per_held": GameMoments.of(np.stack([base.players["won"] - won, held], axis=-1))}  # fmt: skip
+            total[ally] = add_totals(total.get(ally), part)
+    return total
 
 
 def median_plain_ally(deck: Deck, baseline: pd.DataFrame) -> str:
@@ -133,22 +156,19 @@ def card_values(
                  resume=(run_dir / "manifest.json").exists(), progress=progress)  # fmt: skip
         return run_dir
 
-    def restricted(ally_id: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return _seat0(play(f"never-{ally_id}", f"{bot}:never={ally_id}"), ids.index(ally_id))
-
     base_dir = play("baseline", bot)
     strength = ally_strength(base_dir).set_index("ally")
     reference = against or median_plain_ally(deck, strength.reset_index())
-    ref_won, ref_score, _ = restricted(reference)
-    base_won = _seat0(base_dir, 0)[0]
+    reference_dir = play(f"never-{reference}", f"{bot}:never={reference}")
+    restricted = {ids.index(a): play(f"never-{a}", f"{bot}:never={a}") for a in chosen}
+    values = _values(base_dir, reference_dir, restricted)
     rows = []
     for ally_id in chosen:
-        won, score, held = restricted(ally_id)
-        win = paired_row("win rate", won, ref_won, "share")  # reference-restricted - ally-restricted
-        points = paired_row("score", score, ref_score, "points")
-        versus_base = paired_row("win rate", won, base_won, "share")
-        per_held = ratio_columns("value_per_held_game", GameMoments.of(np.stack([base_won - won, held], axis=-1)),
-                                 rate=False)  # fmt: skip
+        moments = values[ids.index(ally_id)]
+        win = paired_columns("win rate", moments["win"], "share")  # reference-restricted - ally-restricted
+        points = paired_columns("score", moments["points"], "points")
+        versus_base = paired_columns("win rate", moments["versus_base"], "share")
+        per_held = ratio_columns("value_per_held_game", moments["per_held"], rate=False)
         rows.append({
             "ally": deck.allies[ids.index(ally_id)].name, "reference": deck.allies[ids.index(reference)].name,
             "n": win["n"],
@@ -158,7 +178,7 @@ def card_values(
             "score_value_high": points["difference_high"],
             "value_vs_baseline": versus_base["difference"], "value_vs_baseline_low": versus_base["difference_low"],
             "value_vs_baseline_high": versus_base["difference_high"],
-            "held_games": int(held.sum()), **{k: float(v) for k, v in per_held.items()},
+            "held_games": int(moments["per_held"].total[1]), **{k: float(v) for k, v in per_held.items()},
             "iwd": strength.loc[ally_id, "iwd"],
         })  # fmt: skip
     table = pd.DataFrame(rows)

@@ -32,21 +32,21 @@ of Welch), so the gain from pairing is measured, not claimed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from html import escape
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import polars as pl
 from matplotlib.figure import Figure
 from scipy import stats
 
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.report.html import estimate, figure_png, image_html, page, table_html, text_table_html
-from analysis.data.load import SORT_KEYS
 from analysis.data.runs import Run
-from analysis.stats.inference import ALPHA, LEVEL, bh_flags, mcnemar_pvalue
+from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
+from analysis.stats.inference import ALPHA, bh_flags
+from analysis.stats.paired import PairedMoments, paired_columns, standardised
 from sim.cards import as_written
 from sim.rundir import RunError
 from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
@@ -76,56 +76,11 @@ def check_paired(a: Run, b: Run) -> None:
         raise RunError(f"decks of different sizes ({sizes[0]} and {sizes[1]}) do not share deals; compare equal sizes")
 
 
-def _standardised(difference: float, sd: float) -> float:
-    """Cohen's d_z = difference / sd of the per-game differences; 0 for no
-    difference, ±inf for a constant non-zero one, NaN without a spread to measure."""
-    if difference == 0:
-        return 0.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return float(np.divide(difference, sd))
-
-
 def paired_row(name: str, x_a: np.ndarray, x_b: np.ndarray, unit: str) -> dict:
-    """Paired comparison of one per-game quantity (module docstring).
-
-    Parameters
-    ----------
-    name : str
-    x_a, x_b : ndarray of float, shape (games,)
-        The quantity in each game under A and under B; NaN in either leaves the game out.
-    unit : str
-        ``share`` for 0/1 outcomes (exact McNemar test), else the quantity's unit
-        (paired t-test).
-
-    Returns
-    -------
-    dict
-        ``metric``, ``unit``, ``n`` (pairs), ``a``, ``b`` (means), ``difference``
-        (B − A) with ``difference_low``/``difference_high`` (t interval, 95%),
-        ``p_value``, ``effect_size`` (Cohen's d_z), ``independent_half_width``,
-        ``paired_half_width``.
-    """
-    keep = ~(np.isnan(x_a) | np.isnan(x_b))
-    x_a, x_b = x_a[keep].astype(np.float64), x_b[keep].astype(np.float64)
-    n = x_a.size
-    d = x_b - x_a
-    mean, sd = (d.mean() if n else np.nan), (d.std(ddof=1) if n > 1 else np.nan)
-    if n > 1 and sd > 0:
-        test = stats.ttest_rel(x_b, x_a)
-        low, high = test.confidence_interval(LEVEL)
-        p = test.pvalue
-    else:  # no pairs, or every pair has the same difference: a zero-width interval
-        low = high = mean
-        p = 1.0 if n > 1 else np.nan
-    if unit == "share":
-        p = mcnemar_pvalue(x_a, x_b)
-    independent = stats.norm.ppf(1 - ALPHA / 2) * np.sqrt(x_a.var(ddof=1) / n + x_b.var(ddof=1) / n) if n > 1 else np.nan
-    return {
-        "metric": name, "unit": unit, "n": n, "a": x_a.mean() if n else np.nan, "b": x_b.mean() if n else np.nan,
-        "difference": mean, "difference_low": low, "difference_high": high, "p_value": p,
-        "effect_size": _standardised(mean, sd),
-        "independent_half_width": independent, "paired_half_width": (high - low) / 2,
-    }  # fmt: skip
+    """Paired comparison of one per-game quantity given whole (module docstring):
+    :func:`analysis.stats.paired.paired_columns` of ``x_a``, ``x_b`` (float
+    ``(games,)``, NaN in either leaves the game out)."""
+    return paired_columns(name, PairedMoments.of(x_a, x_b), unit)
 
 
 def _with_flags(rows: list[dict]) -> pd.DataFrame:
@@ -135,57 +90,56 @@ def _with_flags(rows: list[dict]) -> pd.DataFrame:
     return table
 
 
-def game_ordered(run: Run, table: str, *columns: str) -> pl.DataFrame:
-    """Columns of a run's table in game (and turn) order, so that runs pair up."""
-    keys = SORT_KEYS[table]
-    return run.scan(table, *keys, *columns).sort(keys).collect()
+def paired_batches(a: Run, b: Run, columns: Columns) -> Iterator[tuple[Batch, Batch, np.ndarray]]:
+    """``(batch of A, batch of B, finished)`` of the same games, chunk by chunk:
+    ``finished`` bool (games,) marks the games both runs finished (neither stalled
+    nor truncated, R4 Reading)."""
+    check_paired(a, b)
+    for batch_a, batch_b in in_step(batches(a, columns), batches(b, columns)):
+        yield batch_a, batch_b, ~(batch_a.unfinished | batch_b.unfinished)
 
 
-def finished_games(run: Run) -> np.ndarray:
-    """bool (games,): games that ended by R9.1, neither stalled nor truncated."""
-    games = game_ordered(run, "games", "stalled", "truncated")
-    return ((games["stalled"] == 0) & (games["truncated"] == 0)).to_numpy()
+def _paired_sums(pairs: Iterator[tuple[Batch, Batch, np.ndarray]],
+                 per_game: Callable[[Batch, np.ndarray], dict[str, np.ndarray]]) -> dict[str, PairedMoments]:  # fmt: skip
+    """``PairedMoments`` of each named per-game quantity ``per_game(batch, finished)``
+    (float (games,), NaN for a game left out), summed over the pairs of batches."""
+    total: dict[str, PairedMoments] = {}
+    for batch_a, batch_b, finished in pairs:
+        x_a, x_b = per_game(batch_a, finished), per_game(batch_b, finished)
+        total = add_totals(total or None, {key: PairedMoments.of(x_a[key], x_b[key]) for key in x_a})
+    return total
 
 
 def game_differences(a: Run, b: Run) -> pd.DataFrame:
     """Paired differences of the per-game metrics (:data:`GAME_METRICS`), one BH family."""
-    check_paired(a, b)
-    ga, gb = (game_ordered(run, "games", *GAME_METRICS) for run in (a, b))
-    rows = [paired_row(label, ga[c].to_numpy().astype(np.float64), gb[c].to_numpy().astype(np.float64), unit)
-            for c, (label, unit) in GAME_METRICS.items()]  # fmt: skip
-    return _with_flags(rows)
-
-
-def _players(run: Run) -> tuple[np.ndarray, np.ndarray]:
-    """(won, held): int (games, players) and bool (games, players, allies), by turn order."""
-    players = game_ordered(run, "players", "won", "held")
-    n = run.players
-    won = players["won"].to_numpy().reshape(-1, n)
-    held = players["held"].to_numpy().reshape(won.shape[0], n, -1)
-    return won, held
+    moments = _paired_sums(paired_batches(a, b, Columns(games=tuple(GAME_METRICS))),
+                           lambda batch, _: {c: batch.games[c].astype(np.float64) for c in GAME_METRICS})  # fmt: skip
+    return _with_flags([paired_columns(label, moments[c], unit) for c, (label, unit) in GAME_METRICS.items()])
 
 
 def seat_differences(a: Run, b: Run) -> pd.DataFrame:
     """Paired differences of each turn-order position's win rate over the games both
     runs finished (RULES R9.4); position 1's is AdvantageP1. One BH family."""
-    check_paired(a, b)
-    both = finished_games(a) & finished_games(b)
-    won_a, won_b = _players(a)[0].astype(np.float64), _players(b)[0].astype(np.float64)
-    won_a[~both], won_b[~both] = np.nan, np.nan
-    rows = [paired_row(f"win rate of turn-order position {k + 1}" + (" (AdvantageP1)" if k == 0 else ""),
-                       won_a[:, k], won_b[:, k], "share") for k in range(a.players)]  # fmt: skip
+
+    def won(batch: Batch, finished: np.ndarray) -> dict[str, np.ndarray]:
+        return {k: np.where(finished, batch.players["won"][:, k], np.nan) for k in range(a.players)}
+
+    moments = _paired_sums(paired_batches(a, b, Columns(players=("won",))), won)
+    rows = [paired_columns(f"win rate of turn-order position {k + 1}" + (" (AdvantageP1)" if k == 0 else ""),
+                           moments[k], "share") for k in range(a.players)]  # fmt: skip
     return _with_flags(rows)
 
 
 def task_differences(a: Run, b: Run) -> pd.DataFrame:
     """Paired differences of each task's completion per game (completed, lost ones
     included; exact McNemar tests). One BH family."""
-    check_paired(a, b)
-    status = [game_ordered(run, "cards", "task_status")["task_status"].to_numpy() for run in (a, b)]
-    rows = []
-    for t, task in enumerate(b.deck.tasks):
-        done = [np.isin(s[:, t], (TASK_COMPLETED, TASK_LOST)).astype(np.float64) for s in status]
-        rows.append({"task": task.name, **paired_row("completion", done[0], done[1], "share")})
+
+    def done(batch: Batch, _) -> dict[str, np.ndarray]:
+        completed = np.isin(batch.cards["task_status"], (TASK_COMPLETED, TASK_LOST)).astype(np.float64)
+        return {t: completed[:, t] for t in range(len(b.deck.tasks))}
+
+    moments = _paired_sums(paired_batches(a, b, Columns(cards=("task_status",))), done)
+    rows = [{"task": task.name, **paired_columns("completion", moments[t], "share")} for t, task in enumerate(b.deck.tasks)]
     return _with_flags(rows)
 
 
@@ -197,15 +151,22 @@ def holders_moments(won: np.ndarray, held: np.ndarray, keep: np.ndarray) -> np.n
     return np.stack([wins, holders], axis=-1).astype(np.float64) * keep[:, None, None]
 
 
-def rate_difference(z_a: np.ndarray, z_b: np.ndarray) -> dict[str, np.ndarray]:
+def pair_moments(z_a: np.ndarray, z_b: np.ndarray) -> GameMoments:
+    """The moments of per-game ``(successes, trials)`` under A and B of the same
+    games, shape (games, ..., 2) each, as :func:`rate_difference` takes them."""
+    return GameMoments.of(np.concatenate([z_b, z_a], axis=-1))  # (wins_B, trials_B, wins_A, trials_A)
+
+
+def rate_difference(moments: GameMoments) -> dict[str, np.ndarray]:
     """A rate over player rows (or rolls) under A and B and its difference B − A,
     clustered by game: the delta method of :func:`analysis.stats.clustered.ratio_difference_columns`
     on the per-game totals of both runs, so the pairing sits in the covariance.
 
     Parameters
     ----------
-    z_a, z_b : ndarray of float64, shape (games, ..., 2)
-        Per-game (successes, trials) of each subject under A and under B, same games.
+    moments : GameMoments
+        :func:`pair_moments` of the per-game (successes, trials) of each subject
+        under A and under B, summed over the games; shape ``(..., 4)``.
 
     Returns
     -------
@@ -215,7 +176,6 @@ def rate_difference(z_a: np.ndarray, z_b: np.ndarray) -> dict[str, np.ndarray]:
         ``G − 1`` degrees of freedom), ``effect_size`` (difference / (se·√G)),
         ``independent_half_width``, ``paired_half_width``.
     """
-    moments = GameMoments.of(np.concatenate([z_b, z_a], axis=-1))  # (wins_B, trials_B, wins_A, trials_A)
     rate_a, rate_b = ratio_columns("a", moments.select(2, 3)), ratio_columns("b", moments.select(0, 1))
     columns = ratio_difference_columns("difference", moments)
     dof = max(moments.games - 1, 1)
@@ -223,8 +183,8 @@ def rate_difference(z_a: np.ndarray, z_b: np.ndarray) -> dict[str, np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         se = (columns["difference_high"] - columns["difference"]) / t
         p = np.where(se > 0, 2 * stats.t.sf(np.abs(columns["difference"] / se), dof), np.nan)
-    effect = np.array([_standardised(d, e * np.sqrt(moments.games)) for d, e in zip(np.ravel(columns["difference"]),
-                                                                                    np.ravel(se))])  # fmt: skip
+    effect = np.array([standardised(d, e * np.sqrt(moments.games)) for d, e in zip(np.ravel(columns["difference"]),
+                                                                                   np.ravel(se))])  # fmt: skip
     half = [(r[f"{k}_high"] - r[f"{k}_low"]) / 2 for k, r in (("a", rate_a), ("b", rate_b))]
     return {"a": rate_a["a"], "b": rate_b["b"], "trials_a": moments.total[..., 3], "trials_b": moments.total[..., 1],
             **columns, "p_value": p, "effect_size": effect.reshape(np.shape(se)),
@@ -234,12 +194,13 @@ def rate_difference(z_a: np.ndarray, z_b: np.ndarray) -> dict[str, np.ndarray]:
 def ally_differences(a: Run, b: Run) -> pd.DataFrame:
     """Each ally's holders' win rate under A and B and its difference, clustered by
     game (:func:`rate_difference`), over the games both runs finished. One BH family."""
-    check_paired(a, b)
-    both = finished_games(a) & finished_games(b)
-    z_a, z_b = (holders_moments(*_players(run), both)[both] for run in (a, b))
-    columns = rate_difference(z_a, z_b)
+    moments = None
+    for batch_a, batch_b, both in paired_batches(a, b, Columns(players=("won", "held"))):
+        z_a, z_b = (holders_moments(x.players["won"], x.players["held"], both)[both] for x in (batch_a, batch_b))
+        moments = add_totals(moments, {"z": pair_moments(z_a, z_b)})
+    columns = rate_difference(moments["z"])
     table = pd.DataFrame({"ally": [ally.name for ally in b.deck.allies], "metric": "holders' win rate",
-                          "unit": "share", "n": int(both.sum()), "holders_a": columns.pop("trials_a").astype(np.int64),
+                          "unit": "share", "n": int(moments["z"].games), "holders_a": columns.pop("trials_a").astype(np.int64),
                           "holders_b": columns.pop("trials_b").astype(np.int64), **columns})  # fmt: skip
     table["significant"], table["q_value"] = bh_flags(table["p_value"].to_numpy())
     return table

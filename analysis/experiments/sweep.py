@@ -30,8 +30,10 @@ rolls). It is much narrower than the two points' own intervals suggest.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import operator
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +43,11 @@ import yaml
 from matplotlib.figure import Figure
 
 from analysis.cards import ally_strength, task_outcomes
-from analysis.experiments.compare import check_paired, finished_games, game_ordered, paired_row, rate_difference
+from analysis.data.runs import Run
+from analysis.data.stream import Batch, Columns, add_totals
+from analysis.experiments.compare import pair_moments, paired_batches, rate_difference
+from analysis.stats.clustered import GameMoments
+from analysis.stats.paired import PairedMoments, paired_columns
 from analysis.report.figures import plain
 from analysis.length import game_length
 from analysis.morale import morale_cards
@@ -91,36 +97,51 @@ def _metric(run_dir: Path, metric: str, section: str, card_id: str) -> dict:
             "high": row[f"{column}_high"], "n": int(row[n_column]), "n_of": n_of}  # fmt: skip
 
 
-def _per_game(run, metric: str, section: str, index: int, keep: np.ndarray) -> np.ndarray:
-    """The metric's per-game data over the kept games: float64 (games,) for a
-    per-game quantity, (games, 2) of (successes, trials) for a rate over player
-    rows or rolls."""
+def _per_game(batch: Batch, metric: str, index: int, players: int) -> np.ndarray:
+    """The metric's per-game data in a batch: float64 (games,) for a per-game
+    quantity, (games, 2) of (successes, trials) for a rate over player rows or rolls."""
     if metric == "turns":
-        return game_ordered(run, "games", "turns")["turns"].to_numpy().astype(np.float64)[keep]
+        return batch.games["turns"].astype(np.float64)
     if metric == "advantage_p1":  # the first player's win (R9.4): turn-order position 1
-        return (game_ordered(run, "games", "winner")["winner"].to_numpy() == 0).astype(np.float64)[keep]
+        return (batch.games["winner"] == 0).astype(np.float64)
     if metric in ("completion_rate", "failure_rate"):
-        status = game_ordered(run, "cards", "task_status")["task_status"].to_numpy()[keep, index]
         done = (TASK_COMPLETED, TASK_LOST) if metric == "completion_rate" else (TASK_FAILED,)
-        return np.isin(status, done).astype(np.float64)
+        return np.isin(batch.cards["task_status"][:, index], done).astype(np.float64)
     if metric in ("save_rate", "events_per_game"):
-        cards = game_ordered(run, "cards", "morale_events", "morale_saves")
-        events = cards["morale_events"].to_numpy()[keep, index].astype(np.float64)
+        events = batch.cards["morale_events"][:, index].astype(np.float64)
         if metric == "events_per_game":
             return events
-        return np.stack([cards["morale_saves"].to_numpy()[keep, index], events * run.players], axis=-1).astype(float)
-    players = game_ordered(run, "players", "won", "held", "played")
-    n = run.players
-
-    def of_ally(column: str) -> np.ndarray:  # bool (games, players) of the swept ally
-        values = players[column].to_numpy()
-        return values.reshape(-1, n, values.shape[-1])[keep][:, :, index]
-
+        return np.stack([batch.cards["morale_saves"][:, index], events * players], axis=-1).astype(float)
     if metric == "play_rate":
-        plays = of_ally("played")
-        return np.stack([plays.sum(1), np.full(plays.shape[0], n)], axis=-1).astype(np.float64)
-    held, won = of_ally("held"), players["won"].to_numpy().reshape(-1, n)[keep] == 1
+        plays = batch.players["played"][:, :, index]
+        return np.stack([plays.sum(1), np.full(plays.shape[0], players)], axis=-1).astype(np.float64)
+    held, won = batch.players["held"][:, :, index], batch.players["won"] == 1
     return np.stack([(held & won).sum(1), held.sum(1)], axis=-1).astype(np.float64)
+
+
+COLUMNS = {  # metric: the columns its per-game data reads
+    "turns": Columns(games=("turns",)), "advantage_p1": Columns(games=("winner",)),
+    "completion_rate": Columns(cards=("task_status",)), "failure_rate": Columns(cards=("task_status",)),
+    "save_rate": Columns(cards=("morale_events", "morale_saves")), "events_per_game": Columns(cards=("morale_events",)),
+    "play_rate": Columns(players=("played",)), "held_wr": Columns(players=("held", "won")),
+}  # fmt: skip
+
+
+def _paired_moments(a: Run, b: Run, metrics: Sequence[str], index: int) -> dict[str, PairedMoments | GameMoments]:
+    """Per metric, the moments of its per-game data under ``a`` and ``b`` over the
+    games it counts (win rates: the games both runs finished, R4 Reading), in one
+    pass over both runs: :class:`PairedMoments` for a per-game quantity,
+    :func:`analysis.experiments.compare.pair_moments` for a rate."""
+    columns = functools.reduce(operator.or_, (COLUMNS[m] for m in metrics))
+    total = None
+    for batch_a, batch_b, finished in paired_batches(a, b, columns):
+        part = {}
+        for metric in metrics:
+            keep = finished if metric in WIN_METRICS else slice(None)
+            x_a, x_b = (_per_game(batch, metric, index, a.players)[keep] for batch in (batch_a, batch_b))
+            part[metric] = PairedMoments.of(x_a, x_b) if x_a.ndim == 1 else pair_moments(x_a, x_b)
+        total = add_totals(total, part)
+    return total
 
 
 def adjacent_differences(run_dirs: Sequence[Path], values: Sequence[Any], metrics: Sequence[str], section: str,
@@ -142,21 +163,16 @@ def adjacent_differences(run_dirs: Sequence[Path], values: Sequence[Any], metric
         and rolls, under the ``to`` value), ``a``, ``b``, ``difference`` (to − from)
         with ``difference_low``/``difference_high`` (95%), ``p_value``.
     """
-    from analysis.data.runs import Run
-
     runs = [Run.open(d) for d in run_dirs]
     rows = []
     for (value_a, a), (value_b, b) in zip(zip(values, runs), zip(values[1:], runs[1:])):
-        check_paired(a, b)
-        every, finished = np.ones(int(a.manifest["n_games"]), bool), finished_games(a) & finished_games(b)
+        moments = _paired_moments(a, b, metrics, index)
         for metric in metrics:
-            keep = finished if metric in WIN_METRICS else every  # win rates count finished games (R4 Reading)
-            x_a, x_b = (_per_game(run, metric, section, index, keep) for run in (a, b))
             unit, n_of = UNITS.get(metric, "share"), N_OF[metric][1]
-            if x_a.ndim == 1:
-                row = paired_row(metric, x_a, x_b, unit)
+            if isinstance(moments[metric], PairedMoments):
+                row = paired_columns(metric, moments[metric], unit)
             else:
-                row = {"metric": metric, "unit": unit, **rate_difference(x_a, x_b)}
+                row = {"metric": metric, "unit": unit, **rate_difference(moments[metric])}
                 row["n"] = row["trials_b"]
             rows.append({"from": value_a, "to": value_b, **{k: row[k] for k in (
                 "metric", "unit", "n", "a", "b", "difference", "difference_low", "difference_high", "p_value")},

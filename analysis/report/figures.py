@@ -82,7 +82,8 @@ def plot_margins(histogram: pd.DataFrame) -> Figure:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set(xlabel="winner's margin over the runner-up (points; 0: decided by R9.3's tie-breaks)",
            ylabel="share of games (%)", title="How close games end")  # fmt: skip
-    ax.legend(fontsize="small")
+    if series:  # a run where no game has a winner has no margin
+        ax.legend(fontsize="small")
     return figure
 
 
@@ -245,31 +246,39 @@ def _number_points(ax, x: np.ndarray, y: np.ndarray, names) -> None:
 
 
 def plot_task_calibration(calibration: pd.DataFrame) -> Figure:
-    """Each task's printed points against its difficulty (completion rate on a logit
-    axis, Wilson interval), and its par from the other tasks with the par's 95%
-    interval (:func:`analysis.task_calibration.task_calibration`); tasks with a
-    verdict in red, numbered and named beside the axes. One panel per run."""
+    """Each task's printed points against its difficulty (its points-blind completion
+    rate when the run has a companion, else as played; logit axis, Wilson interval),
+    with the monotone fit over every task as a step line and its 95% bootstrap band
+    (:func:`analysis.task_calibration.task_calibration`). Tasks with a verdict in
+    red, joined to the par they are judged against (its 95% interval in grey),
+    numbered and named beside the axes. One panel per run."""
     series = list(_series(calibration))
     figure, axes = _figure(10 * max(len(series), 1), 4.6, ncols=max(len(series), 1))
     for ax, (label, rows) in zip(axes, series):
-        rate = rows["completion_rate"].to_numpy(float).clip(1e-4, 1 - 1e-4)
+        blind = (rows["difficulty"] == "points-blind").all()
+        column = "points_blind_rate" if blind else "completion_rate"
+        rows = rows.sort_values(column, kind="stable")
+        rate = rows[column].to_numpy(float).clip(1e-4, 1 - 1e-4)
         flagged = (rows["verdict"] != "").to_numpy()
-        colours = np.where(flagged, FLAG_COLOUR, "tab:blue")
         ax.set_xscale("logit")
-        par = rows["par_points"].to_numpy(float)
-        ax.errorbar(rate, par, yerr=np.abs(np.vstack([par - rows["par_points_low"], rows["par_points_high"] - par])),
-                    fmt="_", color="grey", lw=1, ms=10, label="par: what the other tasks pay at this difficulty")  # fmt: skip
-        ax.vlines(rate, par, rows["points"], colors=colours, lw=0.8, alpha=0.6)
-        rate_errors = np.abs(np.vstack([rate - rows["completion_rate_low"], rows["completion_rate_high"] - rate]))
-        ax.errorbar(rate, rows["points"], xerr=rate_errors, fmt="none", ecolor=colours, lw=1)
-        points = rows["points"].to_numpy(float)
+        ax.step(rate, rows["fit_points"], where="mid", color="grey", lw=1.2,
+                label="monotone par: what tasks as hard pay")  # fmt: skip
+        ax.fill_between(rate, rows["fit_points_low"], rows["fit_points_high"], step="mid", color="grey",
+                        alpha=BAND_ALPHA, label="its 95% band (games resampled)")  # fmt: skip
+        points, par = rows["points"].to_numpy(float), rows["par_points"].to_numpy(float)
+        ax.errorbar(rate[flagged], par[flagged], fmt="_", color="grey", ms=10, lw=1,
+                    yerr=np.abs(np.vstack([par - rows["par_points_low"], rows["par_points_high"] - par]))[:, flagged])
+        ax.vlines(rate[flagged], par[flagged], points[flagged], colors=FLAG_COLOUR, lw=0.8, alpha=0.6)
+        errors = np.abs(np.vstack([rate - rows[f"{column}_low"], rows[f"{column}_high"] - rate]))
+        ax.errorbar(rate, points, xerr=errors, fmt="none", ecolor=np.where(flagged, FLAG_COLOUR, "tab:blue"), lw=1)
         ax.scatter(rate[~flagged], points[~flagged], c="tab:blue", s=22, zorder=3, label="printed points")
-        ax.scatter(rate[flagged], points[flagged], c=FLAG_COLOUR, s=22, zorder=3, label="printed points, out of line")
+        ax.scatter(rate[flagged], points[flagged], c=FLAG_COLOUR, s=22, zorder=3, label="printed points, out of order")
         _number_points(ax, rate[flagged], points[flagged], list(rows["name"][flagged]))
         ax.xaxis.set_major_formatter(lambda value, _: f"{100 * value:g}%")
         ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set(xlabel="completion rate (% of games, logit axis: harder to the left)", ylabel="points",
-               title=f"Task rewards against difficulty (red: out of line)\n{label}")  # fmt: skip
+        when = "when every task pays alike" if blind else "as played (no points-blind run)"
+        ax.set(xlabel=f"completion rate {when} (% of games, logit axis: harder to the left)", ylabel="points",
+               title=f"Task rewards against difficulty (red: out of order)\n{label}")  # fmt: skip
         ax.legend(fontsize="small")
     if not series:
         axes[0].text(0.5, 0.5, "no tasks to show", ha="center", transform=axes[0].transAxes)

@@ -6,7 +6,8 @@ section that holds the detail. Sources (tables computed elsewhere, so that the
 notebook can pass its own):
 
 * allies with a verdict (:func:`analysis.cards.ally_strength`);
-* tasks whose reward is out of line with their difficulty
+* tasks whose reward is out of order with their difficulty measured without the
+  points, naming the tasks they are out of order with
   (:func:`analysis.task_calibration.task_calibration`);
 * the first player's edge (:func:`analysis.seats.seat_balance`, R9.4);
 * game length (:func:`analysis.length.game_length`);
@@ -33,6 +34,7 @@ import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP
 from analysis.report.html import estimate
+from analysis.task_calibration import points_text
 
 DEFAULT_THRESHOLD_TURNS = 5.0  # a miss of the length target (turns) that matters
 COLUMNS = ("run", "kind", "subject", "sentence", "value", "low", "high", "n", "unit", "distance", "section")
@@ -64,15 +66,14 @@ def _allies(strength: pd.DataFrame) -> list[dict]:
 
 def _tasks(calibration: pd.DataFrame) -> list[dict]:
     out = []
-    how = {"underpays": "pays less than tasks as hard as it", "overpays": "pays more than tasks as hard as it"}
+    how = {"underpays": "less than tasks as easy or easier", "overpays": "more than tasks as hard or harder"}
     for _, r in calibration[calibration["verdict"] != ""].iterrows():
-        rate = estimate(r["completion_rate"], r["completion_rate_low"], r["completion_rate_high"], n=r["games"],
-                        noun="of games")  # fmt: skip
-        par = estimate(r["par_points"], r["par_points_low"], r["par_points_high"], "", noun="points")
-        out.append(_finding(r["run"], "task", r["name"], f"{r['name']} {how[r['verdict']]}: {r['points']:g} points, "
-                            f"where tasks completed in {rate} pay {par}.", r["gap_points"],
-                            r["points"] - r["par_points_high"], r["points"] - r["par_points_low"], r["games"],
-                            "points", abs(r["gap_points"]) / r["threshold_points"]))  # fmt: skip
+        par = estimate(r["par_points"], r["par_points_low"], r["par_points_high"], "", noun="points",
+                       n=r["difficulty_games"], n_of=f"games, difficulty {r['difficulty']}")  # fmt: skip
+        out.append(_finding(r["run"], "task", r["name"], f"{r['out_of_order_with']} It pays "
+                            f"{points_text(r['gap_points'])} {how[r['verdict']]}: a par of {par}.", r["gap_points"],
+                            r["points"] - r["par_points_high"], r["points"] - r["par_points_low"],
+                            r["difficulty_games"], "points", abs(r["gap_points"]) / r["threshold_points"]))  # fmt: skip
     return out
 
 
@@ -105,7 +106,7 @@ def _length(length: pd.DataFrame, target_turns: tuple[float, float] | None, thre
 
 
 def _penalties(impact: pd.DataFrame) -> list[dict]:
-    rows = impact[impact["measure"] == "points_lost_share"]
+    rows = impact[(impact["measure"] == "points_lost_share") & (impact["n"] > 0)]  # no task points: nothing lost
     return [_finding(r["run"], "penalties", "penalties",
                      f"Penalties (R8.3) take back {estimate(r['value'], r['value_low'], r['value_high'], n=r['n'], n_of='task points', noun='of the task points completed')}.", r["value"], r["value_low"], r["value_high"], r["n"],
                      "share", 0.0) for _, r in rows.iterrows()]  # fmt: skip

@@ -20,7 +20,7 @@ its n and a 95% confidence interval (:mod:`analysis.stats.inference`).
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from html import escape
@@ -34,8 +34,10 @@ from analysis import cards, closeness, length, morale, seats, skill
 from analysis.report import figures
 from analysis.report.findings import findings, skill_verdict
 from analysis.report.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
-from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, task_calibration
+from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, points_text, task_calibration
+from analysis.data.progress import ReadProgress
 from analysis.data.runs import Run, RunsLike, open_runs
+from analysis.data.stream import reading
 from sim import __version__
 
 REPORT_FILE = "report.html"
@@ -53,6 +55,7 @@ class Table:
     hide: tuple[str, ...] = ()
     shown: bool = True  # in the page; always written as CSV
     display: str | None = None  # HTML to show instead of the table itself
+    empty: str = "No rows: nothing of this kind happened in this run, or every game was left out (stalled or truncated)."  # shown instead of a table without rows
 
 
 @dataclass
@@ -144,6 +147,10 @@ def _impact_text(impact: pd.DataFrame, by_saves: pd.DataFrame) -> str:
     """Plain sentences on what morale loss decides (:func:`analysis.morale.morale_impact`)."""
     m = impact.set_index("measure")
     luck = _saves_text(by_saves)
+    if not m.loc["tasks_lost_share", "n"]:
+        ties = (f" {_value(m.loc['tied_on_points'], 'value')} of games are tied on points."
+                if m.loc["tied_on_points", "n"] else " No game has a winner.")  # fmt: skip
+        return f"No task was completed, so penalties had nothing to take back.{ties}"
     return (f"Penalties take back {_value(m.loc['tasks_lost_share'], 'value', n=m.loc['tasks_lost_share', 'n'], n_of='completed tasks')}"
             f" of completed tasks and {_value(m.loc['points_lost_share'], 'value')} of their points.{luck} "
             f"{_value(m.loc['tied_on_points'], 'value')} of games are tied on points, "
@@ -162,7 +169,9 @@ def _morale_section(runs: list[Run], include_unfinished: bool) -> Section:
         events_ = measures.loc["morale_events"]
         rows = _rows(saves, run)
         disagree = rows[rows["disagrees"]]
-        if disagree.empty:
+        if rows.empty:
+            verdict = "this deck has no morale cards, so no save is ever rolled (R8.2)"
+        elif disagree.empty:
             verdict = f"all {len(rows)} morale cards save at the rate their dice requirement gives"
         else:
             listed = "; ".join(f"{r['name']} saves {_value(r, 'save_rate', n=r['rolls'], n_of='rolls')} "
@@ -182,9 +191,9 @@ def _morale_section(runs: list[Run], include_unfinished: bool) -> Section:
         ["Every player rolls in every morale-loss event (R8.2), so a card's rolls are its events times the player "
          "count. A card is flagged when its observed save rate disagrees with the exact probability of its "
          "requirement after a Benjamini–Hochberg correction across the morale cards."],
-        [("morale_events", figures.plot_morale_events(events), "Share of games by number of morale-loss events"),
-         ("morale_saves", figures.plot_morale_saves(saves),
-          "Observed save rate of each morale card against its exact probability")],
+        [("morale_events", figures.plot_morale_events(events), "Share of games by number of morale-loss events")]
+        + ([("morale_saves", figures.plot_morale_saves(saves),
+             "Observed save rate of each morale card against its exact probability")] if len(saves) else []),
         [Table("morale_per_game", per_game,
                "Per game: morale-loss events, tasks completed and failed, and the failed share."),
          Table("morale_impact", impact, "What morale loss decides: completed tasks and points lost to penalties, "
@@ -194,7 +203,7 @@ def _morale_section(runs: list[Run], include_unfinished: bool) -> Section:
          Table("player_penalties", penalties, "Per player-game: penalties by type (R8.3), saves, tasks lost "
                "(intervals clustered by game)."),
          Table("morale_cards", saves, "Per morale card: events caused and save rate against the exact probability.",
-               hide=("card", "probability", "p_value", "games")),
+               hide=("card", "probability", "p_value", "games"), empty="This deck has no morale cards."),
          Table("morale_event_distribution", events, "Games by number of morale-loss events.", shown=False)],
     )  # fmt: skip
 
@@ -235,6 +244,15 @@ def _strength_answer(rows: pd.DataFrame) -> str:
             f"rate ({games}); {'; '.join(parts)}")  # fmt: skip
 
 
+def _never(rows: pd.DataFrame, column: str, what: str, lacking: str) -> str:
+    """A sentence, with a leading space, naming the cards of ``rows`` whose ``column``
+    is 0 (an ally nobody held, a task nobody completed); empty when there is none."""
+    never = rows.loc[rows[column] == 0, "name"]
+    if never.empty:
+        return ""
+    return f" Never {what} ({len(never)} of {len(rows)}), so {lacking}: {', '.join(map(str, never))}."
+
+
 def _completers_display(completers: pd.DataFrame) -> str:
     """Which position completes each task, one share and one interval column per
     position (run by run), sortable."""
@@ -260,12 +278,13 @@ def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: floa
     completers = cards.task_completers(runs)
     answers = []
     for run in runs:
-        tasks = _rows(outcomes, run)
+        tasks, allies = _rows(outcomes, run), _rows(strength, run)
         easiest, hardest = tasks.loc[tasks["completion_rate"].idxmax()], tasks.loc[tasks["completion_rate"].idxmin()]
         answers.append((
-            f"{_prefix(runs, run)}{_strength_answer(_rows(strength, run))}.",
+            f"{_prefix(runs, run)}{_strength_answer(allies)}.",
             f"Tasks: the completion rate ranges from {_value(hardest, 'completion_rate', n=hardest['games'])} for "
-            f"{hardest['name']} to {_value(easiest, 'completion_rate')} for {easiest['name']}.",
+            f"{hardest['name']} to {_value(easiest, 'completion_rate')} for {easiest['name']}."
+            f"{_never(allies[allies['player_games'] > 0], 'held_n', 'held by any player', 'no held win rate')}",
         ))  # fmt: skip
     return Section(
         "Card strength",
@@ -288,45 +307,67 @@ def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: floa
 
 
 CALIBRATION = (
-    "How a task's reward is judged. Expected points = points × completion rate × (1 − share of completions lost "
-    "to penalties): what the task is worth per game. Difficulty is the completion rate on the logit scale. For "
-    "each task a straight line of points on difficulty is fitted to the other tasks (so an outlier cannot pull "
-    "the line to itself); its value at the task's difficulty is the par, with its 95% CI. A task overpays or "
-    "underpays when its points lie outside the par's interval after a Benjamini–Hochberg correction (q ≤ 0.05) "
-    "and its gap from par is at least the practical threshold. The requirement (symbols, colours, Special) is shown "
-    "beside it; the fit uses only the measured completion rate."
+    "How a task's reward is judged: each task is set against the monotone (isotonic) fit of points on difficulty "
+    "over the other tasks, and overpays when it pays at least {threshold} more than the tasks as hard or harder, or "
+    "underpays when it pays at least that much less than the tasks as easy or easier, significant after a "
+    "Benjamini–Hochberg correction (q ≤ 0.05, games resampled). {difficulty} Expected points = points × "
+    "completion rate × (1 − share of completions lost to penalties): what the task is worth per game."
 )
+BLIND = ("Difficulty is the completion rate in a companion run of the same games with every task paying "
+         "{points} points (the deck's mean, rounded: the engine scores whole points), so that it does not reflect "
+         "the bots chasing the reward.")  # fmt: skip
+AS_PLAYED_NOTE = ("Difficulty is the completion rate as played ({why}: run `revachol run` to play it), so a "
+                  "low-paying task the bots pass over looks harder than it is.")  # fmt: skip
+
+
+def _difficulty_sentence(runs: list[Run], calibration: pd.DataFrame) -> str:
+    notes = []
+    for run in runs:
+        rows = _rows(calibration, run)
+        if (rows["difficulty"] == "points-blind").all():
+            points = (run.manifest.get("companions") or {}).get("points_blind", {}).get("task_points")
+            notes.append(_prefix(runs, run) + BLIND.format(points=points))
+        else:
+            notes.append(_prefix(runs, run) + AS_PLAYED_NOTE.format(why=rows["difficulty_note"].iloc[0]))
+    return " ".join(dict.fromkeys(notes))
 
 
 def _tasks_section(runs: list[Run], outcomes: pd.DataFrame, threshold_points: float) -> Section:
-    calibration = task_calibration(outcomes, threshold_points).sort_values(["run", "gap_points"], kind="stable")
+    calibration = task_calibration(runs, threshold_points, outcomes).sort_values(["run", "gap_points"], kind="stable")
+    threshold = points_text(threshold_points)
     answers = []
     for run in runs:
         rows = _rows(calibration, run)
         flagged = rows[rows["verdict"] != ""].sort_values("gap_points")
-        if flagged.empty:
-            answer = (f"Every task pays within {threshold_points:g} point{'s' * (threshold_points != 1)} of what "
-                      f"tasks of similar difficulty pay on average, or the gap is within the par's uncertainty "
+        completed = _rows(outcomes, run).set_index("task")["completions"]
+        if not completed.any():
+            answer = ("No task was ever completed in this run, so no reward can be set against its difficulty "
                       f"({len(rows)} tasks).")  # fmt: skip
+        elif flagged.empty:
+            answer = (f"No task pays {threshold} or more out of order with its difficulty: none pays that much more "
+                      f"than tasks as hard or harder, or less than tasks as easy or easier ({len(rows)} tasks).")  # fmt: skip
         else:
-            listed = "; ".join(f"{r['name']} {r['verdict']} ({r['points']:g} points against a par of "
-                               f"{estimate(r['par_points'], r['par_points_low'], r['par_points_high'], '')})"
-                               for _, r in flagged.iterrows())  # fmt: skip
-            answer = (f"{len(flagged)} of {len(rows)} tasks pay out of line with their difficulty by "
-                      f"{threshold_points:g} point{'s' * (threshold_points != 1)} or more: {listed}.")  # fmt: skip
+            answer = f"{len(flagged)} of {len(rows)} tasks pay out of order with their difficulty: " + " ".join(
+                f"{r['out_of_order_with']} It {r['verdict']} by {points_text(r['gap_points'])} (par "
+                f"{estimate(r['par_points'], r['par_points_low'], r['par_points_high'], '')})."
+                for _, r in flagged.iterrows())  # fmt: skip
         low, high = rows.loc[rows["expected_points"].idxmin()], rows.loc[rows["expected_points"].idxmax()]
+        never = _never(rows.assign(completions=completed.reindex(rows["task"]).to_numpy()), "completions",
+                       "completed", "their par rests on the other tasks alone") if completed.any() else ""  # fmt: skip
         answers.append((f"{_prefix(runs, run)}{answer}",
                         f"Expected points per game range from {_value(low, 'expected_points', '', n=low['games'])} "
-                        f"for {low['name']} to {_value(high, 'expected_points', '')} for {high['name']}."))  # fmt: skip
+                        f"for {low['name']} to {_value(high, 'expected_points', '')} for {high['name']}.{never}"))  # fmt: skip
     return Section(
         "Task rewards",
         answers,
-        [CALIBRATION],
+        [CALIBRATION.format(threshold=threshold, difficulty=_difficulty_sentence(runs, calibration))],
         [("task_calibration", figures.plot_task_calibration(calibration),
-          "Each task's points against its completion rate, with its par from the other tasks")],
-        [Table("task_calibration", calibration, "Tasks by gap from par, most underpaid first: verdict, par from the "
-               "other tasks, expected points per game, completion rate, requirement.",
-               hide=("task", "p_value", "threshold_points", "games"))],
+          "Each task's points against its points-blind completion rate, with the monotone par and its band")],
+        [Table("task_calibration", calibration, "Tasks by gap from par, most underpaid first: verdict, the tasks it "
+               "is out of order with, par, expected points per game, completion rates as played and points-blind, "
+               "requirement.",
+               hide=("task", "p_value", "threshold_points", "games", "difficulty_games", "difficulty_note",
+                     "fit_points", "fit_points_low", "fit_points_high"))],
     )  # fmt: skip
 
 
@@ -336,6 +377,10 @@ def _closeness_section(runs: list[Run]) -> Section:
     for run in runs:
         m = _rows(summary, run).set_index("measure")
         games = m.loc["margin", "games"]
+        if not games:
+            answers.append((f"{_prefix(runs, run)}No game has a winner (all were stalled or truncated), so there "
+                            f"is no margin or lead to measure.", ""))  # fmt: skip
+            continue
         answers.append((
             f"{_prefix(runs, run)}The winner finishes {_value(m.loc['margin'], 'value', '', noun='points', n=games)} "
             f"ahead of the runner-up on average, and {_value(m.loc['comeback_rate'], 'value')} of winners were "
@@ -414,12 +459,17 @@ def _trace_answer(trace: pd.DataFrame) -> tuple[str, str]:
 
 
 def _skill_section(runs: list[Run], include_unfinished: bool, threshold_pp: float, by_saves: pd.DataFrame,
-                   trace_points) -> Section | None:  # fmt: skip
+                   trace_points) -> Section:  # fmt: skip
     summary = skill.skill_summary(runs, include_unfinished, threshold_pp)
+    summary = summary[summary["games"] > 0] if len(summary) else summary  # a run of stalled games compares nothing
     trace = (skill.skill_trace(trace_points, include_unfinished, threshold_pp).assign(threshold_pp=threshold_pp)
              if trace_points else pd.DataFrame())  # fmt: skip
-    if summary.empty and trace.empty:
-        return None
+    if summary.empty and trace.empty:  # one bot in every seat, or no game left to compare the bots on
+        mixed = [run.label for run in runs if len(set(run.bot_names)) > 1]
+        return Section("Skill and luck", [(
+            f"No game is left to compare the bots of {', '.join(mixed)} (all were stalled or truncated)." if mixed
+            else "Every seat plays the same bot, so there is no skill to measure: mix bots (revachol skill, or one "
+                 "--bot per seat) to set a stronger bot against a weaker one.", "")])  # fmt: skip
     gradient = skill.skill_gradient(runs, include_unfinished)
     answers = []
     if len(summary):
@@ -519,6 +569,14 @@ def _estimated_line(run: Run) -> str | None:
             f"The figures describe these estimates, not the printed game (RULES R1 Reading).")
 
 
+def _companion_text(manifest: dict) -> str:
+    """The manifest's record of the points-blind companion (sim.points_blind), as text."""
+    blind = (manifest.get("companions") or {}).get("points_blind")
+    if not isinstance(blind, dict):
+        return "none (task difficulty from completion as played)"
+    return f"{blind.get('dir')}/: the same games with every task paying {blind.get('task_points')} points"
+
+
 def _provenance(run: Run, include_unfinished: bool) -> str:
     m, games = run.manifest, run.games
     timings = m.get("timings", {})
@@ -537,6 +595,7 @@ def _provenance(run: Run, include_unfinished: bool) -> str:
         ("status", f"{m.get('status')}, finished {m.get('finished', '–')}"),
         ("timings", f"{wall:,.1f} s wall over {len(timings.get('runs', []))} session(s), "
                     f"{timings.get('chunk_seconds', 0.0):,.1f} s in workers, backend {m.get('backend', '–')}"),
+        ("points-blind companion", _companion_text(m)),
     ]  # fmt: skip
     body = "".join(f"<tr><td>{escape(k)}</td><td>{escape(str(v))}</td></tr>" for k, v in rows)
     unfinished = len(run.unfinished)
@@ -592,13 +651,21 @@ def _section_html(section: Section, pngs: dict[str, bytes]) -> str:
     parts += [image_html(pngs[name], alt) for name, _, alt in section.figures]
     for table in section.tables:
         link = f"<a href='tables/{table.name}.csv'>tables/{table.name}.csv</a>"
-        if table.shown:
+        if table.frame.empty:  # an odd deck or run: one plain sentence instead of a table
+            parts.append(f"<p class='note'>{escape(table.caption)} {escape(table.empty)} Header only: {link}</p>")
+        elif table.shown:
             parts.append(f"<h3>{escape(table.caption)}</h3>")
             parts.append(table.display or sortable_html(present(table.frame, table.hide, compact=True)))
             parts.append(f"<p class='note'>As CSV: {link}</p>")
         else:
             parts.append(f"<p class='note'>{escape(table.caption)} Full table: {link}</p>")
     return "\n".join(parts)
+
+
+def _made(display: ReadProgress, title: str, make: Callable[..., Section | None], *args) -> Section | None:
+    """``make(*args)``, its passes over the runs shown under ``title``."""
+    with display.in_section(title):
+        return make(*args)
 
 
 def default_report_dir(runs: list[Run]) -> Path:
@@ -612,7 +679,9 @@ def default_report_dir(runs: list[Run]) -> Path:
 def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinished: bool = False,
                  threshold_pp: float = cards.DEFAULT_THRESHOLD_PP, threshold_points: float = DEFAULT_THRESHOLD_POINTS,
                  target_turns: tuple[float, float] | None = None,
-                 skill_trace: Sequence[tuple[int, str | Path]] = (), bot: str | None = None) -> Path:  # fmt: skip
+                 skill_trace: Sequence[tuple[int, str | Path]] = (), bot: str | None = None,
+                 progress: bool | None = None, scheduler: str | None = None,
+                 dask_local: int | None = None) -> Path:  # fmt: skip
     """Write the balance report of one or several runs.
 
     Parameters
@@ -640,6 +709,13 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     bot : str, optional
         Card strength from the player rows of this bot only
         (:func:`analysis.cards.ally_strength`).
+    progress : bool, optional
+        Show the parts read, rows/s and ETA on stderr (:mod:`analysis.data.progress`);
+        default: when stderr is a terminal and the runs hold a million games or more.
+    scheduler, dask_local : optional
+        Accumulate the statistics on the Dask cluster at this address, or on a new
+        LocalCluster of this many workers (:func:`analysis.data.stream.reading`); the
+        tables are the same as without.
 
     Returns
     -------
@@ -659,13 +735,18 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     out = Path(out) if out is not None else default_report_dir(runs)
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(parents=True, exist_ok=True)
-    outcomes = cards.task_outcomes(runs)
-    sections = [_length_section(runs), _morale_section(runs, include_unfinished),
-                _cards_section(runs, include_unfinished, threshold_pp, outcomes, bot),
-                _tasks_section(runs, outcomes, threshold_points), _seats_section(runs, include_unfinished),
-                _closeness_section(runs)]
-    by_saves = next(t.frame for t in sections[1].tables if t.name == "win_rate_by_saves")
-    skill_section = _skill_section(runs, include_unfinished, threshold_pp, by_saves, skill_trace)
+    with reading(runs, progress, scheduler, dask_local) as display:
+        with display.in_section("Task outcomes"):
+            outcomes = cards.task_outcomes(runs)
+        sections = [_made(display, "Game length", _length_section, runs),
+                    _made(display, "Morale loss", _morale_section, runs, include_unfinished),
+                    _made(display, "Card strength", _cards_section, runs, include_unfinished, threshold_pp, outcomes, bot),
+                    _made(display, "Task rewards", _tasks_section, runs, outcomes, threshold_points),
+                    _made(display, "Seat advantage", _seats_section, runs, include_unfinished),
+                    _made(display, "Closeness and drama", _closeness_section, runs)]  # fmt: skip
+        by_saves = next(t.frame for t in sections[1].tables if t.name == "win_rate_by_saves")
+        skill_section = _made(display, "Skill and luck", _skill_section, runs, include_unfinished, threshold_pp,
+                              by_saves, skill_trace)  # fmt: skip
     sections = sections[:5] + ([skill_section] if skill_section else []) + sections[5:]  # after seats
     tables = {table.name: table.frame for section in sections for table in section.tables}
     found = findings(tables["ally_strength"], tables["task_calibration"], tables["seat_balance"],

@@ -21,10 +21,21 @@ turn-order position (R9.4; positions 2..n against the first). This is McFadden's
 conditional logit with one stratum per game (McFadden 1974; statsmodels'
 ``ConditionalLogit`` with ``groups = game``): everything the players of a game share
 cancels, so the unit of analysis is the game and no row is counted as independent
-of its table-mates. The likelihood is fitted here by ``scipy.optimize`` (trust-region
-Newton with the exact gradient and Hessian, vectorised over games) because
-statsmodels' implementation loops over strata in Python; a test checks both agree
-on a subsample.
+of its table-mates.
+
+Fitted out of core
+------------------
+The log-likelihood, its gradient and its Hessian are sums over games, so they are
+accumulated chunk by chunk (:class:`SoftmaxTotals`, :func:`softmax_totals`, in
+float64) and Newton's method steps on the totals: each step is one pass over the
+games, and memory is one chunk's whatever the number of games. The likelihood is
+concave, so Newton's step, halved while it lowers the likelihood, converges. It
+starts from a ridge fit of the first :data:`START_GAMES` games (held in memory, then
+reused by the first pass), whose error is their sampling error; Newton's error
+squares at each step, so two or three passes bring the step below
+:data:`STEP_TOL`. The sandwich's middle, the games' score outer products, is summed
+in the same passes. statsmodels' implementation holds every row and loops over
+strata in Python; a test checks that both reach the same maximum.
 
 Effects are centred on the mean ally, ``δ_a = β_a − mean_b β_b``: what holding ally
 ``a`` instead of an average ally does, for the same number of allies held, so the
@@ -42,23 +53,37 @@ p-values are corrected across the deck's allies by Benjamini–Hochberg.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
-from scipy import optimize
 from scipy import stats as sps
-from scipy.special import logsumexp
 from threadpoolctl import threadpool_limits
 
 from analysis.data.player_games import chunks
 from analysis.stats.inference import ALPHA
 
-DESIGN_CACHE_BYTES = 2 << 30  # keep the fit's design matrix in memory up to 2 GiB
 MIN_INFORMATIVE_GAMES = 20  # an ally held by some players and not others in fewer games is not estimated
 # With several groups, an ally's holders in a group must win in at least this many of its informative games and
 # lose in as many: a group that almost never (or almost always) wins, e.g. random against greedy, separates the
 # likelihood and its sandwich interval is then falsely narrow.
 MIN_GROUP_OUTCOMES = 20
+# Converged when no coefficient's Newton step exceeds this (log-odds); the step is then taken without another
+# pass (Newton's error is about the square of the step), and the covariances are those of the point before it.
+STEP_TOL = 1e-6
+MAX_EVALUATIONS = 20  # passes over the games (Newton steps and their halvings) before a fit is declared not converged
+LOGLIK_SLACK = 1e-12  # a step may lower the log-likelihood by this share of it (rounding of the sums)
+START_GAMES = 50_000  # the start is fitted on the first chunks of at least this many games, held in memory
+START_RIDGE = 1.0  # L2 penalty of the start fit: finite even where those games separate an ally
+START_TOL = 1e-3  # the start's Newton step tolerance: its sampling error is larger anyway
+
+Design = Callable[[], Iterable[tuple[np.ndarray, np.ndarray]]]
+"""One pass over the games: chunks of ``(x, winner)``, ``x`` float64 ``(g, n, K)`` the
+players' covariates, ``winner`` int ``(g,)`` the winner's turn-order position."""
+AllyData = Callable[[], Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]]]
+"""One pass over the games: chunks of ``(held, winner, group)``, ``held`` bool
+``(g, n, A)``, ``winner`` int ``(g,)``, ``group`` int ``(g, n)`` (each player's group)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +100,8 @@ class SoftmaxFit:
         Model-based covariance ``H⁻¹`` (what statsmodels reports by default).
     games : int
     converged : bool
+    passes : int
+        Passes over the games the fit took.
     """
 
     params: np.ndarray
@@ -82,77 +109,141 @@ class SoftmaxFit:
     cov_model: np.ndarray
     games: int
     converged: bool
+    passes: int
 
 
-def _pieces(x: np.ndarray, winner: np.ndarray, beta: np.ndarray):
-    """Log-likelihood, score rows and Hessian of one chunk of games.
+@dataclass(frozen=True)
+class SoftmaxTotals:
+    """Sums over games of the conditional logit's pieces at one ``β``.
 
-    ``x`` is ``float32 (g, n, K)``, ``winner`` ``(g,)`` the winner's position in each
-    game. Products run in float32 (the design is 0/1) and are summed in float64."""
-    eta = (x @ beta.astype(np.float32)).astype(np.float64)
-    log_p = eta - logsumexp(eta, axis=1, keepdims=True)
-    rows = np.arange(len(winner))
-    p = np.exp(log_p).astype(np.float32)
-    mean_x = np.matmul(p[:, None, :], x)[:, 0, :]
-    scores = (x[rows, winner] - mean_x).astype(np.float64)
-    flat = (x * np.sqrt(p)[..., None]).reshape(-1, x.shape[2])
-    hessian = (flat.T @ flat).astype(np.float64) - (mean_x.T @ mean_x).astype(np.float64)
-    return log_p[rows, winner].sum(), scores, hessian
+    Attributes
+    ----------
+    loglik : float
+        ``Σ_g log P(winner_g | game g)``.
+    gradient : ndarray of float64, shape (K,)
+        ``Σ_g s_g``, the games' scores ``s_g = x_winner − Σ_i p_i x_i``.
+    information : ndarray of float64, shape (K, K)
+        Minus the Hessian, ``Σ_g (Σ_i p_i x_i x_iᵀ − m_g m_gᵀ)`` with ``m_g = Σ_i p_i x_i``.
+    meat : ndarray of float64, shape (K, K)
+        ``Σ_g s_g s_gᵀ``, the sandwich's middle.
+    games : int
+    """
+
+    loglik: float
+    gradient: np.ndarray
+    information: np.ndarray
+    meat: np.ndarray
+    games: int
+
+    def __add__(self, other: SoftmaxTotals) -> SoftmaxTotals:
+        return SoftmaxTotals(self.loglik + other.loglik, self.gradient + other.gradient,
+                             self.information + other.information, self.meat + other.meat,
+                             self.games + other.games)  # fmt: skip
+
+    def penalised(self, beta: np.ndarray, ridge: float) -> SoftmaxTotals:
+        """The totals of ``loglik − ridge/2 · |β|²``."""
+        return SoftmaxTotals(self.loglik - ridge / 2 * beta @ beta, self.gradient - ridge * beta,
+                             self.information + ridge * np.eye(len(beta)), self.meat, self.games)  # fmt: skip
 
 
-def fit_softmax(design, winner: np.ndarray) -> SoftmaxFit:
-    """Fit ``P(winner = i | game) ∝ exp(x_i·β)`` by maximum likelihood.
+def softmax_totals(x: np.ndarray, winner: np.ndarray, beta: np.ndarray) -> SoftmaxTotals:
+    """The conditional logit's totals over one chunk of games, in float64.
+
+    Parameters
+    ----------
+    x : ndarray of float64, shape (g, n, K)
+        The players' covariates (0/1 for the allies).
+    winner : ndarray of int, shape (g,)
+        Turn-order position of each game's winner.
+    beta : ndarray of float64, shape (K,)
+
+    Returns
+    -------
+    SoftmaxTotals
+    """
+    x = np.asarray(x, np.float64)
+    games, n, k = x.shape
+    eta = (x.reshape(-1, k) @ beta).reshape(games, n)
+    top = eta.max(1, keepdims=True)
+    odds = np.exp(eta - top)
+    total = odds.sum(1, keepdims=True)
+    p = odds / total
+    rows = np.arange(games)
+    mean_x = np.matmul(p[:, None, :], x)[:, 0]
+    scores = x[rows, winner] - mean_x
+    flat = (x * np.sqrt(p)[..., None]).reshape(-1, k)  # rows √p_i x_i: Σ_i p_i x_i x_iᵀ is one matrix product
+    loglik = (eta[rows, winner] - top[:, 0] - np.log(total[:, 0])).sum()
+    return SoftmaxTotals(float(loglik), scores.sum(0), flat.T @ flat - mean_x.T @ mean_x, scores.T @ scores, games)
+
+
+def _newton(evaluate: Callable[[np.ndarray], SoftmaxTotals], beta: np.ndarray, tol: float,
+            current: SoftmaxTotals | None = None) -> tuple[np.ndarray, SoftmaxTotals, bool, int]:  # fmt: skip
+    """Maximise a concave log-likelihood by Newton steps, each halved while it lowers
+    the likelihood, in at most :data:`MAX_EVALUATIONS` evaluations (passes). Returns
+    (β, the totals at the last point evaluated, converged, evaluations); β is that
+    point plus its last Newton step (below ``tol``)."""
+    evaluations = 0
+    if current is None:
+        current, evaluations = evaluate(beta), 1
+    while True:
+        step = np.linalg.pinv(current.information) @ current.gradient
+        if np.abs(step).max(initial=0.0) <= tol:
+            return beta + step, current, True, evaluations
+        while evaluations < MAX_EVALUATIONS:
+            trial, evaluations = evaluate(beta + step), evaluations + 1
+            if trial.loglik >= current.loglik - LOGLIK_SLACK * abs(current.loglik):
+                break
+            step = step / 2
+        else:  # no convergence, e.g. an ally that separates winners from losers: the maximum is at infinity
+            return beta, current, False, evaluations
+        beta, current = beta + step, trial
+
+
+def fit_softmax(design: Design) -> SoftmaxFit:
+    """Fit ``P(winner = i | game) ∝ exp(x_i·β)`` by maximum likelihood, out of core
+    (module docstring: Newton steps on totals over chunks of games).
 
     Parameters
     ----------
     design : callable
-        ``design(slice) -> ndarray float32 (g, n, K)``: the covariates of the games in
-        the slice (built chunk by chunk; kept while they fit in
-        :data:`DESIGN_CACHE_BYTES`).
-    winner : ndarray of int, shape (G,)
-        Turn-order position of each game's winner.
+        ``design()`` makes one pass over the games (:data:`Design`); it is called
+        once per Newton step, and must give the same games in each pass.
 
     Returns
     -------
     SoftmaxFit
+        Covariances from the totals at the last pass.
 
     Raises
     ------
     ValueError
         With fewer than two games.
     """
-    games = len(winner)
-    if games < 2:
+    passes = iter(design())
+    start: list[tuple[np.ndarray, np.ndarray]] = []  # the first chunks, up to START_GAMES games
+    for part in passes:
+        start.append(part)
+        if sum(len(winner) for _, winner in start) >= START_GAMES:
+            break
+    if not start:
         raise ValueError("a conditional logit needs at least two games")
-    k = design(slice(0, 1)).shape[2]
-    parts = list(chunks(games))
-    if games * design(slice(0, 1)).nbytes <= DESIGN_CACHE_BYTES:
-        built = [design(part) for part in parts]
-        design_of = dict(zip(range(len(parts)), built)).__getitem__
-    else:
-        design_of = lambda i: design(parts[i])  # noqa: E731
-    cache: dict[bytes, tuple] = {}
 
-    def evaluate(beta):
-        key = beta.tobytes()
-        if key not in cache:
-            cache.clear()
-            ll, grad, hess, meat = 0.0, np.zeros(k), np.zeros((k, k)), np.zeros((k, k))
-            for i, part in enumerate(parts):
-                part_ll, scores, part_hess = _pieces(design_of(i), winner[part], beta)
-                ll, grad, hess, meat = ll + part_ll, grad + scores.sum(0), hess + part_hess, meat + scores.T @ scores
-            cache[key] = (-ll / games, -grad / games, hess / games, meat)
-        return cache[key]
+    def one_pass(beta: np.ndarray, games: Iterable[tuple[np.ndarray, np.ndarray]]) -> SoftmaxTotals:
+        total = None
+        for x, winner in games:
+            totals = softmax_totals(x, winner, beta)
+            total = totals if total is None else total + totals
+        return total
 
-    # One BLAS thread: the products are small, and a BLAS spinning on threads that other
-    # processes hold slowed the fit fivefold on a busy machine.
-    with threadpool_limits(limits=1, user_api="blas"):
-        result = optimize.minimize(lambda b: evaluate(b)[:2], np.zeros(k), jac=True, hess=lambda b: evaluate(b)[2],
-                                   method="trust-exact", options={"gtol": 1e-6, "maxiter": 100})  # fmt: skip
-    beta = result.x
-    _, _, hessian, meat = evaluate(beta)
-    cov_model = np.linalg.pinv(hessian * games)
-    return SoftmaxFit(beta, cov_model @ meat @ cov_model, cov_model, games, bool(result.success))
+    with threadpool_limits(limits=1, user_api="blas"):  # small products: threads other processes hold only slow them
+        ridge = lambda b: one_pass(b, start).penalised(b, START_RIDGE)  # noqa: E731
+        beta, *_ = _newton(ridge, np.zeros(start[0][0].shape[2]), START_TOL)
+        current = one_pass(beta, chain(start, passes))  # the first pass reuses the start's chunks
+        if current.games < 2:
+            raise ValueError("a conditional logit needs at least two games")
+        beta, current, converged, evaluations = _newton(lambda b: one_pass(b, design()), beta, STEP_TOL, current)
+    cov_model = np.linalg.pinv(current.information)
+    return SoftmaxFit(beta, cov_model @ current.meat @ cov_model, cov_model, current.games, converged, 1 + evaluations)
 
 
 def effect_pp(delta, n_players: int):
@@ -162,15 +253,33 @@ def effect_pp(delta, n_players: int):
     return 100 * (odds / (odds + n_players - 1) - 1 / n_players)
 
 
-def _estimable(held: np.ndarray, winner: np.ndarray, least: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """(informative games per ally, the allies that can be estimated), ``(A,)`` each:
-    at least :data:`MIN_INFORMATIVE_GAMES` informative games, in ``least`` or more of
-    which a holder won and in ``least`` or more of which none did."""
-    some = held.any(1) & ~held.all(1)  # (G, A): the ally tells this game's players apart
-    informative = some.sum(0)
-    holder_won = (held[np.arange(len(winner)), winner] & some).sum(0)
-    return informative, ((informative >= MIN_INFORMATIVE_GAMES) & (holder_won >= least)
-                         & (informative - holder_won >= least))  # fmt: skip
+def _blocks(held: np.ndarray, group: np.ndarray, groups: int) -> list[np.ndarray]:
+    """Each group's ally block, bool ``(g, n, A)``: ``held`` on its players' rows, False elsewhere."""
+    return [held & (group == j)[:, :, None] for j in range(groups)]
+
+
+def informative_counts(held: np.ndarray, winner: np.ndarray, group: np.ndarray, groups: int) -> dict[str, np.ndarray]:
+    """What decides which allies can be estimated, over one chunk of games.
+
+    Parameters
+    ----------
+    held : ndarray of bool, shape (g, n, A)
+    winner : ndarray of int, shape (g,)
+    group : ndarray of int, shape (g, n)
+    groups : int
+
+    Returns
+    -------
+    dict of ndarray of int64, each shape (groups, A)
+        ``informative``: games where the ally tells the game's players apart (some
+        of the group's players held it, and some player did not); ``holder_won``:
+        those of them a holder of the group won.
+    """
+    rows = np.arange(len(winner))
+    some = [block.any(1) & ~block.all(1) for block in _blocks(held, group, groups)]  # (g, A) each
+    won = [block[rows, winner] for block in _blocks(held, group, groups)]
+    return {"informative": np.stack([s.sum(0) for s in some]).astype(np.int64),
+            "holder_won": np.stack([(w & s).sum(0) for w, s in zip(won, some)]).astype(np.int64)}  # fmt: skip
 
 
 def _effect_columns(delta: np.ndarray, se: np.ndarray, n: int) -> dict[str, np.ndarray]:
@@ -185,8 +294,8 @@ def _empty(allies: int, informative: np.ndarray) -> dict[str, np.ndarray]:
     return {"informative_games": informative.astype(np.float64), **{key: np.full(allies, np.nan) for key in keys}}
 
 
-def ally_effects_by_group(held: np.ndarray, winner: np.ndarray, group: np.ndarray,
-                          groups: int) -> tuple[list[dict[str, np.ndarray]], dict[str, np.ndarray]]:  # fmt: skip
+def ally_effects_by_group(data: AllyData, players: int, groups: int, counts: dict[str, np.ndarray] | None = None
+                          ) -> tuple[list[dict[str, np.ndarray]], dict[str, np.ndarray]]:  # fmt: skip
     """Each ally's effect against the average ally for each group of players (e.g.
     the bot that played the row), and the difference between groups 1 and 0.
 
@@ -200,11 +309,16 @@ def ally_effects_by_group(held: np.ndarray, winner: np.ndarray, group: np.ndarra
 
     Parameters
     ----------
-    held : ndarray of bool, shape (G, n, A)
-    winner : ndarray of int, shape (G,)
-    group : ndarray of int, shape (G, n)
-        Each player's group, ``0 .. groups - 1``.
+    data : callable
+        ``data()`` makes one pass over the games (:data:`AllyData`); it is called
+        once per Newton step (:func:`fit_softmax`), once more without ``counts``.
+    players : int
+        ``n``, players per game.
     groups : int
+        Groups are numbered ``0 .. groups - 1``.
+    counts : dict of ndarray, optional
+        :func:`informative_counts` summed over the same games, when the caller has
+        them already (saves a pass).
 
     Returns
     -------
@@ -224,25 +338,34 @@ def ally_effects_by_group(held: np.ndarray, winner: np.ndarray, group: np.ndarra
     ValueError
         With fewer than two games.
     """
-    games, n, allies = held.shape
-    members = [group == j for j in range(groups)]
-    blocks = [held if groups == 1 else held & m[:, :, None] for m in members]
+    if counts is None:
+        counts = {}
+        for held, winner, group in data():
+            part = informative_counts(held, winner, group, groups)
+            counts = {key: counts.get(key, 0) + value for key, value in part.items()}
+        if not counts:
+            raise ValueError("a conditional logit needs at least two games")
+    informative, holder_won = counts["informative"], counts["holder_won"]
     least = 1 if groups == 1 else MIN_GROUP_OUTCOMES
-    informative, estimable = zip(*(_estimable(block, winner, least) for block in blocks))
+    estimable = (informative >= MIN_INFORMATIVE_GAMES) & (holder_won >= least) & (informative - holder_won >= least)
     columns = [np.flatnonzero(e) for e in estimable]
+    allies = informative.shape[1]
     effects = [_empty(allies, i) for i in informative]
     difference = {key: np.full(allies, np.nan) for key in ("difference_pp", "difference_low_pp", "difference_high_pp",
                                                            "p_value")}  # fmt: skip
     if sum(len(c) >= 2 for c in columns) == 0:
         return effects, difference
-    position = np.eye(n, dtype=np.float32)[:, 1:]  # turn-order dummies, positions 2..n against the first (R9.4)
+    n = players
+    position = np.eye(n)[:, 1:]  # turn-order dummies, positions 2..n against the first (R9.4)
 
-    def design(part: slice) -> np.ndarray:
-        x = [block[part][:, :, c].astype(np.float32) for block, c in zip(blocks, columns)]
-        dummies = [m[part][:, :, None].astype(np.float32) for m in members[1:]]
-        return np.concatenate([*x, *dummies, np.broadcast_to(position, (part.stop - part.start, n, n - 1))], axis=2)
+    def design() -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        for held, winner, group in data():
+            x = [block[:, :, c] for block, c in zip(_blocks(held, group, groups), columns)]
+            dummies = [(group == j)[:, :, None] for j in range(1, groups)]
+            yield np.concatenate([*x, *dummies, np.broadcast_to(position, (len(winner), n, n - 1))], axis=2,
+                                 dtype=np.float64), winner  # fmt: skip
 
-    fit = fit_softmax(design, winner)
+    fit = fit_softmax(design)
     if groups > 1 and not fit.converged:  # separation: no estimate is trustworthy
         return effects, difference
     starts = np.cumsum([0] + [len(c) for c in columns])
@@ -297,4 +420,10 @@ def ally_effects(held: np.ndarray, winner: np.ndarray) -> dict[str, np.ndarray]:
     ValueError
         With fewer than two games.
     """
-    return ally_effects_by_group(held, winner, np.zeros(held.shape[:2], np.int64), 1)[0][0]
+    group = np.zeros(held.shape[:2], np.int64)
+
+    def data() -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        for part in chunks(len(winner)):
+            yield held[part], winner[part], group[part]
+
+    return ally_effects_by_group(data, held.shape[1], 1)[0][0]

@@ -58,7 +58,8 @@ class GameMoments:
     def of(cls, z) -> GameMoments:
         """Moments of one chunk: ``z`` is ``(G, ..., k)``, one row per game."""
         z = np.asarray(z, np.float64)
-        return cls(z.sum(0), np.einsum("g...i,g...j->...ij", z, z), z.shape[0])
+        by_game = np.moveaxis(z, 0, -1)  # (..., k, G): a batched matrix product, about twice as fast as einsum
+        return cls(z.sum(0), by_game @ np.swapaxes(by_game, -1, -2), z.shape[0])
 
     def __add__(self, other: GameMoments) -> GameMoments:
         return GameMoments(self.total + other.total, self.cross + other.cross, self.games + other.games)
@@ -75,6 +76,27 @@ class GameMoments:
             return np.full(self.cross.shape, np.nan)
         outer = np.einsum("...i,...j->...ij", self.total, self.total)
         return g / (g - 1) * (self.cross - outer / g)
+
+
+class CountMoments(GameMoments):
+    """:class:`GameMoments` with one entry per value ``0 … V−1`` of a count along the
+    first axis of ``total`` ``(V, k)`` and ``cross`` ``(V, k, k)``, e.g. the wins and
+    the players saved ``v`` times. Chunks that saw different largest values add up:
+    the values a chunk never saw count zero in it."""
+
+    @property
+    def values(self) -> int:
+        """``V``, the number of values counted."""
+        return self.total.shape[0]
+
+    def __add__(self, other: GameMoments) -> CountMoments:
+        size = max(self.total.shape[0], other.total.shape[0])
+
+        def grown(array: np.ndarray) -> np.ndarray:
+            return np.pad(array, [(0, size - array.shape[0])] + [(0, 0)] * (array.ndim - 1))
+
+        return CountMoments(grown(self.total) + grown(other.total), grown(self.cross) + grown(other.cross),
+                            self.games + other.games)  # fmt: skip
 
 
 def sum_moments(chunks) -> GameMoments:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import polars as pl
 from scipy import stats as sps
 from statsmodels.duration.survfunc import SurvfuncRight
 from statsmodels.stats.contingency_tables import mcnemar
@@ -98,62 +97,6 @@ def mean_columns_from_sums(name: str, total, total_sq, n) -> dict[str, np.ndarra
     return {name: mean, f"{name}_low": low, f"{name}_high": high}
 
 
-def summarise(frame: pl.LazyFrame, column: str, by: list[str] | None = None, n_name: str = "n") -> pd.DataFrame:
-    """Mean with its t interval, median, percentiles, minimum and maximum of a column.
-
-    Parameters
-    ----------
-    frame : polars.LazyFrame
-        Holds ``column`` (numeric; nulls are left out) and the ``by`` columns.
-    column : str
-    by : list of str, optional
-        Grouping columns; one row per group, sorted.
-    n_name : str
-        Name of the sample-size column (e.g. ``games``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``by…``, ``n_name``, ``mean``, ``mean_low``, ``mean_high``, ``sd``,
-        ``median``, ``p5``, ``p25``, ``p75``, ``p95``, ``min``, ``max``
-        (percentiles linearly interpolated).
-    """
-    col = pl.col(column).drop_nulls()
-    aggregates = [
-        col.count().alias(n_name),
-        col.mean().alias("mean"),
-        col.std().alias("sd"),
-        col.median().alias("median"),
-        *(col.quantile(p / 100, "linear").alias(f"p{p}") for p in PERCENTILES),
-        col.min().cast(pl.Float64).alias("min"),
-        col.max().cast(pl.Float64).alias("max"),
-    ]
-    out = (frame.group_by(by).agg(aggregates).sort(by) if by else frame.select(aggregates)).collect().to_pandas()
-    low, high = mean_interval(out["mean"], out["sd"].fillna(0.0), out[n_name])
-    out.insert(out.columns.get_loc("mean") + 1, "mean_low", low)
-    out.insert(out.columns.get_loc("mean_low") + 1, "mean_high", high)
-    return out
-
-
-def distribution(frame: pl.LazyFrame, column: str, by: list[str] | None = None, n_name: str = "n") -> pd.DataFrame:
-    """How often each value of a column occurs, as a share with its Wilson interval.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (``by`` group and) value, sorted: ``by…``, ``column``,
-        ``n_name`` (rows in the group), ``count``, ``share`` with ``share_low`` and
-        ``share_high``.
-    """
-    by = list(by or [])
-    counts = frame.group_by([*by, column]).len("count")
-    total = pl.col("count").sum()
-    counts = counts.with_columns((total.over(by) if by else total).alias(n_name))
-    out = counts.sort([*by, column]).collect().to_pandas()
-    out = out[[*by, column, n_name, "count"]]
-    return out.assign(**rate_columns("share", out["count"], out[n_name]))
-
-
 def binomial_pvalues(successes, n, p) -> np.ndarray:
     """Two-sided exact binomial test of ``successes`` out of ``n`` against ``p``
     (``scipy.stats.binomtest``), one test per element; NaN where ``n == 0``."""
@@ -179,8 +122,13 @@ def mcnemar_pvalue(x_a, x_b) -> float:
     x_a, x_b = np.asarray(x_a, bool), np.asarray(x_b, bool)
     if x_a.size == 0:
         return np.nan
-    table = [[np.sum(~x_a & ~x_b), np.sum(~x_a & x_b)], [np.sum(x_a & ~x_b), np.sum(x_a & x_b)]]
-    return float(mcnemar(table, exact=True).pvalue)
+    return mcnemar_discordant_pvalue(int(np.sum(x_a & ~x_b)), int(np.sum(~x_a & x_b)))
+
+
+def mcnemar_discordant_pvalue(a_only: int, b_only: int) -> float:
+    """:func:`mcnemar_pvalue` from the discordant pairs alone (all the exact test
+    uses): ``a_only`` pairs with outcome 1 under A only, ``b_only`` under B only."""
+    return float(mcnemar([[0, b_only], [a_only, 0]], exact=True).pvalue)
 
 
 def bh_flags(pvalues, q: float = FDR_Q) -> tuple[np.ndarray, np.ndarray]:
@@ -208,11 +156,28 @@ def bh_flags(pvalues, q: float = FDR_Q) -> tuple[np.ndarray, np.ndarray]:
     return flagged, adjusted
 
 
-def kaplan_meier(durations, observed) -> pd.DataFrame:
+def _greenwood_se(survival: np.ndarray, at_risk: np.ndarray, events: np.ndarray) -> np.ndarray:
+    """Greenwood's (1926) standard error of a Kaplan–Meier curve, ``S·√Σ d/(n(n−d))``,
+    NaN from the first time at which every unit at risk ends; computed as
+    statsmodels computes it for unweighted data (with frequency weights statsmodels
+    switches to Tsiatis' formula, whereas units counted per time are units all the
+    same)."""
+    at_risk, events = np.asarray(at_risk, np.float64), np.asarray(events, np.float64)
+    terms = events / np.clip(at_risk * (at_risk - events), 1e-12, np.inf)
+    terms[(at_risk == events) | (at_risk == 0)] = np.nan
+    se = np.sqrt(np.cumsum(terms))
+    kept = np.isfinite(se) | (survival != 0)
+    se[kept] *= survival[kept]
+    se[~kept] = np.nan
+    return se
+
+
+def kaplan_meier(durations, observed, weights=None) -> pd.DataFrame:
     """Kaplan–Meier survival curve with pointwise 95% intervals, and the hazard.
 
-    The estimate and its Greenwood standard error come from
-    ``statsmodels.duration.survfunc.SurvfuncRight`` (Kaplan & Meier 1958). The
+    The estimate comes from ``statsmodels.duration.survfunc.SurvfuncRight``
+    (Kaplan & Meier 1958), its standard error from Greenwood's formula
+    ``S·√Σ d/(n(n−d))`` over the times so far (:func:`_greenwood_se`). The
     interval is the log-log ("exponential Greenwood") one, ``S ** exp(±z·σ)`` with
     ``σ = se / (S·|log S|)`` (Kalbfleisch & Prentice 2002, §1.3): it stays inside
     [0, 1]. The intervals are pointwise: each holds at its own time with 95%
@@ -229,6 +194,9 @@ def kaplan_meier(durations, observed) -> pd.DataFrame:
     observed : array_like of bool
         True where the event happened at ``durations``; False where the unit was
         censored then (it was still running, the event had not happened).
+    weights : array_like of int, optional
+        How many units each entry stands for (frequency weights), so that units
+        counted per time give the curve of the units themselves.
 
     Returns
     -------
@@ -247,10 +215,11 @@ def kaplan_meier(durations, observed) -> pd.DataFrame:
     observed = np.asarray(observed, np.float64)
     if durations.size == 0:
         raise ValueError("a survival curve needs at least one duration")
-    curve = SurvfuncRight(durations, observed)
+    curve = SurvfuncRight(durations, observed, freq_weights=None if weights is None else np.asarray(weights, np.float64))
     survival = curve.surv_prob
+    se = _greenwood_se(survival, curve.n_risk, curve.n_events)
     with np.errstate(divide="ignore", invalid="ignore"):
-        spread = np.exp(sps.norm.ppf(1 - ALPHA / 2) * curve.surv_prob_se / (survival * np.abs(np.log(survival))))
+        spread = np.exp(sps.norm.ppf(1 - ALPHA / 2) * se / (survival * np.abs(np.log(survival))))
         low, high = survival**spread, survival ** (1 / spread)
     inside = (survival > 0) & (survival < 1) & np.isfinite(spread)
     out = pd.DataFrame({

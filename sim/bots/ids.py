@@ -4,7 +4,8 @@ Every kernel takes the state as a view (:mod:`sim._numba`) whose numba type carr
 the *policy set*: a rung of :data:`LADDER`, the lowest that holds every policy the
 state's ``bots`` table names when a kernel is called from Python.
 :func:`sim.bots.policy.decide` dispatches only to the policies of that set, and the
-game loop plans a ``search`` turn only when the set holds ``search``, so a run
+turn-start hook (:func:`sim.bots.policy.turn_start`) plans a ``search`` turn only
+when the set holds ``search``, so a run
 compiles the bots it names and the cheaper ones only: a ``greedy`` run never
 compiles ``planner`` or the search bot. Each set compiles the whole engine once,
 then loads it from numba's cache; rungs rather than every combination keep that to

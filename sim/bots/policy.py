@@ -4,8 +4,8 @@ A run lists its bots in ``State.bots`` (policy id, restricted ally, restriction)
 ``State.bot_params``; ``State.seat_bot`` says which bot sits in each seat this game.
 :func:`decide` filters the options by the bot's restriction, calls its policy's
 kernel, and checks the answer, always: an index outside ``[0, n_options)`` stops the
-game (:func:`refuse_choice`) and :func:`sim.engine.run_games` raises
-:class:`sim.engine.BadChoiceError` naming the bot, the decision and the index.
+game (:func:`refuse_choice`) and :func:`sim.play.run_games` raises
+:class:`sim.play.BadChoiceError` naming the bot, the decision and the index.
 
 The dispatch is compiled for the policy set of the state's type
 (:mod:`sim.bots.ids`): :func:`choose` has a branch for each policy of the set only,
@@ -14,46 +14,20 @@ so the bots a run does not name are never compiled.
 
 from numba.extending import overload
 
+from sim import port
 from sim._numba import hot_kernel, inline_kernel, kernel
-from sim.bots import greedy, planner, search_tree
-from sim.bots.greedy import greedy_choose
-from sim.bots.planner import planner_choose
-from sim.bots.random_bot import random_choose
+from sim.bots.ids import SCRIPTED, policy_set
 from sim.bots.restrict import restrict_options
-from sim.bots.search_tree import search_choose
-from sim.bots.uniform_bot import uniform_choose
-from sim.bots.ids import GREEDY, PLANNER, RANDOM, SCRIPTED, SEARCH, UNIFORM, USER, policy_set
-from sim.bots.user import user_choose
+from sim.bots.table import BY_ID, POLICIES
 from sim.state import (
-    BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, BOT_ADDRESS, BOT_POLICY, BOT_RESTRICTED,
-    BOT_RESTRICTION, RESTRICT_NONE, SCRIPT_N, SCRIPT_POS,
+    ACTIVE, BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, BOT_ADDRESS, BOT_POLICY, BOT_RESTRICTION,
+    BOT_RESTRICTED, RESTRICT_NONE,
 )  # fmt: skip
 
-POLICY_IDS = {  # the bots a user may name (sim.bots.spec)
-    "random": RANDOM, "uniform": UNIFORM, "greedy": GREEDY, "planner": PLANNER, "search": SEARCH,
-}  # fmt: skip
-POLICY_PARAMS = {  # name: default value, in the order of State.bot_params
-    "random": {}, "uniform": {}, "greedy": greedy.PARAMS, "planner": planner.PARAMS, "search": search_tree.PARAMS,
-}  # fmt: skip
-POLICY_LIMITS = {"search": search_tree.LIMITS}  # name: {parameter: (low, high, whole numbers only)}
-
-
-@kernel
-def scripted_choose(st):
-    """The ``scripted`` policy: the next option index from ``st.script``, in order.
-    It replays a hand-written list of decisions in tests that set ``st.script`` and
-    ``st.bots`` themselves; users cannot name it (it is not in ``POLICY_IDS``).
-
-    Raises
-    ------
-    RuntimeError
-        When the script has no entry left.
-    """
-    pos = st.g[SCRIPT_POS]
-    if pos >= st.g[SCRIPT_N]:
-        raise RuntimeError("the scripted policy ran out of choices")
-    st.g[SCRIPT_POS] = pos + 1
-    return st.script[pos]
+POLICY_IDS = {p.name: p.id for p in POLICIES if p.name}  # the bots a user may name (sim.bots.spec)
+POLICY_PARAMS = {p.name: p.params for p in POLICIES if p.name}  # name: default value, in State.bot_params order
+POLICY_LIMITS = {p.name: p.limits for p in POLICIES if p.limits}  # name: {parameter: (low, high, whole only)}
+__all__ = ["SCRIPTED", "POLICY_IDS", "POLICY_PARAMS", "POLICY_LIMITS", "decide", "turn_start", "reads_option_rows"]
 
 
 @kernel
@@ -71,39 +45,58 @@ def refuse_choice(st, seat, kind, choice, n_options):
     return 0
 
 
-# The call that asks each policy for its option index, by policy id.
-CALLS = {
-    RANDOM: "random_choose(st, deck, seat, kind, n_options)",
-    GREEDY: "greedy_choose(st, deck, seat, kind, n_options, st.bot_params[bot])",
-    PLANNER: "planner_choose(st, deck, seat, kind, n_options, st.bot_params[bot])",
-    # by its tree (planned at turn start by sim.bots.search), else as planner:
-    SEARCH: "search_choose(st, deck, seat, kind, n_options, st.bot_params[bot])",
-    SCRIPTED: "scripted_choose(st)",
-    UNIFORM: "uniform_choose(st, n_options)",
-    USER: "user_choose(st, deck, seat, kind, n_options, st.bots[bot, BOT_ADDRESS])",
-}
+def _compile_source(name: str, lines: list[str], namespace: dict):
+    """The function ``name`` defined by source ``lines`` built from :data:`POLICIES`
+    only, with ``namespace`` and this module's globals in scope."""
+    scope = {**globals(), **namespace}
+    exec("\n".join(lines), scope)  # noqa: S102 (source built from the policy table only)
+    return scope[name]
 
 
 def _dispatch(policies):
     """A function ``(st, deck, seat, kind, n_options, bot, policy) -> index`` with one
     branch per policy id in ``policies``, raising ValueError for any other id."""
     lines = ["def choose(st, deck, seat, kind, n_options, bot, policy):"]
-    lines += [f"    if policy == {p}:\n        return {CALLS[p]}" for p in policies]
+    lines += [f"    if policy == {p}:\n        return choose_{p}({BY_ID[p].arguments})" for p in policies]
     lines.append('    raise ValueError("unknown policy id")')
-    namespace = {}
-    exec("\n".join(lines), globals(), namespace)  # noqa: S102 (source built from CALLS only)
-    return namespace["choose"]
+    return _compile_source("choose", lines, {f"choose_{p}": BY_ID[p].choose for p in policies})
 
 
-choose = _dispatch(sorted(CALLS))  # plain Python (NUMBA_DISABLE_JIT=1): every policy
+def _set_of(st):
+    """The policy ids kernels are compiled for with a state of type ``st``: its
+    policy set, or every policy for a state type that names none."""
+    policies = getattr(st, "policies", None)
+    return sorted(BY_ID) if policies is None else policy_set(policies)
+
+
+choose = _dispatch(sorted(BY_ID))  # plain Python (NUMBA_DISABLE_JIT=1): every policy
 
 
 @overload(choose, jit_options={"nogil": True})
 def _choose_for(st, deck, seat, kind, n_options, bot, policy):
-    """Compiled :func:`choose` for the policy set of ``st``'s type (all policies for a
-    state type that names none)."""
-    policies = getattr(st, "policies", None)
-    return _dispatch(sorted(CALLS) if policies is None else policy_set(policies))
+    """Compiled :func:`choose` for the policy set of ``st``'s type."""
+    return _dispatch(_set_of(st))
+
+
+def _turn_start(policies):
+    """A function ``(st, backup, deck)`` that calls the turn-start hook of the active
+    seat's policy, for the policies in ``policies`` that have one."""
+    hooked = [p for p in policies if BY_ID[p].turn_start is not None]
+    if not hooked:
+        return lambda st, backup, deck: None
+    lines = ["def turn_start(st, backup, deck):", "    policy = st.bots[st.seat_bot[st.g[ACTIVE]], BOT_POLICY]"]
+    lines += [f"    if policy == {p}:\n        hook_{p}(st, backup, deck)" for p in hooked]
+    return _compile_source("turn_start", lines, {f"hook_{p}": BY_ID[p].turn_start for p in hooked})
+
+
+turn_start = _turn_start(sorted(BY_ID))  # plain Python: every policy
+
+
+@overload(turn_start, jit_options={"nogil": True})
+def _turn_start_for(st, backup, deck):
+    """Compiled :func:`turn_start` for the policy set of ``st``'s type: compiled for a
+    set without a hooked policy, it does nothing."""
+    return _turn_start(_set_of(st))
 
 
 @hot_kernel
@@ -125,16 +118,27 @@ def decide(st, deck, seat, kind, n_options):
     return choice
 
 
+ROWLESS = tuple(p.id for p in POLICIES if not p.reads_option_rows)  # policies that pick from the count alone
+
+
 @inline_kernel
-def reads_play_rows(st, seat):
-    """Whether the bot of ``seat`` reads the rows of a ``D_PLAY`` decision. ``random``
-    (:mod:`sim.bots.random_bot`) and ``uniform`` pick a play from the number of rows
-    alone, so for them :func:`sim.rules.turn.play_turn` does not write the rows and
-    finds the card and squad from the index; a restricted bot reads them, since
-    :func:`sim.bots.restrict.restrict_options` filters them.
+def reads_option_rows(st, seat):
+    """Whether the bot of ``seat`` reads the rows of a ``D_PLAY`` decision. The
+    policies of :data:`ROWLESS` (``random``, ``uniform``) pick a play from the number
+    of rows alone, so for them :func:`sim.rules.turn.play_turn` does not write the
+    rows and finds the card and squad from the index; a restricted bot reads them,
+    since :func:`sim.bots.restrict.restrict_options` filters them.
 
     Skipping the rows: ``revachol bench``'s ability-free 4-player ``random`` line went
     from about 94,200 to 95,500 games/s (issue 14)."""
     bot = st.seat_bot[seat]
+    if st.bots[bot, BOT_RESTRICTION] != RESTRICT_NONE:
+        return True
     policy = st.bots[bot, BOT_POLICY]
-    return st.bots[bot, BOT_RESTRICTION] != RESTRICT_NONE or (policy != RANDOM and policy != UNIFORM)
+    for rowless in ROWLESS:
+        if policy == rowless:
+            return False
+    return True
+
+
+port.bind(decide=decide, turn_start=turn_start, reads_option_rows=reads_option_rows, policy_set=policy_set)

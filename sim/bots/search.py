@@ -24,7 +24,7 @@ mutually recursive kernels, docs/ARCHITECTURE.md).
 import numpy as np
 
 from sim._numba import copy_into, kernel
-from sim.bots.policy import PLANNER
+from sim.bots.ids import PLANNER
 from sim.bots.search_tree import (
     ITERATIONS, MODE_FOLLOW, MODE_SEARCH, PLANNER_DEFAULTS, backpropagate, enter_tree, leave_tree, reset_tree,
 )  # fmt: skip

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.bots.policy import POLICY_IDS, POLICY_LIMITS, POLICY_PARAMS, USER
+from sim.bots.ids import USER
+from sim.bots.policy import POLICY_IDS, POLICY_LIMITS, POLICY_PARAMS
 from sim.bots.user import load_bot
 from sim.cards import unknown_id
 from sim.state import (

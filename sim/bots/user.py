@@ -51,7 +51,7 @@ The sandbox is the interface, checked by the compiler and one comparison:
   state, would cost a copy of every squad at every decision.
 * The engine checks every returned index (:func:`sim.bots.policy.decide`); an index
   outside ``[0, n_options)``, or :data:`RAISED`, stops the run with
-  :class:`sim.engine.BadChoiceError` naming the bot file, the bot, the decision kind
+  :class:`sim.play.BadChoiceError` naming the bot file, the bot, the decision kind
   and the index.
 * Importing the bot file runs its top-level code; an exception there, ``sys.exit``
   included, is one :class:`ValueError` naming the file.

@@ -7,8 +7,8 @@ existing squads only), and its own ability then acts; A9
 draws right after placing, and the player may still complete tasks afterwards.
 """
 
+from sim import port
 from sim._numba import hot_kernel, inline_kernel, kernel
-from sim.bots.policy import decide
 from sim.cards import Ability
 from sim.decisions import D_EXTRA_PLAY, D_RELOCATE, D_SWAP
 from sim.events import EV_FORCED_DRAW, EV_PLAY, EV_RELOCATE, EV_SWAP, log_event
@@ -149,7 +149,7 @@ def offer_relocate(st, deck, seat):
     n = relocate_options(st, deck, seat)
     if n == 1:
         return
-    i = decide(st, deck, seat, D_RELOCATE, n)
+    i = port.decide(st, deck, seat, D_RELOCATE, n)
     if i == 0:
         return
     squad, pos, target, ally = st.options[i, 0], st.options[i, 1], st.options[i, 2], st.options[i, 3]
@@ -171,7 +171,7 @@ def on_placed(st, deck, seat, ally):
         if ability == SWAP:
             n = swap_options(st, deck, seat, current)
             if n > 1:
-                i = decide(st, deck, seat, D_SWAP, n)
+                i = port.decide(st, deck, seat, D_SWAP, n)
                 if i > 0:
                     row = st.options[i]
                     swap(st, deck, seat, current, row[0], row[1], row[2], row[4])
@@ -184,7 +184,7 @@ def on_placed(st, deck, seat, ally):
         if ability != EXTRA_PLAY or st.hand_n[seat] == 0:
             return
         n = play_options(st, seat, D_EXTRA_PLAY)
-        i = decide(st, deck, seat, D_EXTRA_PLAY, n)
+        i = port.decide(st, deck, seat, D_EXTRA_PLAY, n)
         if i == 0:
             return
         current = place_from_hand(st, deck, seat, st.options[i, 0], st.options[i, 1], D_EXTRA_PLAY)

@@ -1,7 +1,7 @@
 """The morale track and the morale-loss event (RULES R7, R8)."""
 
+from sim import port
 from sim._numba import hot_kernel, inline_kernel, kernel
-from sim.bots.policy import decide
 from sim.cards import Ability, Penalty, SaveKind
 from sim.decisions import D_PENALTY, P_INDEX, P_POS, P_TYPE
 from sim.events import EV_DRAW_MORALE, EV_MORALE_EVENT, EV_PENALTY, EV_ROLL, log_event
@@ -91,7 +91,7 @@ def suffer_penalty(st, deck, seat, penalty):
         st.seat_stats[seat, S_PENALTY_NOTHING] += 1
         log_event(st, EV_PENALTY, seat, penalty, EMPTY, 0, 0)
         return
-    choice = decide(st, deck, seat, D_PENALTY, n)
+    choice = port.decide(st, deck, seat, D_PENALTY, n)
     index = st.options[choice, P_INDEX]
     if penalty == SQUAD_ALLY:
         card = take_from_squad(st, deck, seat, index, st.options[choice, P_POS])

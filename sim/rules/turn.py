@@ -1,7 +1,7 @@
 """A turn: play or draw (RULES R4), with stuck turns and the turn cap (R4 Reading)."""
 
+from sim import port
 from sim._numba import inline_kernel
-from sim.bots.policy import decide, reads_play_rows
 from sim.decisions import (
     ACTION_DRAW,
     ACTION_PLAY,
@@ -38,11 +38,11 @@ from sim.state import (
 def play_turn(st, deck, seat):
     """R4.1: place one hand card; its placement abilities act; A7 may move; then one
     squad may complete tasks (R4.4, R6.2), choosing its A1 borrows one by one."""
-    if reads_play_rows(st, seat):
-        i = decide(st, deck, seat, D_PLAY, play_options(st, seat, D_PLAY))
+    if port.reads_option_rows(st, seat):
+        i = port.decide(st, deck, seat, D_PLAY, play_options(st, seat, D_PLAY))
         hand_pos, target = st.options[i, 0], st.options[i, 1]
     else:  # the rows, unwritten: as many as play_options writes
-        i = decide(st, deck, seat, D_PLAY, st.hand_n[seat] * (st.squad_n[seat] + 1))
+        i = port.decide(st, deck, seat, D_PLAY, st.hand_n[seat] * (st.squad_n[seat] + 1))
         hand_pos, target = play_row(st, seat, i)
     ally = place_from_hand(st, deck, seat, hand_pos, target, D_PLAY)
     on_placed(st, deck, seat, ally)
@@ -52,14 +52,14 @@ def play_turn(st, deck, seat):
     n = completion_options(st, deck, seat)
     if n == 1:
         return
-    i = decide(st, deck, seat, D_COMPLETE, n)
+    i = port.decide(st, deck, seat, D_COMPLETE, n)
     if i > 0:
         for column in range(st.choice.shape[0]):
             st.choice[column] = st.options[i, column]
         squad, subset, borrows = st.choice[C_SQUAD], st.choice[C_SUBSET], st.choice[C_BORROWS]
         for b in range(borrows):  # A1: one (borrower, lender) pair at a time
             n = borrow_options(st, deck, seat, squad, subset, b, borrows - b)
-            i = decide(st, deck, seat, D_BORROW, n)
+            i = port.decide(st, deck, seat, D_BORROW, n)
             st.borrows[b, 0] = st.options[i, C_BORROWER]
             st.borrows[b, 1] = st.options[i, C_LENDER]
         complete_tasks(st, deck, seat, st.choice)
@@ -87,7 +87,7 @@ def take_turn(st, deck):
         if may_draw:
             st.options[n, 0] = ACTION_DRAW
             n += 1
-        action = st.options[decide(st, deck, seat, D_ACTION, n), 0]
+        action = st.options[port.decide(st, deck, seat, D_ACTION, n), 0]
         if action == ACTION_PLAY:
             play_turn(st, deck, seat)
         else:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import polars as pl
 
+from sim.os_errors import from_polars
+
 ZSTD_LEVEL = 1
 """zstd's fastest level: the three parts of a chunk of 25,000 4-player ``greedy`` games
 took 82.5 instead of 92.7 CPU-ms to write at polars' default level 3, for 3.92 instead
@@ -49,12 +51,16 @@ def write_part(frame: pl.DataFrame, final: Path) -> dict:
     Raises
     ------
     OSError
-        When the file cannot be written (full disk, read-only directory); the
-        temporary file is removed.
+        When the file cannot be written (full disk, read-only directory), also when
+        polars reports it as a ``ComputeError`` (:func:`sim.os_errors.from_polars`);
+        the temporary file is removed.
     """
     temporary = temporary_name(final)
     try:
-        frame.write_parquet(temporary, compression="zstd", compression_level=ZSTD_LEVEL, statistics=False)
+        try:
+            frame.write_parquet(temporary, compression="zstd", compression_level=ZSTD_LEVEL, statistics=False)
+        except pl.exceptions.PolarsError as exc:
+            raise (from_polars(exc, final) or exc) from None
         record = {"rows": frame.height, "sha256": sha256(temporary)}
         os.replace(temporary, final)
     finally:

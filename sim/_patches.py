@@ -1,0 +1,99 @@
+"""The one gate for every change this package makes to numba, or use of its internals.
+
+Numba's public API (``njit``, ``numba.extending``, ``numba.core.event``) is used
+everywhere; numba's *internals* (private attributes, pass names, classes replaced at
+run time) only through a patch named in :data:`PATCHES`, each in its own module:
+
+=============  ===================================================================
+cache          :mod:`sim._cache`: the package's kernels cached under a stamp of all
+               its sources (``CacheImpl._locator_classes``). Off: numba's own
+               locators under a cache directory named by that stamp (public
+               ``numba.config.CACHE_DIR``), so that an edit still recompiles.
+inline         :mod:`sim._inline`: numba's IR inliner without its two deep copies
+               (``InlineWorker.inline_function``, ``ir.Block``).
+split          :mod:`sim.split_compile`: the first compilation split over two
+               processes (the pass name ``nopython_type_inference``,
+               ``FunctionCache.save_overload``).
+engine_index   :mod:`sim._numba`: element access without negative-index wraparound
+               on the engine's arrays (``numba.np.arrayobj``'s private helpers).
+               Off: numba's own indexing, with wraparound.
+=============  ===================================================================
+
+Two earlier patches were removed because each saved under 2 s of the cold compile
+(``revachol bench --cold --bot greedy``; issue 33): numba's compile flags compared
+in one dict merge (``TargetConfig.values``, about 0.4 s) and kernels compiled
+without numba's wrappers for calls from Python (a ``CPUDispatcher`` subclass, about
+0.6 s).
+
+All are on for the numba minor versions of :data:`TESTED` (the range that
+``pyproject.toml`` pins), and all off for any other. ``REVACHOL_NUMBA_PATCHES=0``
+turns them all off; a comma-separated list of names (``inline,split``) turns on only
+those (to measure each one). With every patch off the engine plays the same games
+(tests/test_golden.py), only its first compilation is slower. A view's payload copies
+the layout of numba's array struct (:class:`sim._numba.View`), which is part of the
+engine's design, not a patch: it is checked against numba's layout on every view.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numba
+
+TESTED = ("0.61", "0.62", "0.63", "0.64", "0.65", "0.66", "0.67", "0.68")
+SWITCH = "REVACHOL_NUMBA_PATCHES"
+PATCHES = ("cache", "inline", "split", "engine_index")
+
+
+def numba_minor(version: str = numba.__version__) -> str:
+    """``"0.68"`` for numba ``0.68.1``."""
+    return ".".join(version.split(".")[:2])
+
+
+def active(setting: str | None = None, version: str = numba.__version__) -> frozenset[str]:
+    """The patches in use: every one of :data:`PATCHES` for a numba of :data:`TESTED`
+    and the switch unset (or ``1``), none for ``0`` or another numba, the listed ones
+    for a list.
+
+    Parameters
+    ----------
+    setting : str, optional
+        The switch's value; default: the environment's :data:`SWITCH`.
+
+    Raises
+    ------
+    ValueError
+        For a list naming a patch not in :data:`PATCHES`.
+    """
+    setting = (os.environ.get(SWITCH, "1") if setting is None else setting).strip()
+    if numba_minor(version) not in TESTED or setting == "0":
+        return frozenset()
+    if setting in ("", "1"):
+        return frozenset(PATCHES)
+    names = frozenset(filter(None, (name.strip() for name in setting.split(","))))
+    unknown = names - set(PATCHES)
+    if unknown:
+        raise ValueError(f"{SWITCH}={setting!r}: unknown patch {', '.join(sorted(unknown))}; "
+                         f"valid: 0, 1, or a list of {', '.join(PATCHES)}")  # fmt: skip
+    return names
+
+
+ACTIVE = active()
+
+
+def on(name: str) -> bool:
+    """Whether patch ``name`` (one of :data:`PATCHES`) is in use in this process."""
+    return name in ACTIVE
+
+
+def install() -> None:
+    """Install the active patches that change numba at import (``cache``, ``inline``);
+    the others act where they are used. Idempotent."""
+    from sim import _cache, _inline
+
+    if on("cache"):
+        _cache.install()
+    else:
+        _cache.stamped_cache_dir()
+    if on("inline"):
+        _inline.install()

@@ -1,0 +1,56 @@
+"""The policy table: every policy the engine can seat, and what the port
+(:mod:`sim.port`) asks of it. Adding a bot is a module in ``sim/bots/`` and a line
+here (and its rung in :data:`sim.bots.ids.LADDER`).
+
+Per policy (:class:`Policy`): its id (:mod:`sim.bots.ids`); the name a user gives it,
+if any; its ``choose`` kernel and the arguments the dispatch passes it
+(:func:`sim.bots.policy.decide`); its parameters' defaults and valid ranges
+(:mod:`sim.bots.spec`); its turn-start hook, called by the game loop before each of
+its seat's turns; and whether it reads the option rows of a ``D_PLAY`` decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sim.bots import greedy, planner, search_tree
+from sim.bots.greedy import greedy_choose
+from sim.bots.ids import GREEDY, PLANNER, RANDOM, SCRIPTED, SEARCH, UNIFORM, USER
+from sim.bots.planner import planner_choose
+from sim.bots.random_bot import random_choose
+from sim.bots.scripted import scripted_choose
+from sim.bots.search import plan_turn
+from sim.bots.search_tree import search_choose
+from sim.bots.uniform_bot import uniform_choose
+from sim.bots.user import user_choose
+
+# The arguments a policy's choose kernel takes, by kind; names of decide's locals.
+DECISION = "st, deck, seat, kind, n_options"
+WITH_PARAMS = DECISION + ", st.bot_params[bot]"
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One row of the policy table (module docstring)."""
+
+    id: int
+    name: str | None  # None: not for users to name
+    choose: object  # kernel
+    arguments: str  # choose's arguments, from decide's locals
+    params: dict[str, float] = field(default_factory=dict)
+    limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
+    turn_start: object | None = None  # kernel (st, backup, deck), or None
+    reads_option_rows: bool = True
+
+
+POLICIES = (
+    Policy(RANDOM, "random", random_choose, DECISION, reads_option_rows=False),
+    Policy(UNIFORM, "uniform", uniform_choose, "st, n_options", reads_option_rows=False),
+    Policy(GREEDY, "greedy", greedy_choose, WITH_PARAMS, greedy.PARAMS),
+    Policy(PLANNER, "planner", planner_choose, WITH_PARAMS, planner.PARAMS),
+    # plans its turn at turn start (sim.bots.search), then follows its tree, else as planner:
+    Policy(SEARCH, "search", search_choose, WITH_PARAMS, search_tree.PARAMS, search_tree.LIMITS, plan_turn),
+    Policy(SCRIPTED, None, scripted_choose, "st"),
+    Policy(USER, None, user_choose, DECISION + ", st.bots[bot, BOT_ADDRESS]"),  # a user's file (sim.bots.user)
+)
+BY_ID = {policy.id: policy for policy in POLICIES}

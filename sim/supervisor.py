@@ -1,0 +1,143 @@
+"""Chunks of a run played in supervised worker processes: a run stops when asked, and
+when it stalls.
+
+The main process of a run plays no game: it submits every chunk to the run's loky
+workers (:func:`sim.workers.executor`, one worker at ``n_jobs=1`` too) and waits for
+them, so it always sees a signal. A worker inside a compiled batch never returns to
+Python (a user bot whose loop never ends, say), so it cannot see one: the main
+process ends it.
+
+* SIGINT (Ctrl-C) or SIGTERM while chunks are played raises :class:`Stopped` in the
+  main process.
+* The watchdog: a worker touches its heartbeat file whenever it finishes a piece of
+  its chunk (:func:`beat`, :func:`sim.runner.run_chunk`); when no heartbeat and no
+  chunk came for ``stall_timeout`` seconds, :class:`Stalled` is raised.
+* Whatever ends the block early (these two, an OS error, a worker's error), every
+  worker is killed (:func:`sim.workers.kill_workers`) before the exception goes on;
+  the chunks that finished are the caller's to keep.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from pathlib import Path
+
+from sim.workers import await_workers, executor, kill_workers, worker_environment
+
+DEFAULT_STALL_SECONDS = 60.0
+POLL_SECONDS = 0.5  # how often the main process looks at the heartbeats
+
+
+class Stopped(Exception):
+    """The run was asked to stop (SIGINT or SIGTERM); ``signal`` names the signal."""
+
+    def __init__(self, signal_name: str):
+        super().__init__(signal_name)
+        self.signal = signal_name
+
+
+class Stalled(Exception):
+    """No game finished for ``seconds`` seconds (the watchdog)."""
+
+    def __init__(self, seconds: float):
+        super().__init__(f"no game finished for {seconds:.0f} s")
+        self.seconds = seconds
+
+
+def beat(heartbeat: Path | None) -> None:
+    """Touch ``heartbeat`` (a worker's file; None: nothing): games were finished just now."""
+    if heartbeat is not None:
+        heartbeat.touch()
+
+
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """Inside the block, SIGINT and SIGTERM raise :class:`Stopped` (main thread only:
+    Python takes signals there alone)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise Stopped(signal.Signals(signum).name)
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+class Supervisor:
+    """The chunks of one run in flight: :meth:`submit` them, then iterate
+    :meth:`results` (see :func:`supervised`)."""
+
+    def __init__(self, n_jobs: int, stall_timeout: float, heartbeats: Path):
+        self.pool, self.stall_timeout, self.heartbeats = executor(n_jobs), stall_timeout, heartbeats
+        self.pending: set[Future] = set()
+        self.submitted = 0
+
+    def submit(self, function: Callable, *args) -> None:
+        """Run ``function(*args, heartbeat=PATH)`` in a worker; it calls :func:`beat` on PATH."""
+        self.submitted += 1
+        self.pending.add(self.pool.submit(function, *args, heartbeat=self.heartbeats / str(self.submitted)))
+
+    def _last_sign_of_life(self, since: float) -> float:
+        stamps = [since]
+        for path in self.heartbeats.iterdir():
+            with contextlib.suppress(OSError):
+                stamps.append(path.stat().st_mtime)
+        return max(stamps)
+
+    def results(self) -> Iterator:
+        """The results of the submitted calls as they finish.
+
+        Raises
+        ------
+        Stalled
+            When no heartbeat and no result came for ``stall_timeout`` seconds.
+        Exception
+            A call's own exception, as the worker raised it.
+        """
+        await_workers()
+        alive = time.time()
+        while self.pending:
+            done, self.pending = wait(self.pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in done:
+                alive = time.time()
+                yield future.result()
+            silent = time.time() - self._last_sign_of_life(alive)
+            if silent > self.stall_timeout:
+                raise Stalled(silent)
+
+
+@contextlib.contextmanager
+def supervised(n_jobs: int, stall_timeout: float = DEFAULT_STALL_SECONDS) -> Iterator[Supervisor]:
+    """A :class:`Supervisor` of the run's workers for the block, which turns SIGINT
+    and SIGTERM into :class:`Stopped` and kills every worker when it ends early.
+
+    Parameters
+    ----------
+    n_jobs : int
+        Worker processes (joblib's count: -1 = every core); one at 1.
+    stall_timeout : float
+        Seconds without a finished game after which :meth:`Supervisor.results`
+        raises :class:`Stalled` (s).
+    """
+    heartbeats = Path(tempfile.mkdtemp(prefix="revachol-heartbeat-"))
+    try:
+        with _stop_on_signals(), worker_environment():  # loky may start a worker at any task
+            yield Supervisor(n_jobs, stall_timeout, heartbeats)
+    except BaseException:
+        kill_workers()
+        raise
+    finally:
+        shutil.rmtree(heartbeats, ignore_errors=True)

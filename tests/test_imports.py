@@ -1,0 +1,120 @@
+"""The import graph of sim/: no circle, and no module of the game's layers (its
+rules, state and loop) that imports a bot (the port, sim.bots.port)."""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SIM = ROOT / "sim"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported(path: Path, modules: set[str]) -> set[str]:
+    """The modules of ``modules`` that ``path`` imports, anywhere in it: import
+    statements (in functions too) and ``importlib.import_module("...")`` calls."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
+              and node.args and isinstance(node.args[0], ast.Constant)):  # fmt: skip
+            found.add(node.args[0].value)
+    return found & modules
+
+
+def import_graph() -> dict[str, set[str]]:
+    """``{module: modules of sim it imports}`` for every module of sim/."""
+    paths = {module_name(path): path for path in SIM.rglob("*.py")}
+    return {name: imported(path, set(paths)) - {name} for name, path in paths.items()}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import circle of ``graph`` as a list of modules, first repeated last; []
+    when there is none (depth-first search)."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        state[node] = 2
+        path.pop()
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return []
+
+
+def test_the_cycle_finder_finds_a_planted_circle_and_none_in_a_tree():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_sim_has_no_import_circle():
+    assert find_cycle(import_graph()) == []
+
+
+# The game's side of the port (sim.port): the rules, the state and the game loop.
+GAME_SIDE = [*sorted((SIM / "rules").glob("*.py")), SIM / "state.py", SIM / "engine.py"]
+
+
+def bot_names() -> set[str]:
+    """Every policy's name and id constant (sim.bots.table, sim.bots.ids)."""
+    from sim.bots import ids
+    from sim.bots.table import POLICIES
+
+    return {p.name for p in POLICIES if p.name} | {"scripted", "user"} | {
+        name for name, value in vars(ids).items() if name.isupper() and isinstance(value, int)
+    }
+
+
+def code_words(path: Path) -> set[str]:
+    """The names, attributes and string constants of ``path``'s code (docstrings aside)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}  # fmt: skip
+    words = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            words.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            words.add(node.attr)
+        elif isinstance(node, ast.alias):
+            words.add(node.asname or node.name.split(".")[-1])
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            words.update(node.value.split())
+    return words
+
+
+def test_the_rules_state_and_game_loop_import_no_bot_module():
+    modules = set(import_graph())
+    found = {path.relative_to(ROOT).as_posix(): sorted(m for m in imported(path, modules) if m.startswith("sim.bots"))
+             for path in GAME_SIDE}  # fmt: skip
+    assert {path: bots for path, bots in found.items() if bots} == {}
+
+
+def test_the_rules_and_game_loop_name_no_bot():
+    names = bot_names()
+    found = {path.relative_to(ROOT).as_posix(): sorted(code_words(path) & names)
+             for path in GAME_SIDE if path.name != "state.py"}  # fmt: skip
+    assert {path: words for path, words in found.items() if words} == {}
+
+
+def test_the_name_check_sees_a_bot_named_in_code(tmp_path):
+    planted = tmp_path / "turn.py"
+    planted.write_text('"""greedy in a docstring is fine."""\nif policy == SEARCH:\n    x = "greedy"\n')
+    assert code_words(planted) & bot_names() == {"SEARCH", "greedy"}

@@ -1,0 +1,132 @@
+"""A run always stops when asked (issue 32): ``revachol simulate`` as a real process
+group with a real user bot whose loop never ends; SIGINT (Ctrl-C) or SIGTERM ends
+every process of the run within 5 s with one line that names what was kept and the
+exact ``--resume`` command, and the watchdog stops a run that no longer finishes games."""
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.rundir import read_manifest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = Path(sys.executable).with_name("revachol")
+STUCK = '''from sim.bots.user import bot
+
+
+@bot(params={})
+def stuck(obs, deck, seat, kind, n_options):
+    i = 1
+    while i > 0:
+        i = (i * 3 + 1) % 1000003 + 1
+    return 0
+
+
+@bot(params={})
+def slow(obs, deck, seat, kind, n_options):
+    i = 1
+    for _ in range(200_000):
+        i = (i * 3 + 1) % 1000003 + 1
+    return 0 if i > 0 else 1
+'''
+PLAYING_CPU_TICKS = 300  # clock ticks (1/100 s) of CPU a worker has used: past its start, into the games
+STOP_SECONDS = 5
+
+
+def _group(pgid: int) -> dict[int, int]:
+    """The live (not zombie) processes of process group ``pgid``: pid -> CPU clock ticks."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # it ended meanwhile
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found[int(entry)] = int(fields[11]) + int(fields[12])
+    return found
+
+
+def _start(tmp_path: Path, bot: str, jobs: int, *extra: str) -> tuple[subprocess.Popen, list[str]]:
+    if not SCRIPT.exists():
+        pytest.skip("the revachol console script is not installed")
+    (tmp_path / "bots.py").write_text(STUCK)
+    command = ["revachol", "simulate", "-n", "40", "--chunk-size", "10", "--players", "2", "--bot",
+               f"{tmp_path / 'bots.py'}:{bot}", "--jobs", str(jobs), "--quiet", "--out", str(tmp_path / "run"), *extra]  # fmt: skip
+    process = subprocess.Popen([str(SCRIPT), *command[1:]], cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)  # fmt: skip
+    return process, command
+
+
+def _wait_until_playing(process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 300
+    while not any(pid != process.pid and cpu > PLAYING_CPU_TICKS for pid, cpu in _group(process.pid).items()):
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.1)
+
+
+def _wait_for_the_end(process: subprocess.Popen) -> str:
+    """The run's stderr, once no process of its group is left (SIGKILL to what is left
+    after 30 s, so that no test leaves a process behind)."""
+    started = time.monotonic()
+    try:
+        _, stderr = process.communicate(timeout=300)
+        while _group(process.pid) and time.monotonic() - started < 30:
+            time.sleep(0.05)
+        return stderr
+    finally:
+        if _group(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def _stop_and_wait(process: subprocess.Popen, number: signal.Signals) -> tuple[str, float]:
+    """Send ``number`` to the run's process group, as a terminal does for Ctrl-C; the
+    run's stderr and the seconds until no process of the group was left."""
+    os.killpg(process.pid, number)
+    sent = time.monotonic()
+    stderr = _wait_for_the_end(process)
+    return stderr, time.monotonic() - sent
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_ends_every_process_of_a_run_whose_bot_never_returns(tmp_path, jobs):
+    process, command = _start(tmp_path, "stuck", jobs)
+    _wait_until_playing(process)
+    stderr, seconds = _stop_and_wait(process, signal.SIGINT)
+    assert seconds < STOP_SECONDS and not _group(process.pid)
+    assert process.returncode == 128 + signal.SIGINT
+    (line,) = stderr.strip().splitlines()
+    assert line == (f"error: stopped by SIGINT; 0 of 4 chunks (0 of 40 games) kept in {tmp_path / 'run'}; "
+                    f"continue with: {shlex.join([*command, '--resume'])}")  # fmt: skip
+
+
+def test_sigterm_keeps_the_finished_chunks_and_names_them(tmp_path):
+    """A slow bot: some chunks finish before SIGTERM; the manifest records exactly those."""
+    process, _ = _start(tmp_path, "slow", 1)
+    deadline = time.monotonic() + 300
+    while not list((tmp_path / "run" / "cards").glob("part-*.parquet")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stderr, seconds = _stop_and_wait(process, signal.SIGTERM)
+    assert seconds < STOP_SECONDS and process.returncode == 128 + signal.SIGTERM
+    (line,) = stderr.strip().splitlines()
+    kept = int(re.search(r"stopped by SIGTERM; (\d) of 4 chunks \((\d+) of 40 games\) kept in ", line)[1])
+    manifest = read_manifest(tmp_path / "run")
+    assert 1 <= kept < 4 and manifest["status"] == "failed" and len(manifest["parts"]) == 3 * kept
+
+
+def test_the_watchdog_stops_a_run_and_names_the_bot_that_does_not_return(tmp_path):
+    process, _ = _start(tmp_path, "stuck", 1, "--stall-timeout", "3")
+    stderr = _wait_for_the_end(process)
+    assert process.returncode == 1 and not _group(process.pid)
+    (line,) = stderr.strip().splitlines()
+    assert re.fullmatch(rf"error: stopped: no game finished for [34] s, most likely a bot that does not return "
+                        rf"\({re.escape(str(tmp_path / 'bots.py'))}:stuck\); 0 of 4 chunks \(0 of 40 games\) kept in "
+                        rf"{re.escape(str(tmp_path / 'run'))}; continue with: .* --resume", line), line  # fmt: skip
