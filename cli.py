@@ -43,7 +43,7 @@ DEFAULT_CARDS = Path("cards.yaml")
 # The built-in bots (sim.bots.policy), weakest to strongest; kept literal so that --help imports no engine.
 BOTS = ("Built-in bots: random, uniform (every rule path), greedy (the default), planner, search (strongest, "
         "slowest; search:iterations=N); or FILE.py:NAME for your own.")  # fmt: skip
-# Rule options (RULES.md readings, sim/options.py), shared by the commands that play games.
+# Rule options (docs/RULES.md readings, sim/options.py), shared by the commands that play games.
 DOUBLE_ANY_SYMBOL = typer.Option(False, help="Rule option opt_double_any_symbol (A2 may double any symbol in its squad).")
 ONE_SPECIAL_CROWN = typer.Option(False, "--one-special-crown-per-squad", help="Rule option opt_one_special_crown_per_squad (A8: one extra crown per squad, not one per A8 card).")
 EXTRA_PLAY_EXISTING = typer.Option(False, "--extra-play-existing-squad", help="Rule option opt_extra_play_existing_squad (A4: the extra card goes into an existing squad only).")

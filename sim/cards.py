@@ -76,7 +76,7 @@ N_SYMBOLS = 7
 
 
 class Ability(enum.IntEnum):
-    """Ally abilities; the value is the ability's number in RULES.md (A1-A9)."""
+    """Ally abilities; the value is the ability's number in docs/RULES.md (A1-A9)."""
 
     NONE = 0
     BORROW = 1

@@ -1,4 +1,4 @@
-"""Rule options a run can switch (RULES.md readings named ``opt_...``) and run switches."""
+"""Rule options a run can switch (docs/RULES.md readings named ``opt_...``) and run switches."""
 
 from __future__ import annotations
 
@@ -78,5 +78,5 @@ class RuleOptions:
         return asdict(self)
 
     def readings(self) -> dict[str, bool]:
-        """The rule options proper (RULES.md readings), by their ``opt_...`` names."""
+        """The rule options proper (docs/RULES.md readings), by their ``opt_...`` names."""
         return {f"opt_{name}": getattr(self, name) for name in READINGS}

@@ -36,6 +36,7 @@ def default_run(tmp_path_factory, default_deck):
     return Run.open(_run(default_deck, tmp_path_factory.mktemp("runs") / "default"))
 
 
+@pytest.mark.slow
 def test_the_out_of_core_softmax_fit_matches_statsmodels_conditional_logit(default_run, monkeypatch):
     """Newton steps on totals summed chunk by chunk reach statsmodels' maximum (its
     Newton run to 1e-12) to 1e-9, in a few passes."""

@@ -86,6 +86,7 @@ def revachol(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([str(SCRIPT), *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_revachol_report_writes_the_page_and_prints_its_path(script_run, tmp_path):
     result = revachol("report", str(script_run), "--out", str(tmp_path / "out"), "--include-unfinished")
     assert result.returncode == 0, result.stderr
@@ -115,6 +116,7 @@ def test_card_and_run_names_with_dollars_are_drawn_literally_never_as_math_text(
     assert all(not label._preprocess_math(label.get_text())[1] for label in ax.get_yticklabels())
 
 
+@pytest.mark.slow
 def test_a_report_of_several_runs_goes_to_its_own_folder_and_leaves_each_runs_report(script_run, tmp_path):
     own = build_report(script_run)
     before = own.read_bytes()

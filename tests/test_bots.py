@@ -310,6 +310,7 @@ def test_seats_get_the_bots_in_order_or_shuffled_per_game(default_arrays):
     assert ((counts > 1000 - 5 * 27) & (counts < 1000 + 5 * 27)).all(), counts  # Binomial(4000, 1/4): sd 27
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "strong, weak, n_games",
     [("greedy", "random", 3000), ("planner", "greedy", 8000), ("search:iterations=32", "planner", 1500)],

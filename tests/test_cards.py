@@ -152,6 +152,8 @@ ERROR_CASES = [
 
 @pytest.mark.parametrize("what, path, value, card, field, valid", ERROR_CASES, ids=[c[0] for c in ERROR_CASES])
 def test_r1_5_each_error_names_file_card_field_and_what_is_valid(what, path, value, card, field, valid):
+    """The card faces as the schema checks them: an ally's 1 or 2 symbols (R1.2), a
+    morale card's save and penalty (R1.3), a task's 1 to 4 coloured symbols (R1.4)."""
     problems = _problems(_mutated(path, value))
     assert len(problems) == 1, problems
     (message,) = problems

@@ -1,6 +1,7 @@
 """Random mutations of the default deck give a valid deck or a clean DeckError, never
 another exception (issue: foundation, item 6)."""
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -47,6 +48,7 @@ def mutated_texts(draw, base):
     return dump_yaml(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_r1_5_any_mutation_is_a_valid_deck_or_a_clean_error(default_text, data):

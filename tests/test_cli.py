@@ -85,6 +85,7 @@ def test_help_starts_without_importing_the_engine():
     assert probe.stdout.split() == ["False", "False"], probe.stderr
 
 
+@pytest.mark.slow
 def test_run_plays_the_games_and_writes_the_report(tmp_path):
     result = revachol("run", "-n", "1500", "--players", "3", "--runs", str(tmp_path), "--quiet")
     assert result.returncode == 0, result.stderr
@@ -101,6 +102,7 @@ def test_run_plays_the_games_and_writes_the_report(tmp_path):
     assert again.returncode == 0 and len(list(tmp_path.iterdir())) == 1  # the same run, continued
 
 
+@pytest.mark.slow
 def test_run_with_several_player_counts_plays_each_and_reports_them_side_by_side(tmp_path):
     result = revachol("run", "-n", "600", "--players", "2,4", "--runs", str(tmp_path), "--quiet", "--jobs", "1",
                       "--no-points-blind")  # fmt: skip
@@ -118,6 +120,7 @@ def test_run_with_several_player_counts_plays_each_and_reports_them_side_by_side
 
 
 def test_run_refuses_a_player_count_outside_2_to_4_in_one_line(tmp_path):
+    """R2.1: 2 to 4 players; a run that asks for 5 is refused before it plays."""
     result = revachol("run", "--players", "2,5", "--runs", str(tmp_path))
     assert result.returncode == 1 and result.stderr.count("\n") == 1 and "2 to 4" in result.stderr
     assert not any(tmp_path.iterdir())

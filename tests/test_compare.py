@@ -73,6 +73,7 @@ def test_each_quantity_sits_in_one_family_and_none_is_counted_twice(tmp_path):
                                                "games decided by dice"]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_false_positive_rate_stays_at_the_nominal_level_over_repeated_seeds(tmp_path, default_deck):
     """The same cards listed in another order deal other games (a true null with
     noise): over 20 seeds, the game-metric family is flagged in at most 4 (P < 2% if
@@ -129,6 +130,7 @@ def test_runs_that_did_not_play_the_same_games_are_refused(tmp_path):
         comparison_tables(a, b)
 
 
+@pytest.mark.slow
 def test_compare_from_the_command_line(tmp_path, default_deck):
     script = Path(sys.executable).with_name("revachol")
     if not script.exists():

@@ -323,6 +323,7 @@ GAME = st.tuples(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
     data=st.one_of(st.none(), deck_data(), deck_data(), deck_data()),  # None (1 in 4): the default deck
@@ -339,6 +340,7 @@ def test_random_playouts_keep_every_invariant(data, double_any_symbol, turn_cap,
         play_checked(deck, arrays, options, n_players, seed, game_index)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
     data=st.one_of(st.none(), deck_data()),

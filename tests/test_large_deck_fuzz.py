@@ -4,21 +4,15 @@ morale cards, with abilities, 2-4 players, every built-in bot, and squads of mor
 after every turn, and nothing crashes (RULES R1.5, Reading "any deck that validates
 must play").
 
-:func:`test_large_decks_pass_with_numba_boundscheck` runs these tests again in a build
-with numba's bounds checking on, where an index past the end of any array is an
-``IndexError`` instead of silent memory corruption. It uses its own numba cache
-directory, so the normal cache stays untouched; with that cache warm it takes about a
-minute, the first compile several.
+These tests and those of tests/test_rules_large_decks.py are marked ``boundscheck``:
+``.ci/run`` runs them again in a build with numba's bounds checking on
+(``NUMBA_BOUNDSCHECK=1``, with a numba cache directory of its own), where an index
+past the end of any array is an ``IndexError`` instead of silent memory corruption.
 """
-
-import os
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
 import numba
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
@@ -30,11 +24,12 @@ from sim.rules.squads import add_to_squad
 from sim.state import BOT_POLICY, STATUE_N
 from tests.test_invariants import BASE, GAME, compiled, deck_data, play_checked
 
-ROOT = Path(__file__).resolve().parents[1]
 LARGE_DECKS = deck_data(allies=(46, 200), tasks=(31, 100), morale=(31, 100))
 BOTS = [*(name for name in POLICY_IDS if name != "search"), "search:iterations=2"]  # every built-in bot
 BIG_SQUAD = 65  # allies: more than the 64 of the old penalty encoding (squad x 64 + position)
 EXAMPLES = 4 if numba.config.BOUNDSCHECK else 25  # the bounds-checked build is slower
+
+pytestmark = [pytest.mark.boundscheck, pytest.mark.slow]
 
 
 def big_squads(seat: int, sizes: list[int], n_allies: int):
@@ -100,18 +95,3 @@ def test_r1_5_a_deck_at_every_limit_plays_and_keeps_every_invariant():
     options = RuleOptions(debug=True, turn_cap=150)
     for n_players in (2, 4):
         play_checked(deck, arrays, options, n_players, 3, 0, bots[:, BOT_POLICY], params)
-
-
-def test_large_decks_pass_with_numba_boundscheck():
-    """The large-deck tests (this module's fuzzing and the scripted positions of
-    tests/test_rules_large_decks.py) pass in a build with ``NUMBA_BOUNDSCHECK=1``."""
-    cache = Path(tempfile.gettempdir()) / "revachol-numba-boundscheck"
-    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(cache)}
-    tests = ["tests/test_rules_large_decks.py", "tests/test_large_deck_fuzz.py", "-k", "not boundscheck"]
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
-    )  # fmt: skip
-    tail = result.stdout[-3000:] + result.stderr[-2000:]
-    assert result.returncode == 0, tail
-    assert " passed" in result.stdout and " failed" not in result.stdout, tail

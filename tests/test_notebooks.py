@@ -9,6 +9,7 @@ test's ``tmp_path``, so that the runs and reports they write are cleaned up with
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -60,12 +61,33 @@ def test_notebook_is_stored_without_outputs_and_reads_the_game_count(name):
     assert GAMES_VARIABLE in code[0].source and "N_GAMES" in code[0].source
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_notebook_runs(name, tmp_path, monkeypatch):
+# What each notebook must have computed, read in its own kernel after its last cell: a
+# cell appended to the notebook in memory prints these as one JSON line.
+PROBES = {
+    "01_quickstart": """{
+        "games": load(run, "games").height, "allies": len(strength), "allies_in_deck": len(deck.allies),
+        "effects_finite": bool(strength["effect_pp"].notna().all()), "seats": len(seat_rates),
+        "findings": len(found), "report": str(report), "log_head": game_log.splitlines()[:2]}""",
+    "02_card_strength": """{
+        "games": [load(baseline, "games").height, load(restricted, "games").height], "allies": len(strength),
+        "allies_in_deck": len(deck.allies), "effects_finite": bool(strength["effect_pp"].notna().all()),
+        "effect_range": [float(strength["effect_pp"].min()), float(strength["effect_pp"].max())], "verdicts": sorted(set(strength["verdict"])),
+        "restricted_bots": sorted(seats.bot_win_rates(restricted)["bot"]),
+        "ally_rows": both.loc[both["ally"] == ALLY, "run"].tolist()}""",
+    "03_tweak_a_card": """{
+        "games": [load(run_a, "games").height, load(run_b, "games").height],
+        "points": outcomes.loc[outcomes["task"] == TASK, "points"].tolist(), "new_points": NEW_POINTS,
+        "paired_games": int(paired["games"]["n"].max()), "report": str(report)}""",
+}
+
+
+def _run(name: str, tmp_path: Path, monkeypatch) -> tuple[nbformat.NotebookNode, dict]:
+    """Run a notebook top to bottom with the probe cell appended; its cells and the probe."""
     monkeypatch.setenv("MPLBACKEND", "agg")
     monkeypatch.setenv(GAMES_VARIABLE, str(GAMES))
     monkeypatch.setenv("REVACHOL_RUNS", str(tmp_path))
     nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(f"import json\nfrom analysis.data.load import load\nprint('PROBE', json.dumps({PROBES[name]}))"))
     client = NotebookClient(
         nb,
         kernel_name="python3",
@@ -74,13 +96,61 @@ def test_notebook_runs(name, tmp_path, monkeypatch):
         resources={"metadata": {"path": str(NOTEBOOKS)}},  # Jupyter runs a notebook from its folder
     )
     client.execute()  # raises CellExecutionError, with the cell and its traceback, if a cell fails
+    probe = nb.cells.pop()
+    line = next(line for line in _printed_cells([probe]).splitlines() if line.startswith("PROBE "))
+    return nb, json.loads(line.removeprefix("PROBE "))
 
-    assert any("image/png" in output.get("data", {}) for output in _outputs(nb)), "no figure was drawn"
-    for line in _printed(nb).splitlines():
-        if line.startswith("Report written to "):
-            report = Path(line.removeprefix("Report written to "))
-            assert report.is_file() and report.is_relative_to(tmp_path)
-            assert "Balance report" in report.read_text(encoding="utf-8")
-            break
-    else:
-        assert name == "02_card_strength", "the notebook printed no report path"
+
+def _printed_cells(cells) -> str:
+    return "".join(o.get("text", "") for cell in cells for o in cell.outputs if o.output_type == "stream")
+
+
+def _figures(nb) -> int:
+    return sum("image/png" in output.get("data", {}) for output in _outputs(nb))
+
+
+def _tables(nb) -> int:
+    return sum("text/html" in output.get("data", {}) for output in _outputs(nb))
+
+
+def _report(path: str, tmp_path: Path) -> str:
+    report = Path(path)
+    assert report.is_file() and report.is_relative_to(tmp_path)
+    return report.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_notebook_01_quickstart_plays_reports_and_replays(tmp_path, monkeypatch):
+    nb, probe = _run("01_quickstart", tmp_path, monkeypatch)
+    assert probe["games"] == GAMES
+    assert probe["allies"] == probe["allies_in_deck"] and probe["effects_finite"]
+    assert probe["seats"] == 4 and probe["findings"] >= 3  # first player, length, penalties, dice at least
+    assert "Balance report" in _report(probe["report"], tmp_path)
+    assert probe["log_head"][0].startswith("Rule options: opt_double_any_symbol off")
+    assert probe["log_head"][1].endswith("plays first (R2.2).")
+    printed = _printed(nb)
+    assert "1,500 games of 4 players, bot 'greedy', seed 1" in printed and "\n1. " in printed
+    assert _figures(nb) == 7 and _tables(nb) >= 7
+
+
+@pytest.mark.slow
+def test_notebook_02_card_strength_values_every_ally_and_restricts_one(tmp_path, monkeypatch):
+    nb, probe = _run("02_card_strength", tmp_path, monkeypatch)
+    assert probe["games"] == [GAMES, GAMES]
+    assert probe["allies"] == probe["allies_in_deck"] and probe["effects_finite"]
+    low, high = probe["effect_range"]
+    assert low < 0 < high  # effects against the average ally: some above it, some below
+    assert set(probe["verdicts"]) <= {"", "stronger", "weaker"}
+    assert probe["restricted_bots"] == ["greedy", "greedy:never=kim_kitsuragi"]
+    assert len(probe["ally_rows"]) == 2  # Kim's effect in the baseline and in the restricted run
+    assert _figures(nb) == 2 and _tables(nb) == 5
+
+
+@pytest.mark.slow
+def test_notebook_03_tweak_a_card_compares_the_two_decks_on_the_same_games(tmp_path, monkeypatch):
+    nb, probe = _run("03_tweak_a_card", tmp_path, monkeypatch)
+    assert probe["games"] == [GAMES, GAMES] and probe["paired_games"] == GAMES
+    assert probe["points"][1] == probe["new_points"] != probe["points"][0]
+    assert "after:  {" in _printed(nb) and "'points': 6" in _printed(nb)
+    assert "Balance report" in _report(probe["report"], tmp_path)
+    assert _figures(nb) == 3

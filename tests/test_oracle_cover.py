@@ -223,6 +223,7 @@ def name(index: int) -> str:
     return list(ALLY)[index]
 
 
+@pytest.mark.slow
 def test_r6_1_oracle_completions_and_borrows_agree_with_brute_force_on_random_positions():
     rng = np.random.default_rng(13)
     borrow_rows = 0

@@ -34,8 +34,7 @@ window.addEventListener("load", () => setTimeout(() => {
   body.setAttribute("data-sortable", document.querySelectorAll("table.dataTable th.dt-orderable-asc").length);
 }, 3000));
 </script>"""
-pytestmark = pytest.mark.skipif(BROWSER is None,
-                                reason="no Chromium on this machine (apt-get install chromium); .ci/run installs it")  # fmt: skip
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(BROWSER is None, reason="no Chromium on this machine (apt-get install chromium); .ci/run installs it")]  # fmt: skip
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """Scripted positions for completing tasks: R6 and the abilities that act on
-completion (A1, A2, A5, A8), each checked against RULES.md."""
+completion (A1, A2, A5, A8), each checked against docs/RULES.md."""
 
 import numpy as np
 import pytest

@@ -24,7 +24,7 @@ from sim.state import (
     new_state,
 )
 
-pytestmark = pytest.mark.nojit
+pytestmark = [pytest.mark.nojit, pytest.mark.boundscheck]
 
 
 class Position:
@@ -66,7 +66,8 @@ class Position:
 
 def test_a6_a_150_ally_deck_lists_every_swap_within_the_option_buffer():
     """Issue 13 item 5: 150 allies gave 4,289 A6 rows for a 4,096-row buffer. Here seat
-    0 has Harry and 75 squads, seat 1 a squad of 74 allies: 1 + 74 x 75 rows."""
+    0 has Harry and 75 squads, seat 1 a squad of 74 allies (R5.1: any number of
+    squads, each of any size): 1 + 74 x 75 rows."""
     p = Position(149, [("harry", "swap")])
     harry = 0
     p.squad(0, [harry, *p.plain(0, 1)])

@@ -63,6 +63,7 @@ def cold_first_run(tmp_path, patches: str) -> dict:
     return json.loads(out.stdout)
 
 
+@pytest.mark.slow
 def test_every_share_kernel_is_compiled_with_the_types_the_game_loop_calls_it_with(tmp_path):
     """On any machine: unsplit, the game loop compiles each share kernel once, with the
     signature that sim.split_compile derives, so a stale share cannot pass unseen."""
@@ -76,6 +77,7 @@ def test_every_share_kernel_is_compiled_with_the_types_the_game_loop_calls_it_wi
         assert result["signatures"].get(f"{module}.{name}") == [derived], name
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2 if hasattr(os, "sched_getaffinity") else True,
                     reason="the compilation is split on two CPUs or more")  # fmt: skip
 def test_a_cold_first_run_loads_the_helpers_kernels_and_compiles_its_own_once(tmp_path):

@@ -43,6 +43,7 @@ def test_the_command_line_refuses_a_completion_target_in_percent_with_one_line()
         "e.g. completion:find_your_badge=0.85..0.95"]
 
 
+@pytest.mark.slow
 def test_tune_moves_a_task_towards_its_completion_target_and_measures_it_on_a_hold_out_seed(tmp_path):
     result = tune(DEFAULT_CARDS, [FieldRange.parse("find_your_badge.points=1..8")],
                   [Target.parse("completion:find_your_badge=0.9..1.0")], 1000, tmp_path, n_jobs=1,

@@ -133,6 +133,7 @@ def test_cli_scripted_is_not_offered(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_cli_simulate_and_run_take_debug_and_record_it_in_the_manifest(tmp_path):
     out = tmp_path / "run"
     result = revachol("simulate", "-n", "10", "--players", "2", "--debug", "--jobs", "1", "--quiet", "--out", str(out))

@@ -46,17 +46,28 @@ def test_a_worker_started_in_the_block_has_the_allocator_settings_from_its_start
     assert {name: seen.get(name) for name in VARIABLES} == {"PYTHONSAFEPATH": "1", **KEEP_FREED_MEMORY}
 
 
-def _has_runner() -> bool:
-    return "sim.runner" in sys.modules
+def _runner_imported(rendezvous: str) -> tuple[int, bool]:
+    """This worker's pid and whether it has imported :mod:`sim.runner`, after every
+    worker of the pool has taken one such task (a file per worker in ``rendezvous``):
+    a task waits for the other, so two tasks are answered by two distinct workers."""
+    Path(rendezvous, str(os.getpid())).touch()
+    deadline = time.monotonic() + 120
+    while len(list(Path(rendezvous).iterdir())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return os.getpid(), "sim.runner" in sys.modules
 
 
-def test_start_workers_starts_workers_that_import_the_runner_before_any_chunk():
+def test_start_workers_starts_workers_that_import_the_runner_before_any_chunk(tmp_path):
+    """Both workers of a 2-job run, not just one, have imported sim.runner before any
+    chunk: start_workers gives each worker one start task, and the run's pool is the
+    one it started."""
     kill_workers()  # no worker of an earlier test, and no start_workers pending
     start_workers(2, "sim.runner")
     await_workers()
     pool = executor(2)  # the run's pool, which start_workers started
-    seen = [future.result() for future in [pool.submit(_has_runner) for _ in range(8)]]
-    assert any(seen)  # a worker that played no chunk has imported sim.runner
+    answers = [future.result(timeout=180) for future in [pool.submit(_runner_imported, str(tmp_path)) for _ in range(2)]]
+    assert len({pid for pid, _ in answers}) == 2, f"two tasks, one worker: {answers}"
+    assert [imported for _, imported in answers] == [True, True], answers
 
 
 def test_kill_workers_ends_a_busy_worker_at_once_and_the_next_pool_works():

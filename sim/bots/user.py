@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -206,11 +207,15 @@ def load_bot(path: str, name: str) -> UserBot:
     return found
 
 
+ANSI_CODE = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def _error_detail(exc: BaseException, file_name: str) -> str:
     """The line of a bot file's import error that says what is wrong."""
     if isinstance(exc, SystemExit):
         return f"the file calls sys.exit({exc.code!r}) when imported; a bot file only defines bots"
-    lines = [line.strip() for line in str(exc).splitlines() if line.strip()] or [""]
+    text = ANSI_CODE.sub("", str(exc))  # numba colours its messages when colorama is installed
+    lines = [line.strip() for line in text.splitlines() if line.strip()] or [""]
     hidden = next((line for line in lines if "Unknown attribute" in line), None)
     if hidden:
         return f"{hidden.split(' of type ')[0]}: a bot sees only {', '.join(VISIBLE)}"

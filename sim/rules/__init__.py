@@ -1,4 +1,4 @@
-"""The rules of RULES.md, one module per rule area, compiled with numba.
+"""The rules of docs/RULES.md, one module per rule area, compiled with numba.
 
 ``RULES_VERSION`` changes whenever a change to these modules changes play, so a
 results set records which rules produced it.
