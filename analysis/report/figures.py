@@ -264,7 +264,7 @@ def plot_task_calibration(calibration: pd.DataFrame) -> Figure:
         ax.step(rate, rows["fit_points"], where="mid", color="grey", lw=1.2,
                 label="monotone par: what tasks as hard pay")  # fmt: skip
         ax.fill_between(rate, rows["fit_points_low"], rows["fit_points_high"], step="mid", color="grey",
-                        alpha=BAND_ALPHA, label="its 95% band (games resampled)")  # fmt: skip
+                        alpha=BAND_ALPHA, label="its 95% band (game-clustered bootstrap)")  # fmt: skip
         points, par = rows["points"].to_numpy(float), rows["par_points"].to_numpy(float)
         ax.errorbar(rate[flagged], par[flagged], fmt="_", color="grey", ms=10, lw=1,
                     yerr=np.abs(np.vstack([par - rows["par_points_low"], rows["par_points_high"] - par]))[:, flagged])

@@ -310,7 +310,7 @@ CALIBRATION = (
     "How a task's reward is judged: each task is set against the monotone (isotonic) fit of points on difficulty "
     "over the other tasks, and overpays when it pays at least {threshold} more than the tasks as hard or harder, or "
     "underpays when it pays at least that much less than the tasks as easy or easier, significant after a "
-    "Benjamini–Hochberg correction (q ≤ 0.05, games resampled). {difficulty} Expected points = points × "
+    "Benjamini–Hochberg correction (q ≤ 0.05; game-clustered bootstrap). {difficulty} Expected points = points × "
     "completion rate × (1 − share of completions lost to penalties): what the task is worth per game."
 )
 BLIND = ("Difficulty is the completion rate in a companion run of the same games with every task paying "
