@@ -116,7 +116,7 @@ def run(
     seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
     runs: Path = typer.Option(Path("runs"), help="Folder that holds the run directories."),
     name: str | None = typer.Option(None, help="Name of the run directory; default: from the card file, its hash, players, bots, games and seed."),
-    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    jobs: int = typer.Option(-1, help="Worker processes for the games and the report; -1 uses every core."),
     quiet: bool = typer.Option(False, help="No progress bar."),
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
@@ -142,7 +142,8 @@ def run(
                  progress=None if not quiet else False, cards_file=cards, stall_timeout=stall_timeout)  # fmt: skip
             if points_blind:
                 play_points_blind(out, jobs, progress=None if not quiet else False)
-        report_path = build_report(outs, out=runs / base / "report", threshold_pp=threshold)
+        report_path = build_report(outs, out=runs / base / "report", threshold_pp=threshold,
+                                   workers=jobs if jobs > 0 else None)
     except RunStopped as exc:
         _stopped(exc, resume=False)  # run resumes by itself
     except (RunError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
@@ -173,6 +174,7 @@ def bench(
     report_games: list[int] = typer.Option([1_000_000, 10_000_000], min=1, help="With --report: the run sizes, repeat for several."),
     runs: Path = typer.Option(Path("runs") / "report-bench", help="With --report: the folder of the runs, g1m and g10m; complete runs there are reused (only read), missing ones are played there first (greedy, 4 players, seed 0)."),
     dask_local: int | None = typer.Option(None, min=1, help="With --report: time the reports on a local Dask cluster of this many workers."),
+    report_jobs: int | None = typer.Option(None, min=1, help="With --report: the reports' local worker processes (report --jobs; default every core)."),
 ) -> None:
     """Measure the engine's speed in games/s on one core: the card file and its ability-free variant, with 2 and 4 players. With --report, the report's wall time, peak memory and rows/s instead. A measurement, not a test."""
     if report:
@@ -181,7 +183,7 @@ def bench(
         from analysis.report.bench import format_timings, report_scale
 
         try:
-            typer.echo(format_timings(report_scale(report_games, runs, dask_local)))
+            typer.echo(format_timings(report_scale(report_games, runs, dask_local, report_jobs)))
         except (RuntimeError, subprocess.CalledProcessError) as exc:
             _fail(str(exc))
         return
@@ -257,6 +259,7 @@ def report(
     quiet: bool = typer.Option(False, help="No progress bar (shown for a million games or more)."),
     scheduler: str | None = typer.Option(None, help="Read the run's parts on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see the run at the same path)."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and read the run's parts on it."),
+    jobs: int | None = typer.Option(None, min=1, help="Local worker processes that read the run's parts side by side (default: every core from 200,000 games on); the report is the same whatever their number."),
 ) -> None:
     """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the path of the HTML file."""
     from analysis.report.page import build_report
@@ -271,7 +274,8 @@ def report(
     try:
         path = build_report(run_dir, out, include_unfinished, threshold,
                             target_turns=(target.low, target.high) if target else None, bot=bot,
-                            progress=False if quiet else None, scheduler=scheduler, dask_local=dask_local)  # fmt: skip
+                            progress=False if quiet else None, scheduler=scheduler, dask_local=dask_local,
+                            workers=jobs)  # fmt: skip
     except (RunError, DeckError, ValueError) as exc:
         _fail(str(exc).replace("\n", "; "))
     typer.echo(str(path))

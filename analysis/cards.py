@@ -54,11 +54,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.data.memo import once
 from analysis.data.player_games import bot_labels
 from analysis.data.runs import Run, RunsLike, per_run
-from analysis.data.spool import AllySpool
-from analysis.data.stream import Batch, Columns, Totals, add_totals, batches, reduce_run
+from analysis.data.spool import AllySpool, Packed
+from analysis.data.passes import Pass, totals_of
+from analysis.data.stream import SIDE, Batch, Columns, Totals, reduce_run
 from analysis.stats.ally_model import ally_effects_by_group, informative_counts
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.stats.inference import bh_flags, mean_columns_from_sums, rate_columns
@@ -173,12 +173,12 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
         member = labels == bots.index(bot) if bot is not None else np.ones(len(labels), bool)  # the rows counted
         groups = 2 if bot is not None and len(bots) > 1 else 1  # this bot's rows (group 1) against the others
 
-        def totals(batch: Batch, spool: AllySpool) -> dict:
+        def totals(batch: Batch) -> dict:
             held, won = batch.players["held"], batch.players["won"].astype(bool)
             rows = member[batch.players[index]]
             group, winner = rows.astype(np.int64) * (groups - 1), won.argmax(1)
-            spool.add(held, winner, group)  # the logit's passes read the spool, not the parts
-            out = {"games": np.int64(batch.size), "player_games": rows.sum(dtype=np.int64),
+            out = {SIDE: Packed.of(held, winner, group),  # to the spool: the logit's passes read it, not the parts
+                   "games": np.int64(batch.size), "player_games": rows.sum(dtype=np.int64),
                    **_ally_moments(held, batch.players["played"], won, rows),
                    **informative_counts(held, winner, group, groups)}  # fmt: skip
             if extra:
@@ -186,10 +186,9 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
                 out["opening_n"], out["opening_wins"] = opening.sum((0, 1)), (opening & won[:, :, None]).sum((0, 1))
             return out
 
-        with AllySpool() as spool:  # a local file: this pass runs here, not on a cluster's workers
-            moments: Totals = {}
-            for batch in batches(run, Columns(players=("held", "played", "won", index, *extra)), include_unfinished):
-                moments = add_totals(moments or None, totals(batch, spool))
+        with AllySpool() as spool:
+            columns = Columns(players=("held", "played", "won", index, *extra))
+            moments = reduce_run(run, columns, totals, include_unfinished, side=spool.append)
             effects = ally_effects_by_group(spool, run.players, groups, moments)[0][groups - 1]
         verdict, q_value = verdicts(effects["effect_pp"], effects["p_value"], threshold_pp)
         none = np.zeros(len(run.deck.allies), np.int64)
@@ -230,6 +229,10 @@ def _contribution_sums(batch: Batch) -> dict[str, np.ndarray]:
     return sums
 
 
+CONTRIBUTIONS_PASS = Pass("contributions", Columns(cards=tuple(CONTRIBUTIONS)), _contribution_sums)
+"""The pass of :func:`ally_contributions`."""
+
+
 def ally_contributions(runs: RunsLike) -> pd.DataFrame:
     """What each ally did on the table, over every game of the run.
 
@@ -244,7 +247,7 @@ def ally_contributions(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        s = reduce_run(run, Columns(cards=tuple(CONTRIBUTIONS)), _contribution_sums)
+        s = totals_of(run, CONTRIBUTIONS_PASS)
         columns: dict[str, object] = {**ally_columns(run), "games": s["games"]}
         for name in CONTRIBUTIONS.values():
             columns[name] = s[name]
@@ -301,9 +304,14 @@ def task_totals(run: Run) -> Totals:
         (:class:`~analysis.stats.clustered.GameMoments` of each game's completed
         tasks lost, completed, and the points of both).
     """
-    columns = Columns(cards=("task_status", "task_turn", "task_completed_by"))
+    return totals_of(run, task_totals_pass(run))
+
+
+def task_totals_pass(run: Run) -> Pass:
+    """The pass of :func:`task_totals`."""
     points = np.array([task.points for task in run.deck.tasks], np.float64)
-    return once(run, "task totals", lambda: reduce_run(run, columns, _task_sums(run.players, points)))
+    return Pass("task totals", Columns(cards=("task_status", "task_turn", "task_completed_by")),
+                _task_sums(run.players, points))  # fmt: skip
 
 
 def task_outcomes(runs: RunsLike) -> pd.DataFrame:
@@ -364,3 +372,9 @@ def task_completers(runs: RunsLike) -> pd.DataFrame:
         })  # fmt: skip
 
     return per_run(runs, one)
+
+
+def passes(run: Run, include_unfinished: bool = False) -> list[Pass]:
+    """The passes over ``run`` of this module's report tables, for
+    :func:`analysis.data.passes.prefetch`."""
+    return [CONTRIBUTIONS_PASS, task_totals_pass(run)]

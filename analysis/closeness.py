@@ -24,9 +24,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.data.memo import once
 from analysis.data.runs import Run, RunsLike, per_run
-from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.data.passes import Pass, totals_of
+from analysis.data.stream import Batch, Columns, Totals
 from analysis.stats.histogram import Histogram
 from analysis.stats.inference import rate_columns
 
@@ -46,9 +46,14 @@ def _histograms(batch: Batch) -> Totals:
             "decisiveness": Histogram.of(decisiveness), "comebacks": int(games["winner_behind_at_half"].sum())}  # fmt: skip
 
 
+def closeness_pass(run: Run) -> Pass:
+    """The pass of the closeness table: the histograms of the measures and the
+    comebacks over the finished games."""
+    return Pass("closeness", Columns(games=FIELDS), _histograms, include_unfinished=False)
+
+
 def _finished(run: Run) -> Totals:
-    """The histograms of the measures and the comebacks over the finished games."""
-    return once(run, "closeness", lambda: reduce_run(run, Columns(games=FIELDS), _histograms, include_unfinished=False))
+    return totals_of(run, closeness_pass(run))
 
 
 def closeness(runs: RunsLike) -> pd.DataFrame:
@@ -91,3 +96,9 @@ def margin_histogram(runs: RunsLike) -> pd.DataFrame:
         ``share`` with its Wilson interval.
     """
     return per_run(runs, lambda run: _finished(run)["margin"].distribution("margin", "games"))
+
+
+def passes(run: Run, include_unfinished: bool = False) -> list[Pass]:
+    """The passes over ``run`` of this module's report tables, for
+    :func:`analysis.data.passes.prefetch`."""
+    return [closeness_pass(run)]

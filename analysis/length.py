@@ -28,9 +28,9 @@ import pandas as pd
 
 from lifelines import AalenJohansenFitter
 
-from analysis.data.memo import once
 from analysis.data.runs import Run, RunsLike, per_run
-from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.data.passes import Pass, totals_of
+from analysis.data.stream import Batch, Columns, Totals
 from analysis.stats.histogram import Histogram
 from analysis.stats.inference import kaplan_meier, rate_columns
 
@@ -52,13 +52,16 @@ def _histograms(batch: Batch) -> Totals:
             **{ending: int(games[ending].sum()) for ending in ENDINGS[1:]}}  # fmt: skip
 
 
+def length_pass(run: Run) -> Pass:
+    """The pass of the length tables, over every game of the run: histograms of
+    ``turns`` and ``rounds``, of the turns at which games end or are censored
+    (``ends``) and at which the wait for the first morale-loss event ends
+    (``first_event``, by kind), and the stalled and truncated games."""
+    return Pass("length", Columns(games=(*MEASURES, "first_event_turn", *ENDINGS[1:])), _histograms)
+
+
 def _totals(run: Run) -> Totals:
-    """Over every game of the run: histograms of ``turns`` and ``rounds``, of the
-    turns at which games end or are censored (``ends``) and at which the wait for
-    the first morale-loss event ends (``first_event``, by kind), and the stalled and
-    truncated games."""
-    columns = Columns(games=(*MEASURES, "first_event_turn", *ENDINGS[1:]))
-    return once(run, "length", lambda: reduce_run(run, columns, _histograms))
+    return totals_of(run, length_pass(run))
 
 
 def game_length(runs: RunsLike) -> pd.DataFrame:
@@ -194,3 +197,9 @@ def first_event_incidence(runs: RunsLike) -> pd.DataFrame:
             games=int(counts.n.sum()))
 
     return per_run(runs, one)
+
+
+def passes(run: Run, include_unfinished: bool = False) -> list[Pass]:
+    """The passes over ``run`` of this module's report tables, for
+    :func:`analysis.data.passes.prefetch`."""
+    return [length_pass(run)]

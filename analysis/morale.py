@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import task_totals
-from analysis.data.memo import once
-from analysis.data.player_games import summarise_per_player
+from analysis.data.player_games import per_player_pass, summarise_per_player
 from analysis.data.runs import Run, RunsLike, per_run
-from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.data.passes import Pass, totals_of
+from analysis.data.stream import Batch, Columns, Totals
 from analysis.seats import game_counts
 from analysis.stats.clustered import CountMoments, ratio_columns
 from analysis.stats.histogram import Histogram
@@ -49,10 +49,10 @@ def _histograms(batch: Batch) -> Totals:
             "failed_share": Histogram.of(share)}  # fmt: skip
 
 
-def _per_game(run: Run) -> Totals:
-    """The histogram of every :data:`PER_GAME` measure over every game of the run."""
-    columns = Columns(games=("morale_events", "tasks_completed", "tasks_failed"))
-    return once(run, "morale per game", lambda: reduce_run(run, columns, _histograms))
+def per_game_pass(run: Run) -> Pass:
+    """The pass of :func:`morale_per_game`: the histogram of every :data:`PER_GAME`
+    measure over every game of the run."""
+    return Pass("morale per game", Columns(games=("morale_events", "tasks_completed", "tasks_failed")), _histograms)
 
 
 def morale_per_game(runs: RunsLike) -> pd.DataFrame:
@@ -71,7 +71,7 @@ def morale_per_game(runs: RunsLike) -> pd.DataFrame:
     """
 
     def one(run: Run) -> pd.DataFrame:
-        counts = _per_game(run)
+        counts = totals_of(run, per_game_pass(run))
         return pd.DataFrame([{"measure": column, "what": what, "unit": unit,
                               **{key: value[0] for key, value in counts[column].summary("games").items()}}
                              for column, (what, unit) in PER_GAME.items()])  # fmt: skip
@@ -88,7 +88,7 @@ def morale_event_distribution(runs: RunsLike) -> pd.DataFrame:
         One row per run and number of events: ``morale_events``, ``games``,
         ``count``, ``share`` with its Wilson interval.
     """
-    return per_run(runs, lambda run: _per_game(run)["morale_events"].distribution("morale_events", "games"))
+    return per_run(runs, lambda run: totals_of(run, per_game_pass(run))["morale_events"].distribution("morale_events", "games"))
 
 
 def player_penalties(runs: RunsLike) -> pd.DataFrame:
@@ -154,6 +154,11 @@ def _by_saves(batch: Batch) -> Totals:
     return {"moments": CountMoments.of(np.stack([(with_saves & won[..., None]).sum(1), with_saves.sum(1)], axis=-1))}
 
 
+def by_saves_pass(include_unfinished: bool = False) -> Pass:
+    """The pass of :func:`win_rate_by_saves`."""
+    return Pass(("by saves", include_unfinished), Columns(players=("saves", "won")), _by_saves, include_unfinished)
+
+
 def win_rate_by_saves(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
     """Win rate of the players who were saved 0, 1, 2 … times by the dice (R8.2).
 
@@ -168,7 +173,7 @@ def win_rate_by_saves(runs: RunsLike, include_unfinished: bool = False) -> pd.Da
     """
 
     def one(run: Run) -> pd.DataFrame:
-        moments = reduce_run(run, Columns(players=("saves", "won")), _by_saves, include_unfinished)["moments"]
+        moments = totals_of(run, by_saves_pass(include_unfinished))["moments"]
         values = np.arange(moments.values)
         return pd.DataFrame({"saves": values, "player_games": moments.total[:, 1].astype(np.int64),
                              "wins": moments.total[:, 0].astype(np.int64), **ratio_columns("win_rate", moments),
@@ -181,6 +186,10 @@ def _card_sums(batch: Batch) -> Totals:
     events = batch.cards["morale_events"].astype(np.int64)
     return {"games": np.int64(batch.size), "events": events.sum(0), "events_sq": (events**2).sum(0),
             "saves": batch.cards["morale_saves"].sum(0, dtype=np.int64)}  # fmt: skip
+
+
+CARDS_PASS = Pass("morale cards", Columns(cards=("morale_events", "morale_saves")), _card_sums)
+"""The pass of :func:`morale_cards`."""
 
 
 def morale_cards(runs: RunsLike) -> pd.DataFrame:
@@ -207,7 +216,7 @@ def morale_cards(runs: RunsLike) -> pd.DataFrame:
 
     def one(run: Run) -> pd.DataFrame:
         cards = run.deck.morale
-        sums = reduce_run(run, Columns(cards=("morale_events", "morale_saves")), _card_sums)
+        sums = totals_of(run, CARDS_PASS)
         # The record keeps one column even for a deck without morale cards.
         events, events_sq, saves = (sums[key][: len(cards)] for key in ("events", "events_sq", "saves"))
         probability = np.array([float(card.save.probability) for card in cards])
@@ -234,3 +243,9 @@ def morale_cards(runs: RunsLike) -> pd.DataFrame:
         })  # fmt: skip
 
     return per_run(runs, one)
+
+
+def passes(run: Run, include_unfinished: bool = False) -> list[Pass]:
+    """The passes over ``run`` of this module's report tables, for
+    :func:`analysis.data.passes.prefetch`."""
+    return [per_game_pass(run), per_player_pass(tuple(PER_PLAYER_GAME)), by_saves_pass(include_unfinished), CARDS_PASS]

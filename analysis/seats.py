@@ -39,10 +39,10 @@ from itertools import combinations
 
 from scipy import stats as sps
 
-from analysis.data.memo import once
 from analysis.data.player_games import bot_labels
 from analysis.data.runs import Run, RunsLike, per_run
-from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.data.passes import Pass, totals_of
+from analysis.data.stream import Batch, Columns, Totals
 from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.stats.histogram import Histogram
 from analysis.stats.inference import ALPHA, multinomial_bootstrap, rate_columns
@@ -97,10 +97,15 @@ def game_counts(run: Run, include_unfinished: bool = False) -> Totals:
         :class:`~analysis.stats.clustered.GameMoments` of each game's wins and
         player rows per bot of :func:`analysis.data.player_games.bot_labels`.
     """
+    return totals_of(run, game_counts_pass(run, include_unfinished))
+
+
+def game_counts_pass(run: Run, include_unfinished: bool = False) -> Pass:
+    """The pass of :func:`game_counts`."""
     names, column, label = bot_labels(run)
     columns = Columns(games=("winner", "tie_broken_by_dice"), players=("score", "won", column))
-    totals = _game_counts(run.players, column, label, len(names))
-    return once(run, ("game counts", include_unfinished), lambda: reduce_run(run, columns, totals, include_unfinished))
+    return Pass(("game counts", include_unfinished), columns, _game_counts(run.players, column, label, len(names)),
+                include_unfinished)  # fmt: skip
 
 
 def seat_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
@@ -263,3 +268,9 @@ def bot_win_rates(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFr
                              "by_construction": everywhere})  # fmt: skip
 
     return per_run(runs, one)
+
+
+def passes(run: Run, include_unfinished: bool = False) -> list[Pass]:
+    """The passes over ``run`` of this module's report tables, for
+    :func:`analysis.data.passes.prefetch`."""
+    return [game_counts_pass(run, include_unfinished)]

@@ -49,7 +49,8 @@ import pandas as pd
 
 from analysis.cards import task_outcomes
 from analysis.data.runs import KEYS, Run, RunsLike, open_runs
-from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.data.passes import Pass, totals_of
+from analysis.data.stream import Batch, Columns, Totals
 from analysis.stats.clustered import GameMoments
 from analysis.stats.inference import ALPHA, bh_flags, rate_columns
 from analysis.stats.monotone_par import RESAMPLES, monotone_par, resampled_rates
@@ -92,6 +93,14 @@ def points_blind_run(run: Run) -> tuple[Run | None, str]:
     return companion, ""
 
 
+def _completions(batch: Batch) -> Totals:
+    return {"z": GameMoments.of(np.isin(batch.cards["task_status"], (TASK_COMPLETED, TASK_LOST)))}
+
+
+COMPLETION_PASS = Pass("completions", Columns(cards=("task_status",)), _completions)
+"""The pass of :func:`completion_moments`."""
+
+
 def completion_moments(run: Run) -> GameMoments:
     """Moments of each game's task completions (R6; completed and later lost counts
     as completed, as in :func:`analysis.cards.task_outcomes`), summed chunk by chunk.
@@ -103,10 +112,7 @@ def completion_moments(run: Run) -> GameMoments:
         task, ``cross`` ``(T, T)`` the games in which both of two tasks were
         completed, ``games`` the games.
     """
-    def totals(batch: Batch) -> Totals:
-        return {"z": GameMoments.of(np.isin(batch.cards["task_status"], (TASK_COMPLETED, TASK_LOST)))}
-
-    return reduce_run(run, Columns(cards=("task_status",)), totals)["z"]
+    return totals_of(run, COMPLETION_PASS)["z"]
 
 
 def points_text(value: float) -> str:
@@ -274,3 +280,9 @@ def task_calibration(runs: RunsLike, threshold_points: float = DEFAULT_THRESHOLD
     frames = [_one_run(run, outcomes[outcomes["run"] == run.name].reset_index(drop=True), threshold_points,
                        resamples) for run in runs]  # fmt: skip
     return pd.concat(frames, ignore_index=True)
+
+
+def passes(run: Run, include_unfinished: bool = False) -> list[Pass]:
+    """The passes over ``run`` of this module's report tables, for
+    :func:`analysis.data.passes.prefetch`."""
+    return [COMPLETION_PASS]

@@ -60,3 +60,42 @@ def test_a_players_part_out_of_order_is_sorted_and_one_missing_rows_is_refused(r
     frame.slice(1).write_parquet(part)
     with pytest.raises(RunError, match="part-00001.parquet does not hold one row per player of every game"):
         list(batches(run, Columns(players=("score",))))
+
+
+def test_prefetch_reads_each_part_once_and_gives_each_pass_the_totals_of_its_own_pass(run_dir, monkeypatch):
+    import analysis.data.stream as stream
+    from analysis.data.passes import Pass, prefetch, totals_of
+
+    wins = Pass("wins", Columns(players=("won",)), lambda b: {"wins": b.players["won"].sum(0)}, include_unfinished=False)
+    turns = Pass("turns", Columns(games=("turns",)), lambda b: {"turns": b.games["turns"].sum(), "games": b.size})
+    alone = {p.key: reduce_run(Run.open(run_dir), p.columns, p.totals, p.include_unfinished) for p in (wins, turns)}
+    reads = []
+    chunk_batch = stream.chunk_batch
+    monkeypatch.setattr(stream, "chunk_batch", lambda run, chunk, columns: reads.append(chunk) or chunk_batch(run, chunk, columns))
+    run = Run.open(run_dir)
+    prefetch(run, [wins, turns])
+    assert reads == [0, 1, 2]  # three parts, each read once for both passes
+    for p in (wins, turns):
+        got = totals_of(run, p)
+        assert got.keys() == alone[p.key].keys()
+        for key in got:
+            assert np.array_equal(got[key], alone[p.key][key]), (p.key, key)
+    assert reads == [0, 1, 2]  # totals_of gave the prefetched totals without reading again
+
+
+def test_reduce_run_on_two_local_workers_sums_in_chunk_order_as_one_process_does(run_dir):
+    import os
+
+    from analysis.data.pool import local_workers
+
+    run, here = Run.open(run_dir), os.getpid()
+
+    def totals(batch):
+        return {"first": (int(batch.game[0]),), "pids": (os.getpid(),), "score": batch.players["score"].sum(0)}
+
+    alone = reduce_run(run, Columns(players=("score",)), totals)
+    with local_workers(2):
+        both = reduce_run(run, Columns(players=("score",)), totals)
+    assert both["first"] == (0, 300, 600)  # tuples add up by concatenation: each chunk's first game, in chunk order
+    assert here not in both["pids"] and set(alone["pids"]) == {here}
+    assert np.array_equal(both["score"], alone["score"])

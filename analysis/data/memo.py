@@ -39,3 +39,8 @@ def once(run: Run, key: Hashable, compute: Callable[[], T]) -> T:
     if key not in memo:
         memo[key] = compute()
     return memo[key]  # type: ignore[return-value]
+
+
+def known(run: Run, key: Hashable) -> bool:
+    """Whether :func:`once` has computed ``key`` for this ``run`` object."""
+    return key in _MEMOS.get(id(run), {})

@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.data.runs import Run
-from analysis.data.stream import Batch, Columns, Totals, reduce_run
+from analysis.data.passes import Pass, totals_of
+from analysis.data.stream import Batch, Columns, Totals
 from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.stats.histogram import Histogram
 from analysis.stats.inference import PERCENTILES
@@ -103,6 +104,12 @@ def _per_player_totals(columns: tuple[str, ...]):
     return totals
 
 
+def per_player_pass(columns: tuple[str, ...], include_unfinished: bool = True) -> Pass:
+    """The pass of :func:`summarise_per_player` over these players-table columns."""
+    return Pass(("per player", columns, include_unfinished), Columns(players=columns), _per_player_totals(columns),
+                include_unfinished)  # fmt: skip
+
+
 def summarise_per_player(run: Run, columns: dict[str, str], include_unfinished: bool = True) -> pd.DataFrame:
     """Mean per player-game of players-table columns, with game-clustered intervals.
 
@@ -127,7 +134,7 @@ def summarise_per_player(run: Run, columns: dict[str, str], include_unfinished: 
         (:mod:`analysis.stats.clustered`), and over the player-game rows ``sd``,
         ``median``, ``p5`` … ``p95``, ``min``, ``max``.
     """
-    totals = reduce_run(run, Columns(players=tuple(columns)), _per_player_totals(tuple(columns)), include_unfinished)
+    totals = totals_of(run, per_player_pass(tuple(columns), include_unfinished))
     rows = []
     for column, what in columns.items():
         moments, values = totals[f"{column}/moments"], totals[f"{column}/values"]

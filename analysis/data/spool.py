@@ -13,10 +13,47 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
 AllyChunk = tuple[np.ndarray, np.ndarray, np.ndarray]  # held (g, n, A) bool, winner (g,), group (g, n)
+
+
+@dataclass(frozen=True)
+class Packed:
+    """One chunk of ``(held, winner, group)`` bit-packed: what the spool stores, and
+    what a worker process receives to compute a Newton step's totals on it.
+
+    Attributes
+    ----------
+    held : ndarray of uint8, shape (g, n, ⌈A / 8⌉)
+        :func:`numpy.packbits` of ``held`` along the allies.
+    winner : ndarray of int8, shape (g,)
+    group : ndarray of int8, shape (g, n)
+    allies : int
+        ``A``.
+    """
+
+    held: np.ndarray
+    winner: np.ndarray
+    group: np.ndarray
+    allies: int
+
+    @classmethod
+    def of(cls, held: np.ndarray, winner: np.ndarray, group: np.ndarray) -> Packed:
+        """Pack ``held`` bool ``(g, n, A)``, ``winner`` int ``(g,)`` (values ``0 .. n − 1``)
+        and ``group`` int ``(g, n)`` (values ``0 .. 127``)."""
+        return cls(np.packbits(held, axis=-1), winner.astype(np.int8), group.astype(np.int8), held.shape[2])
+
+    @property
+    def games(self) -> int:
+        return len(self.winner)
+
+    def unpack(self) -> AllyChunk:
+        """``(held, winner, group)`` as bool and int64 arrays."""
+        held = np.unpackbits(self.held, axis=-1, count=self.allies).view(bool)
+        return held, self.winner.astype(np.int64), self.group.astype(np.int64)
 
 
 class AllySpool:
@@ -48,31 +85,29 @@ class AllySpool:
         self._file.close()
 
     def add(self, held: np.ndarray, winner: np.ndarray, group: np.ndarray) -> None:
-        """Append one chunk of games.
+        """Append one chunk of games (as :meth:`Packed.of`)."""
+        self.append(Packed.of(held, winner, group))
 
-        Parameters
-        ----------
-        held : ndarray of bool, shape (g, n, A)
-        winner : ndarray of int, shape (g,)
-            Values ``0 .. n − 1``.
-        group : ndarray of int, shape (g, n)
-            Values ``0 .. 127``.
-        """
-        games, players, allies = held.shape
+    def append(self, chunk: Packed) -> None:
+        """Append one packed chunk of games."""
+        games, players, _ = chunk.held.shape
         self._file.seek(0, 2)
-        self._chunks.append((self._file.tell(), games, players, allies))
-        for part in (np.packbits(held, axis=-1), winner.astype(np.int8), group.astype(np.int8)):
+        self._chunks.append((self._file.tell(), games, players, chunk.allies))
+        for part in (chunk.held, chunk.winner, chunk.group):
             self._file.write(np.ascontiguousarray(part).tobytes())
+
+    def packed(self) -> Iterator[Packed]:
+        """One pass over the packed chunks, in the order they were added."""
+        for offset, games, players, allies in self._chunks:
+            self._file.seek(offset)
+            held = np.fromfile(self._file, np.uint8, games * players * -(-allies // 8)).reshape(games, players, -1)
+            winner = np.fromfile(self._file, np.int8, games)
+            yield Packed(held, winner, np.fromfile(self._file, np.int8, games * players).reshape(games, players), allies)
 
     def __call__(self) -> Iterator[AllyChunk]:
         """One pass over the chunks, in the order they were added."""
-        for offset, games, players, allies in self._chunks:
-            self._file.seek(offset)
-            packed = np.fromfile(self._file, np.uint8, games * players * -(-allies // 8))
-            held = np.unpackbits(packed.reshape(games, players, -1), axis=-1, count=allies).view(bool)
-            winner = np.fromfile(self._file, np.int8, games).astype(np.int64)
-            group = np.fromfile(self._file, np.int8, games * players).astype(np.int64).reshape(games, players)
-            yield held, winner, group
+        for chunk in self.packed():
+            yield chunk.unpack()
 
     @classmethod
     def of(cls, chunks: Iterable[AllyChunk]) -> AllySpool:

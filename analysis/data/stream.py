@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from analysis.data.pool import default_workers, local_workers, ordered_map
 from analysis.data.progress import PROGRESS_GAMES, ReadProgress
 from analysis.data.runs import Run
 from sim.rundir import RunError, part_files
@@ -170,9 +171,10 @@ def on_cluster(client) -> Iterator[None]:
 
 @contextlib.contextmanager
 def reading(runs: Sequence[Run], progress: bool | None = None, scheduler: str | None = None,
-            dask_local: int | None = None) -> Iterator[ReadProgress]:  # fmt: skip
-    """The progress display and, when asked, the Dask cluster of a long analysis of
-    ``runs``, while the body runs (:func:`showing`, :func:`on_cluster`).
+            dask_local: int | None = None, workers: int | None = None) -> Iterator[ReadProgress]:  # fmt: skip
+    """The progress display, the local worker processes and, when asked, the Dask
+    cluster of a long analysis of ``runs``, while the body runs (:func:`showing`,
+    :func:`analysis.data.pool.local_workers`, :func:`on_cluster`).
 
     Parameters
     ----------
@@ -182,17 +184,24 @@ def reading(runs: Sequence[Run], progress: bool | None = None, scheduler: str | 
         hold at least :data:`analysis.data.progress.PROGRESS_GAMES` games.
     scheduler, dask_local : optional
         The Dask scheduler's address, or a number of local workers
-        (:func:`sim.cluster.dask_client`); neither: this process reads every part.
+        (:func:`sim.cluster.dask_client`); neither: this machine reads every part.
+    workers : int, optional
+        Local processes that read the parts and fit the ally model side by side
+        (1: this process); default :func:`analysis.data.pool.default_workers` of the
+        runs' games. The results do not depend on it.
 
     Raises
     ------
     sim.rundir.RunError
         When a cluster is asked for and Dask is not installed.
+    ValueError
+        When ``workers`` is below 1.
     """
     if progress is None:
         progress = sys.stderr.isatty() and sum(run.games for run in runs) >= PROGRESS_GAMES
     with contextlib.ExitStack() as stack:
         display = stack.enter_context(showing(stack.enter_context(ReadProgress(progress).shown())))
+        stack.enter_context(local_workers(workers if workers is not None else default_workers(sum(r.games for r in runs))))
         if scheduler is not None or dask_local is not None:
             from sim.cluster import dask_client
 
@@ -240,6 +249,7 @@ def in_step(*streams: Iterator[Batch]) -> Iterator[tuple[Batch, ...]]:
 
 
 Totals = dict[str, Any]  # named totals: ndarrays, or objects that add (GameMoments)
+SIDE = "side"  # a totals key handed to reduce_run's ``side`` chunk by chunk, not summed
 
 
 def add_totals(total: Totals | None, part: Totals) -> Totals:
@@ -251,36 +261,43 @@ def add_totals(total: Totals | None, part: Totals) -> Totals:
 
 def _chunk_totals(chunk: int, run: Run, columns: Columns, totals: Callable[[Batch], Totals],
                   include_unfinished: bool) -> tuple[Totals, int]:  # fmt: skip
-    """One chunk's totals and its games (a task of :func:`reduce_run` on a cluster)."""
+    """One chunk's totals and its games (a task of :func:`reduce_run` on a worker)."""
     batch = chunk_batch(run, chunk, columns)
     return totals(batch if include_unfinished else batch.finished()), batch.size
 
 
-def _reduce_on_cluster(client, run: Run, columns: Columns, totals: Callable[[Batch], Totals],
-                       include_unfinished: bool) -> Totals | None:  # fmt: skip
-    """:func:`reduce_run` with one task per chunk on ``client``'s workers; the totals
-    are added in chunk order as they arrive, so the sums do not depend on the workers."""
+def _on_cluster(client, run: Run, columns: Columns, totals: Callable[[Batch], Totals],
+                include_unfinished: bool) -> Iterator[tuple[Totals, int]]:  # fmt: skip
+    """The chunks' totals computed on ``client``'s workers, one task per chunk,
+    yielded in chunk order as they arrive."""
     from dask.distributed import as_completed
 
-    progress = _PROGRESS.get()
     futures = client.map(_chunk_totals, _chunks(run), run=run, columns=columns, totals=totals,
                          include_unfinished=include_unfinished, pure=False)  # fmt: skip
     index = {future.key: chunk for chunk, future in enumerate(futures)}
-    arrived: dict[int, Totals] = {}
-    out, following = None, 0
+    arrived: dict[int, tuple[Totals, int]] = {}
+    following = 0
     for future in as_completed(futures):
-        part, games = future.result()
-        progress.advance(games * run.players)
-        arrived[index[future.key]] = part
+        arrived[index[future.key]] = future.result()
         while following in arrived:
-            out, following = add_totals(out, arrived.pop(following)), following + 1
-    return out
+            yield arrived.pop(following)
+            following += 1
 
 
-def reduce_run(run: Run, columns: Columns, totals: Callable[[Batch], Totals], include_unfinished: bool = True) -> Totals:
+def reduce_run(run: Run, columns: Columns, totals: Callable[[Batch], Totals], include_unfinished: bool = True,
+               side: Callable[[Any], None] | None = None) -> Totals:  # fmt: skip
     """``Σ_chunks totals(batch)``: one statistic's totals over the whole run, added
-    in chunk order; on the workers of a Dask cluster inside :func:`on_cluster`
-    (``totals`` is then pickled with cloudpickle and run there).
+    in chunk order, so the sums are the same wherever the chunks are read: here, on
+    local worker processes (:func:`analysis.data.pool.local_workers`), or on the
+    workers of a Dask cluster inside :func:`on_cluster` (``totals`` is sent with
+    cloudpickle and run there).
+
+    Parameters
+    ----------
+    side : callable, optional
+        Receives the value each chunk's totals hold under :data:`SIDE`, in chunk
+        order, instead of summing it: per-chunk output to stream elsewhere (the ally
+        model's spool), which memory could not hold for the whole run.
 
     Raises
     ------
@@ -288,10 +305,12 @@ def reduce_run(run: Run, columns: Columns, totals: Callable[[Batch], Totals], in
         As :func:`chunk_batch`.
     """
     client = _CLIENT.get()
-    if client is not None:
-        out = _reduce_on_cluster(client, run, columns, totals, include_unfinished)
-    else:
-        out = None
-        for batch in batches(run, columns, include_unfinished):
-            out = add_totals(out, totals(batch))
+    parts = (_on_cluster(client, run, columns, totals, include_unfinished) if client is not None
+             else ordered_map(_chunk_totals, _chunks(run), run, columns, totals, include_unfinished))  # fmt: skip
+    progress, out = _PROGRESS.get(), None
+    for part, games in parts:
+        progress.advance(games * run.players)
+        if side is not None:
+            side(part.pop(SIDE))
+        out = add_totals(out, part)
     return out if out is not None else {}

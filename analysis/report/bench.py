@@ -3,8 +3,8 @@ on runs of a million games and more (``revachol bench --report`` and
 ``benchmarks/report_scale.py``). A measurement, not a test.
 
 Each report runs as its own process (``python -m cli report RUN --out TMP --quiet``),
-so its peak resident memory is its own: ``ru_maxrss`` of that child, from
-:func:`os.wait4`. The wall time includes the process's start and imports, as a
+so its peak resident memory is its own, with its worker processes'
+(:func:`time_report`). The wall time includes the process's start and imports, as a
 user waits for them. Rows are player-game rows (games × players). Runs are reused
 from ``runs_dir/g<size>`` (``g1m``, ``g10m``) when complete; otherwise played there
 by ``revachol simulate`` in a child process, so that this one never imports numba.
@@ -26,6 +26,7 @@ from sim.rundir import RunError, read_manifest
 DEFAULT_SIZES = (1_000_000, 10_000_000)
 DEFAULT_RUNS = Path("runs") / "report-bench"
 CLI = (sys.executable, "-m", "cli")
+SAMPLE_SECONDS = 0.1  # how often the memory of the report's processes is read
 
 
 @dataclass(frozen=True)
@@ -76,22 +77,46 @@ def ensure_run(runs_dir: str | Path, games: int, players: int = 4, bot: str = "g
     return run_dir
 
 
-def time_report(run_dir: str | Path, dask_local: int | None = None) -> ReportTiming:
+def _tree_rss(process) -> int:
+    """Resident memory of ``process`` and every process under it (bytes); 0 once gone."""
+    import psutil
+
+    total = 0
+    try:
+        for member in [process, *process.children(recursive=True)]:
+            total += member.memory_info().rss
+    except psutil.Error:  # a worker exited between the listing and the reading
+        pass
+    return total
+
+
+def time_report(run_dir: str | Path, dask_local: int | None = None, jobs: int | None = None) -> ReportTiming:
     """Write the report of ``run_dir`` to a temporary folder in a child process and
     measure it (module docstring); the run itself is only read.
+
+    The peak memory is the larger of the child's own peak (``ru_maxrss``) and the
+    largest sum of the resident memory of the child and its worker processes,
+    sampled every :data:`SAMPLE_SECONDS`.
 
     Raises
     ------
     RuntimeError
         When the report fails (its stderr in the message).
     """
+    import psutil
+
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     with tempfile.TemporaryDirectory(prefix="report-bench-") as out:
         command = [*CLI, "report", str(run_dir), "--out", out, "--quiet",
-                   *(["--dask-local", str(dask_local)] if dask_local else [])]  # fmt: skip
+                   *(["--dask-local", str(dask_local)] if dask_local else []),
+                   *(["--jobs", str(jobs)] if jobs else [])]  # fmt: skip
         start = time.perf_counter()
         child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process, tree_peak = psutil.Process(child.pid), 0
+        while os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:  # not reaped: wait4's
+            tree_peak = max(tree_peak, _tree_rss(process))
+            time.sleep(SAMPLE_SECONDS)
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -100,13 +125,14 @@ def time_report(run_dir: str | Path, dask_local: int | None = None) -> ReportTim
     if child.returncode:
         raise RuntimeError(f"revachol report {run_dir} failed: {error.strip()}")
     games = int(manifest["n_games"])
-    return ReportTiming(run_dir.name, games, games * int(manifest["n_players"]), seconds, usage.ru_maxrss * 1024)
+    return ReportTiming(run_dir.name, games, games * int(manifest["n_players"]), seconds,
+                        max(usage.ru_maxrss * 1024, tree_peak))  # fmt: skip
 
 
 def report_scale(sizes: Sequence[int] = DEFAULT_SIZES, runs_dir: str | Path = DEFAULT_RUNS,
-                 dask_local: int | None = None) -> list[ReportTiming]:  # fmt: skip
+                 dask_local: int | None = None, jobs: int | None = None) -> list[ReportTiming]:  # fmt: skip
     """:func:`time_report` of the run of each size (:func:`ensure_run`)."""
-    return [time_report(ensure_run(runs_dir, games), dask_local) for games in sizes]
+    return [time_report(ensure_run(runs_dir, games), dask_local, jobs) for games in sizes]
 
 
 def format_timings(lines: Sequence[ReportTiming]) -> str:

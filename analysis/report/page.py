@@ -35,8 +35,10 @@ from analysis.report import figures
 from analysis.report.findings import findings, skill_verdict
 from analysis.report.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, points_text, task_calibration
+from analysis.task_calibration import passes as task_passes
 from analysis.data.progress import ReadProgress
 from analysis.data.runs import Run, RunsLike, open_runs
+from analysis.data.passes import prefetch
 from analysis.data.stream import reading
 from sim import __version__
 
@@ -676,12 +678,16 @@ def default_report_dir(runs: list[Run]) -> Path:
     return runs[0].path.parent / ("comparison-" + "+".join(run.name for run in runs))
 
 
+TABLE_PASSES = (length.passes, morale.passes, cards.passes, task_passes, seats.passes, closeness.passes)
+"""The passes over a run of the report's tables, computed in one read of its parts."""
+
+
 def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinished: bool = False,
                  threshold_pp: float = cards.DEFAULT_THRESHOLD_PP, threshold_points: float = DEFAULT_THRESHOLD_POINTS,
                  target_turns: tuple[float, float] | None = None,
                  skill_trace: Sequence[tuple[int, str | Path]] = (), bot: str | None = None,
                  progress: bool | None = None, scheduler: str | None = None,
-                 dask_local: int | None = None) -> Path:  # fmt: skip
+                 dask_local: int | None = None, workers: int | None = None) -> Path:  # fmt: skip
     """Write the balance report of one or several runs.
 
     Parameters
@@ -716,6 +722,10 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
         Accumulate the statistics on the Dask cluster at this address, or on a new
         LocalCluster of this many workers (:func:`analysis.data.stream.reading`); the
         tables are the same as without.
+    workers : int, optional
+        Local processes reading the parts side by side (default: every core from
+        :data:`analysis.data.pool.PARALLEL_GAMES` games on); the tables are the same
+        whatever their number.
 
     Returns
     -------
@@ -727,7 +737,7 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     sim.rundir.RunError, sim.cards.DeckError
         For a directory that is not a readable run (see :func:`analysis.data.runs.open_runs`).
     ValueError
-        When ``bot`` plays no seat of a run.
+        When ``bot`` plays no seat of a run, or ``workers`` is below 1.
     """
     if "matplotlib.pyplot" not in sys.modules:  # headless (the CLI); a notebook keeps its backend, as the
         matplotlib.use("Agg")  # figures are drawn on Figure objects and never through pyplot
@@ -735,7 +745,10 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     out = Path(out) if out is not None else default_report_dir(runs)
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(parents=True, exist_ok=True)
-    with reading(runs, progress, scheduler, dask_local) as display:
+    with reading(runs, progress, scheduler, dask_local, workers) as display:
+        with display.in_section("Reading the run"):  # every table's pass in one read of the parts
+            for run in runs:
+                prefetch(run, [p for passes in TABLE_PASSES for p in passes(run, include_unfinished)])
         with display.in_section("Task outcomes"):
             outcomes = cards.task_outcomes(runs)
         sections = [_made(display, "Game length", _length_section, runs),

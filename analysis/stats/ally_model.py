@@ -55,13 +55,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 from scipy import stats as sps
 from threadpoolctl import threadpool_limits
 
 from analysis.data.player_games import chunks
+from analysis.data.pool import ordered_map
+from analysis.data.spool import AllySpool, Packed
 from analysis.stats.inference import ALPHA
 
 MIN_INFORMATIVE_GAMES = 20  # an ally held by some players and not others in fewer games is not estimated
@@ -78,12 +80,15 @@ START_GAMES = 50_000  # the start is fitted on the first chunks of at least this
 START_RIDGE = 1.0  # L2 penalty of the start fit: finite even where those games separate an ally
 START_TOL = 1e-3  # the start's Newton step tolerance: its sampling error is larger anyway
 
-Design = Callable[[], Iterable[tuple[np.ndarray, np.ndarray]]]
+Design = Callable[[], Iterable]
 """One pass over the games: chunks of ``(x, winner)``, ``x`` float64 ``(g, n, K)`` the
-players' covariates, ``winner`` int ``(g,)`` the winner's turn-order position."""
+players' covariates, ``winner`` int ``(g,)`` the winner's turn-order position; or
+chunks that build them where they are evaluated (:class:`AllyDesign`)."""
 AllyData = Callable[[], Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]]]
 """One pass over the games: chunks of ``(held, winner, group)``, ``held`` bool
-``(g, n, A)``, ``winner`` int ``(g,)``, ``group`` int ``(g, n)`` (each player's group)."""
+``(g, n, A)``, ``winner`` int ``(g,)``, ``group`` int ``(g, n)`` (each player's group);
+or an :class:`analysis.data.spool.AllySpool`, whose packed chunks are what is sent
+to the worker processes."""
 
 
 @dataclass(frozen=True)
@@ -169,7 +174,7 @@ def softmax_totals(x: np.ndarray, winner: np.ndarray, beta: np.ndarray) -> Softm
     total = odds.sum(1, keepdims=True)
     p = odds / total
     rows = np.arange(games)
-    mean_x = np.matmul(p[:, None, :], x)[:, 0]
+    mean_x = np.einsum("gi,gik->gk", p, x)
     scores = x[rows, winner] - mean_x
     flat = (x * np.sqrt(p)[..., None]).reshape(-1, k)  # rows √p_i x_i: Σ_i p_i x_i x_iᵀ is one matrix product
     loglik = (eta[rows, winner] - top[:, 0] - np.log(total[:, 0])).sum()
@@ -199,9 +204,79 @@ def _newton(evaluate: Callable[[np.ndarray], SoftmaxTotals], beta: np.ndarray, t
         beta, current = beta + step, trial
 
 
+@dataclass(frozen=True)
+class DesignChunk:
+    """A chunk of games' ``(x, winner)`` (:data:`Design`), held in memory."""
+
+    x: np.ndarray
+    winner: np.ndarray
+
+    @property
+    def games(self) -> int:
+        return len(self.winner)
+
+    @property
+    def dim(self) -> int:
+        return self.x.shape[2]
+
+    def totals(self, beta: np.ndarray) -> SoftmaxTotals:
+        return softmax_totals(self.x, self.winner, beta)
+
+
+@dataclass(frozen=True)
+class AllyDesign:
+    """A chunk of :data:`AllyData` (bit-packed or not) with the model's layout, whose
+    ``x`` is built where its totals are computed (:func:`ally_effects_by_group`):
+    each group's estimable allies, a dummy per group but the first, turn order."""
+
+    data: Packed | tuple[np.ndarray, np.ndarray, np.ndarray]
+    columns: tuple[np.ndarray, ...]  # per group, the estimable allies' indices
+    players: int
+
+    @property
+    def games(self) -> int:
+        return self.data.games if isinstance(self.data, Packed) else len(self.data[1])
+
+    @property
+    def dim(self) -> int:
+        return sum(len(c) for c in self.columns) + len(self.columns) - 1 + self.players - 1
+
+    def totals(self, beta: np.ndarray) -> SoftmaxTotals:
+        held, winner, group = _unpacked(self.data)
+        n, groups = self.players, len(self.columns)
+        x = np.zeros((len(winner), n, self.dim))
+        start = 0
+        for j, c in enumerate(self.columns):  # group j's block: its players' held allies
+            x[:, :, start:start + len(c)] = held[:, :, c] & (group == j)[:, :, None] if groups > 1 else held[:, :, c]
+            start += len(c)
+        for j in range(1, groups):  # a dummy per group but the first
+            x[:, :, start] = group == j
+            start += 1
+        x[:, :, start:] = np.eye(n)[:, 1:]  # turn order: positions 2..n against the first (R9.4)
+        return softmax_totals(x, winner, beta)
+
+
+def _unpacked(data: Packed | tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return data.unpack() if isinstance(data, Packed) else data
+
+
+def _chunk(item) -> DesignChunk | AllyDesign:
+    return item if isinstance(item, (DesignChunk, AllyDesign)) else DesignChunk(*item)
+
+
+def _totals_at(chunk: DesignChunk | AllyDesign, beta: np.ndarray) -> SoftmaxTotals:
+    """One chunk's totals (a task of :func:`analysis.data.pool.ordered_map`; joblib
+    gives each worker process one BLAS thread)."""
+    return chunk.totals(beta)
+
+
 def fit_softmax(design: Design) -> SoftmaxFit:
     """Fit ``P(winner = i | game) ∝ exp(x_i·β)`` by maximum likelihood, out of core
     (module docstring: Newton steps on totals over chunks of games).
+
+    Each pass maps the chunks to their totals with
+    :func:`analysis.data.pool.ordered_map` (on local worker processes, when there
+    are) and adds them in chunk order, so the fit does not depend on the workers.
 
     Parameters
     ----------
@@ -219,29 +294,29 @@ def fit_softmax(design: Design) -> SoftmaxFit:
     ValueError
         With fewer than two games.
     """
-    passes = iter(design())
-    start: list[tuple[np.ndarray, np.ndarray]] = []  # the first chunks, up to START_GAMES games
-    for part in passes:
-        start.append(part)
-        if sum(len(winner) for _, winner in start) >= START_GAMES:
+    passes = map(_chunk, design())
+    start: list[DesignChunk | AllyDesign] = []  # the first chunks, up to START_GAMES games
+    for chunk in passes:
+        start.append(chunk)
+        if sum(c.games for c in start) >= START_GAMES:
             break
     if not start:
         raise ValueError("a conditional logit needs at least two games")
 
-    def one_pass(beta: np.ndarray, games: Iterable[tuple[np.ndarray, np.ndarray]]) -> SoftmaxTotals:
+    def one_pass(beta: np.ndarray, chunks: Iterable[DesignChunk | AllyDesign], here: bool = False) -> SoftmaxTotals:
         total = None
-        for x, winner in games:
-            totals = softmax_totals(x, winner, beta)
+        for totals in (map(_totals_at, chunks, repeat(beta)) if here else ordered_map(_totals_at, chunks, beta)):
             total = totals if total is None else total + totals
         return total
 
     with threadpool_limits(limits=1, user_api="blas"):  # small products: threads other processes hold only slow them
-        ridge = lambda b: one_pass(b, start).penalised(b, START_RIDGE)  # noqa: E731
-        beta, *_ = _newton(ridge, np.zeros(start[0][0].shape[2]), START_TOL)
+        ridge = lambda b: one_pass(b, start, here=True).penalised(b, START_RIDGE)  # noqa: E731
+        beta, *_ = _newton(ridge, np.zeros(start[0].dim), START_TOL)
         current = one_pass(beta, chain(start, passes))  # the first pass reuses the start's chunks
         if current.games < 2:
             raise ValueError("a conditional logit needs at least two games")
-        beta, current, converged, evaluations = _newton(lambda b: one_pass(b, design()), beta, STEP_TOL, current)
+        beta, current, converged, evaluations = _newton(lambda b: one_pass(b, map(_chunk, design())), beta,
+                                                        STEP_TOL, current)  # fmt: skip
     cov_model = np.linalg.pinv(current.information)
     return SoftmaxFit(beta, cov_model @ current.meat @ cov_model, cov_model, current.games, converged, 1 + evaluations)
 
@@ -356,16 +431,8 @@ def ally_effects_by_group(data: AllyData, players: int, groups: int, counts: dic
     if sum(len(c) >= 2 for c in columns) == 0:
         return effects, difference
     n = players
-    position = np.eye(n)[:, 1:]  # turn-order dummies, positions 2..n against the first (R9.4)
-
-    def design() -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        for held, winner, group in data():
-            x = [block[:, :, c] for block, c in zip(_blocks(held, group, groups), columns)]
-            dummies = [(group == j)[:, :, None] for j in range(1, groups)]
-            yield np.concatenate([*x, *dummies, np.broadcast_to(position, (len(winner), n, n - 1))], axis=2,
-                                 dtype=np.float64), winner  # fmt: skip
-
-    fit = fit_softmax(design)
+    chunks = data.packed if isinstance(data, AllySpool) else data  # packed chunks travel to the workers
+    fit = fit_softmax(lambda: (AllyDesign(chunk, tuple(columns), n) for chunk in chunks()))
     if groups > 1 and not fit.converged:  # separation: no estimate is trustworthy
         return effects, difference
     starts = np.cumsum([0] + [len(c) for c in columns])
