@@ -111,21 +111,31 @@ def verdicts(effect_pp, p_value, threshold_pp: float = DEFAULT_THRESHOLD_PP) -> 
     return np.where(flagged & big, np.where(effect_pp > 0, "stronger", "weaker"), ""), q_value
 
 
+# Per ally and game, the moments of (holder wins, holders, play wins, plays, wins, rows counted) give the
+# three rates' moments as linear maps (GameMoments.linear): held against never held, played, play rate.
+_HELD = np.array([[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [-1, 0, 0, 0, 1, 0], [0, -1, 0, 0, 0, 1]])
+_PLAYED, _PLAY_RATE = np.eye(6)[[2, 3]], np.eye(6)[[3, 5]]
+
+
 def _ally_moments(held: np.ndarray, played: np.ndarray, won: np.ndarray, rows: np.ndarray) -> dict[str, GameMoments]:
     """Per-game, per-ally totals of one batch of games for the game-clustered rates.
 
     ``held``, ``played`` are ``bool (G, n, A)``, ``won`` and ``rows`` (the player rows
-    counted) ``bool (G, n)``."""
-    w = (won & rows)[:, :, None]
-    h, p = (held, played) if rows.all() else (held & rows[:, :, None], played & rows[:, :, None])
-    holders, holder_wins, plays, play_wins = (a.sum(1, dtype=np.int32) for a in (h, h & w, p, p & w))  # (g, A)
-    counted, wins = rows.sum(1, dtype=np.int32)[:, None], w.sum(1, dtype=np.int32)  # (g, 1): rows counted, wins
-    play = GameMoments.of(np.stack([play_wins, plays, np.broadcast_to(counted, plays.shape)], axis=-1))
-    return {
-        "held": GameMoments.of(np.stack([holder_wins, holders, wins - holder_wins, counted - holders], axis=-1)),
-        "played": play.select(0, 1),
-        "play_rate": play.select(1, 2),
-    }
+    counted) ``bool (G, n)``. The per-game totals are laid out ``(A, 7, G)``, the last
+    row all ones, so that one matrix product per ally gives its cross-products and
+    its totals (the products with the ones)."""
+    players_first = (1, 2, 0)  # (n, A, G): sums over the players are sums of contiguous (A, G) slices
+    w = (won & rows).T[:, None, :]
+    h, p = (np.ascontiguousarray(a.transpose(players_first)) for a in (held, played))
+    if not rows.all():
+        h, p = h & rows.T[:, None, :], p & rows.T[:, None, :]
+    base = np.empty((held.shape[2], 7, held.shape[0]))
+    for k, per_player in enumerate((h & w, h, p & w, p)):
+        base[:, k, :] = per_player.sum(0, dtype=np.uint8)
+    base[:, 4, :], base[:, 5, :], base[:, 6, :] = w[:, 0].sum(0), rows.sum(1), 1  # every ally: the game's wins, rows
+    products = base @ base.transpose(0, 2, 1)
+    moments = GameMoments(products[:, :6, 6], products[:, :6, :6], held.shape[0])
+    return {"held": moments.linear(_HELD), "played": moments.linear(_PLAYED), "play_rate": moments.linear(_PLAY_RATE)}
 
 
 def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp: float = DEFAULT_THRESHOLD_PP,

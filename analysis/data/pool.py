@@ -26,8 +26,9 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 IN_FLIGHT = 2  # items submitted per worker ahead of the one awaited
-# Each worker computes with one thread: the workers share the cores (numpy's BLAS, polars' decoder).
-ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "POLARS_MAX_THREADS")}
+# Each worker computes with one thread, as the workers share the cores (numpy's BLAS, polars' decoder), and
+# keeps the memory it frees for its next chunk, as a run's workers do (sim.workers.KEEP_FREED_MEMORY).
+WORKER_ENV = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "POLARS_MAX_THREADS")}
 PARALLEL_GAMES = 200_000  # runs of fewer games are read in this process: starting workers costs more
 _WORKERS: ContextVar[int] = ContextVar("workers", default=1)
 
@@ -69,7 +70,10 @@ def ordered_map(fn: Callable[..., R], items: Iterable[T], *args) -> Iterator[R]:
         return
     from joblib.externals.loky import get_reusable_executor
 
-    pool = get_reusable_executor(max_workers=workers, env=ONE_THREAD)
+    from sim.workers import KEEP_FREED_MEMORY
+
+    environment = WORKER_ENV | {name: os.environ.get(name, value) for name, value in KEEP_FREED_MEMORY.items()}
+    pool = get_reusable_executor(max_workers=workers, env=environment)
     items = iter(items)
     pending = deque(pool.submit(fn, item, *args) for item in islice(items, IN_FLIGHT * workers))
     while pending:

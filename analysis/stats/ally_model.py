@@ -151,7 +151,7 @@ class SoftmaxTotals:
                              self.information + ridge * np.eye(len(beta)), self.meat, self.games)  # fmt: skip
 
 
-def softmax_totals(x: np.ndarray, winner: np.ndarray, beta: np.ndarray) -> SoftmaxTotals:
+def softmax_totals(x: np.ndarray, winner: np.ndarray, beta: np.ndarray, overwrite_x: bool = False) -> SoftmaxTotals:
     """The conditional logit's totals over one chunk of games, in float64.
 
     Parameters
@@ -161,6 +161,9 @@ def softmax_totals(x: np.ndarray, winner: np.ndarray, beta: np.ndarray) -> Softm
     winner : ndarray of int, shape (g,)
         Turn-order position of each game's winner.
     beta : ndarray of float64, shape (K,)
+    overwrite_x : bool
+        Use ``x``'s memory for the weighted rows (saves an array the size of ``x``);
+        ``x`` is then left changed.
 
     Returns
     -------
@@ -176,7 +179,8 @@ def softmax_totals(x: np.ndarray, winner: np.ndarray, beta: np.ndarray) -> Softm
     rows = np.arange(games)
     mean_x = np.einsum("gi,gik->gk", p, x)
     scores = x[rows, winner] - mean_x
-    flat = (x * np.sqrt(p)[..., None]).reshape(-1, k)  # rows √p_i x_i: Σ_i p_i x_i x_iᵀ is one matrix product
+    flat = np.multiply(x, np.sqrt(p)[..., None], out=x if overwrite_x else None).reshape(-1, k)  # rows √p_i x_i:
+    # Σ_i p_i x_i x_iᵀ is one matrix product
     loglik = (eta[rows, winner] - top[:, 0] - np.log(total[:, 0])).sum()
     return SoftmaxTotals(float(loglik), scores.sum(0), flat.T @ flat - mean_x.T @ mean_x, scores.T @ scores, games)
 
@@ -247,13 +251,14 @@ class AllyDesign:
         x = np.zeros((len(winner), n, self.dim))
         start = 0
         for j, c in enumerate(self.columns):  # group j's block: its players' held allies
-            x[:, :, start:start + len(c)] = held[:, :, c] & (group == j)[:, :, None] if groups > 1 else held[:, :, c]
+            block = held if len(c) == held.shape[2] else held[:, :, c]  # every ally estimable: no copy
+            x[:, :, start:start + len(c)] = block & (group == j)[:, :, None] if groups > 1 else block
             start += len(c)
         for j in range(1, groups):  # a dummy per group but the first
             x[:, :, start] = group == j
             start += 1
         x[:, :, start:] = np.eye(n)[:, 1:]  # turn order: positions 2..n against the first (R9.4)
-        return softmax_totals(x, winner, beta)
+        return softmax_totals(x, winner, beta, overwrite_x=True)
 
 
 def _unpacked(data: Packed | tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -69,6 +69,12 @@ class GameMoments:
         pick = list(components)
         return GameMoments(self.total[..., pick], self.cross[..., pick, :][..., pick], self.games)
 
+    def linear(self, matrix) -> GameMoments:
+        """The moments of ``M z`` for a matrix ``M`` of shape ``(m, k)``: ``Σ M z = M T``
+        and ``Σ (M z)(M z)ᵀ = M (Σ z zᵀ) Mᵀ``."""
+        matrix = np.asarray(matrix, np.float64)
+        return GameMoments(self.total @ matrix.T, matrix @ self.cross @ matrix.T, self.games)
+
     def covariance(self) -> np.ndarray:
         """``Var(T)``, shape ``(..., k, k)``: ``G/(G−1) · (Σ z zᵀ − T Tᵀ/G)``; NaN for G < 2."""
         g = self.games
