@@ -67,6 +67,7 @@ import polars as pl
 
 from sim._numba import inline_kernel
 from sim.lead import write_closeness
+from sim.rundir.schema import ALLY_SETS, pack_allies
 from sim.state import (
     EMPTY,
     FIRST,
@@ -138,8 +139,8 @@ class Record(NamedTuple):
 
         * ``games``: one row per game, the :data:`GAME_FIELDS`.
         * ``players``: one row per (game, turn order) for the seats in play: the
-          :data:`PLAYER_FIELDS`, plus ``held``, ``played`` and ``opening`` as Boolean
-          arrays over ally indices.
+          :data:`PLAYER_FIELDS`, plus ``held``, ``played`` and ``opening``, sets of
+          allies bit-packed (:func:`sim.rundir.schema.pack_allies`).
         * ``cards``: one row per game: per-task ``task_status``, ``task_completed_by``,
           ``task_turn``; per-morale-card ``morale_events``, ``morale_saves``; per-ally
           ``ally_points_completed``, ``ally_taken_by_swap``, ``ally_lent_to_borrow``;
@@ -156,9 +157,8 @@ class Record(NamedTuple):
         players = players.with_columns(
             game=pl.Series(np.repeat(self.games[:, 0], n_seats)[rows]),
             turn_order=pl.Series(order[rows].astype(np.int8)),
-            held=pl.Series(self.held.reshape(n_games * n_seats, -1)[rows]),
-            played=pl.Series(self.played.reshape(n_games * n_seats, -1)[rows]),
-            opening=pl.Series(self.opening.reshape(n_games * n_seats, -1)[rows]),
+            **{name: pl.Series(pack_allies(getattr(self, name).reshape(n_games * n_seats, -1)[rows]))
+               for name in ALLY_SETS},
         )
         # field-major copies, so that each column is one contiguous (n, cards) block
         tasks, morale, allies = (

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from analysis.experiments.compare import card_diff, changes, comparison_tables, pairing_gain, paired_row
+from analysis.data.load import load
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
 from sim.rundir import RunError
@@ -112,7 +113,7 @@ def test_holders_win_rate_difference_is_the_ratio_over_the_players_table(tmp_pat
     rates = []
     for side in ("a", "b"):
         run = Run.open(tmp_path / "cmp" / side)
-        players = run.scan("players", "game", "won", "held").collect().to_pandas()
+        players = load(run.path, "players").select("game", "won", "held").to_pandas()
         games = run.scan("games", "game", "stalled", "truncated").collect().to_pandas()
         assert not (games["stalled"].any() or games["truncated"].any())  # every game counts
         holds = players["held"].map(lambda held: bool(held[0]))

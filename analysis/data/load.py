@@ -6,7 +6,9 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.rundir import SORT_KEYS, part_files, read_manifest
+from sim.cards import load_deck
+from sim.rundir import DECK_COPY, SORT_KEYS, part_files, read_manifest
+from sim.rundir.schema import ALLY_SETS, unpack_allies
 
 
 def scan(run_dir: str | Path, table: str) -> pl.LazyFrame:
@@ -21,8 +23,23 @@ def scan(run_dir: str | Path, table: str) -> pl.LazyFrame:
 
 
 def load(run_dir: str | Path, table: str) -> pl.DataFrame:
-    """The whole ``table`` of a run, sorted by game (and turn order)."""
-    return scan(run_dir, table).sort(list(SORT_KEYS[table])).collect()
+    """The whole ``table`` of a run, sorted by game (and turn order), the players'
+    sets of allies (``held``, ``played``, ``opening``) as Boolean arrays over the
+    deck's allies (the parts hold them bit-packed, :mod:`sim.rundir.schema`).
+
+    Raises
+    ------
+    sim.rundir.RunError
+        As :func:`scan`.
+    sim.cards.DeckError
+        When the players table is asked for and the run's ``cards.yaml`` is unreadable.
+    """
+    frame = scan(run_dir, table).sort(list(SORT_KEYS[table])).collect()
+    packed = [c for c in ALLY_SETS if c in frame.columns and getattr(frame.schema[c], "inner", None) == pl.UInt8]
+    if packed:
+        allies = len(load_deck(Path(run_dir) / DECK_COPY).allies)
+        frame = frame.with_columns(pl.Series(c, unpack_allies(frame[c].to_numpy(), allies)) for c in packed)
+    return frame
 
 
 def manifest(run_dir: str | Path) -> dict:

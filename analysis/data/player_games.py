@@ -20,6 +20,7 @@ from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.stats.histogram import Histogram
 from analysis.stats.inference import PERCENTILES
 from sim.rundir import RunError
+from sim.rundir.schema import ALLY_SETS, unpack_allies
 
 CHUNK_GAMES = 100_000  # games per chunk when a statistic is summed chunk by chunk
 
@@ -60,6 +61,8 @@ def player_arrays(run: Run, *columns: str, include_unfinished: bool = False) -> 
     out = {"game": game[::n]}
     for column in columns:
         values = frame[column].to_numpy()
+        if column in ALLY_SETS:  # bit-packed (sim.rundir.schema)
+            values = unpack_allies(values, len(run.deck.allies))
         out[column] = values.reshape(len(game) // n, n, *values.shape[1:])
     return out
 

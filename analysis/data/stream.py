@@ -36,6 +36,7 @@ from analysis.data.pool import default_workers, local_workers, ordered_map
 from analysis.data.progress import PROGRESS_GAMES, ReadProgress
 from analysis.data.runs import Run
 from sim.rundir import RunError, part_files
+from sim.rundir.schema import ALLY_SETS, unpack_allies
 
 UNFINISHED = ("stalled", "truncated")  # games-table columns that mark a game left out of win rates (R4 Reading)
 _PROGRESS: ContextVar[ReadProgress] = ContextVar("progress", default=ReadProgress(False))
@@ -143,6 +144,8 @@ def chunk_batch(run: Run, chunk: int, columns: Columns) -> Batch:
             raise RunError(f"{run.path}: the {table} part {name} does not hold one row per "
                            f"{'player of every' if per > 1 else 'every'} game of the games part")  # fmt: skip
         tables[table] = {c: (_per_game(frame, c, n) if per > 1 else frame[c].to_numpy()) for c in wanted}
+    for column in set(ALLY_SETS) & set(columns.players):  # bit-packed sets of allies (sim.rundir.schema)
+        tables["players"][column] = unpack_allies(tables["players"][column], len(run.deck.allies))
     return Batch(game, tables["games"], tables["players"], tables["cards"], unfinished)
 
 
