@@ -35,11 +35,22 @@ def load(run_dir: str | Path, table: str) -> pl.DataFrame:
         When the players table is asked for and the run's ``cards.yaml`` is unreadable.
     """
     frame = scan(run_dir, table).sort(list(SORT_KEYS[table])).collect()
-    packed = [c for c in ALLY_SETS if c in frame.columns and getattr(frame.schema[c], "inner", None) == pl.UInt8]
-    if packed:
-        allies = len(load_deck(Path(run_dir) / DECK_COPY).allies)
-        frame = frame.with_columns(pl.Series(c, unpack_allies(frame[c].to_numpy(), allies)) for c in packed)
-    return frame
+    if table != "players":
+        return frame
+    return unpacked(frame, len(load_deck(Path(run_dir) / DECK_COPY).allies))
+
+
+def unpacked(players: pl.DataFrame, allies: int) -> pl.DataFrame:
+    """A players frame with its bit-packed sets of allies (:data:`sim.rundir.schema.ALLY_SETS`)
+    as Boolean arrays of ``allies`` allies; Boolean arrays are left as they are.
+
+    Raises
+    ------
+    ValueError
+        When a column does not hold ``allies`` allies per row.
+    """
+    packed = [c for c in ALLY_SETS if c in players.columns and getattr(players.schema[c], "inner", None) == pl.UInt8]
+    return players.with_columns(pl.Series(c, unpack_allies(players[c].to_numpy(), allies)) for c in packed)
 
 
 def manifest(run_dir: str | Path) -> dict:
