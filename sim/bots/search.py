@@ -4,7 +4,8 @@ At the start of each of its turns (called from the game loop, :func:`plan_turn`)
 bot runs ``iterations`` iterations of IS-MCTS (Cowling, Powley & Whitehouse 2012; the
 tree and its selection rule: :mod:`sim.bots.search_tree`). Each iteration:
 
-1. restores the position (a copy kept in a second state);
+1. copies the position's game part (:data:`sim.state.GAME`) into a second state, the
+   *twin*, which shares the bot's memory (the tree);
 2. *determinises* what the player cannot see, consistently with what it has seen:
    the other players' hands are redealt from the allies it cannot see (same hand
    sizes), the statue deck and discard are reshuffled from the rest (same sizes), the
@@ -23,7 +24,7 @@ mutually recursive kernels, docs/ARCHITECTURE.md).
 
 import numpy as np
 
-from sim._numba import copy_into, kernel
+from sim._numba import kernel
 from sim.bots.ids import PLANNER
 from sim.bots.search_tree import (
     ITERATIONS, MODE_FOLLOW, MODE_SEARCH, PLANNER_DEFAULTS, backpropagate, enter_tree, leave_tree, reset_tree,
@@ -45,45 +46,9 @@ from sim.state import (
     STATUE_N,
     TASK_DECK_N,
     WINNER,
+    copy_game,
 )
 
-
-
-@kernel
-def copy_state(src, dst):
-    """Copy every array of a game in progress (not the scratch, options or log)."""
-    copy_into(dst.g, src.g)
-    copy_into(dst.rules, src.rules)
-    copy_into(dst.streams, src.streams)
-    copy_into(dst.task_deck, src.task_deck)
-    copy_into(dst.row, src.row)
-    copy_into(dst.track, src.track)
-    copy_into(dst.statue, src.statue)
-    copy_into(dst.statue_discard, src.statue_discard)
-    copy_into(dst.perm_tasks, src.perm_tasks)
-    copy_into(dst.perm_morale, src.perm_morale)
-    copy_into(dst.hand, src.hand)
-    copy_into(dst.hand_n, src.hand_n)
-    copy_into(dst.squad_n, src.squad_n)
-    copy_into(dst.squad_size, src.squad_size)
-    copy_into(dst.squad_cards, src.squad_cards)
-    copy_into(dst.squad_symbols, src.squad_symbols)
-    copy_into(dst.squad_flags, src.squad_flags)
-    copy_into(dst.relocators, src.relocators)
-    copy_into(dst.done, src.done)
-    copy_into(dst.done_n, src.done_n)
-    copy_into(dst.received, src.received)
-    copy_into(dst.received_n, src.received_n)
-    copy_into(dst.scored, src.scored)
-    copy_into(dst.seat_stats, src.seat_stats)
-    copy_into(dst.held, src.held)
-    copy_into(dst.played, src.played)
-    copy_into(dst.task_fate, src.task_fate)
-    copy_into(dst.morale_stats, src.morale_stats)
-    copy_into(dst.ally_stats, src.ally_stats)
-    copy_into(dst.bots, src.bots)
-    copy_into(dst.bot_params, src.bot_params)
-    copy_into(dst.seat_bot, src.seat_bot)
 
 
 @kernel
@@ -127,36 +92,37 @@ def determinise(st, deck, seat):
 
 
 @kernel
-def _iteration(st, backup, deck, seat):
-    """One IS-MCTS iteration (module docstring); 1 if ``seat`` wins."""
-    copy_state(backup, st)
-    determinise(st, deck, seat)
-    own = st.seat_bot[seat]
-    for b in range(st.bots.shape[0]):
+def _iteration(st, twin, deck, seat):
+    """One IS-MCTS iteration (module docstring), played out in ``twin``; 1 if ``seat``
+    wins."""
+    copy_game(st, twin)
+    determinise(twin, deck, seat)
+    own = twin.seat_bot[seat]
+    for b in range(twin.bots.shape[0]):
         if b != own:
-            st.bots[b, BOT_POLICY] = PLANNER
-            st.bots[b, BOT_RESTRICTION] = RESTRICT_NONE
-            st.bot_params[b, : PLANNER_DEFAULTS.shape[0]] = PLANNER_DEFAULTS
-    st.rules[R_TRACE] = 0
-    st.rules[R_DEBUG] = 0
-    enter_tree(st, MODE_SEARCH)
-    take_turn(st, deck)
-    leave_tree(st)
-    while st.g[OUTCOME] == OUTCOME_RUNNING:
-        take_turn(st, deck)
-    score_game(st, deck)
-    backup.streams[BOT] = st.streams[BOT]  # fresh randomness for the next iteration
-    return 1.0 if st.g[WINNER] == seat else 0.0
+            twin.bots[b, BOT_POLICY] = PLANNER
+            twin.bots[b, BOT_RESTRICTION] = RESTRICT_NONE
+            twin.bot_params[b, : PLANNER_DEFAULTS.shape[0]] = PLANNER_DEFAULTS
+    twin.rules[R_TRACE] = 0
+    twin.rules[R_DEBUG] = 0
+    enter_tree(twin, MODE_SEARCH)
+    take_turn(twin, deck)
+    leave_tree(twin)
+    while twin.g[OUTCOME] == OUTCOME_RUNNING:
+        take_turn(twin, deck)
+    score_game(twin, deck)
+    st.streams[BOT] = twin.streams[BOT]  # fresh randomness for the next iteration
+    return 1.0 if twin.g[WINNER] == seat else 0.0
 
 
 @kernel
-def plan_turn(st, backup, deck):
+def plan_turn(st, twin, deck):
     """Search the active seat's turn (module docstring) and leave the tree ready for
-    the real turn to follow; the position is restored unchanged."""
+    the real turn to follow. The playouts run in ``twin`` (:func:`sim.state.new_twin`:
+    it shares ``st``'s bot memory, the tree), so the position in ``st`` is left as it
+    was, but for the bot stream."""
     seat = st.g[ACTIVE]
     reset_tree(st, seat)
-    copy_state(st, backup)
     for _ in range(int(st.bot_params[st.seat_bot[seat], ITERATIONS])):
-        backpropagate(st, _iteration(st, backup, deck, seat))
-    copy_state(backup, st)
+        backpropagate(st, _iteration(st, twin, deck, seat))
     enter_tree(st, MODE_FOLLOW)
