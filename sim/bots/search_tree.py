@@ -26,7 +26,7 @@ by content. Its penalties during other seats' turns are not searched: the
 
 A key is the decision kind and the row's fields in use (``KEY_COLUMNS``), with hand
 positions replaced by the ally they hold (a draw changes what a position holds).
-The tree lives in preallocated arrays of :class:`sim.state.State` (``tree_*``,
+The tree lives in preallocated arrays of :class:`sim.state.State`'s bot memory (``tree_*``,
 ``MAX_TREE_NODES`` nodes, paths of ``MAX_TREE_DEPTH``); each iteration expands one
 node at most, and none once the pool is full (``TG_FULL`` counts the refusals): the
 search then goes on over the nodes it has. Selection and backpropagation are
