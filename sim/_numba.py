@@ -33,6 +33,7 @@ from numba.extending import (
     infer_getattr,
     lower_getattr_generic,
     models,
+    overload,
     register_model,
     typeof_impl,
     unbox,
@@ -96,21 +97,53 @@ def copy_into(dst, src):
         target[k] = value
 
 
+def _fields_copier(fields: tuple[str, ...]):
+    """A plain function ``copy(src, dst)`` that copies each field of ``fields`` from
+    one view (or NamedTuple of arrays) to another with :func:`copy_into`."""
+    lines = ["def copy(src, dst):"] + [f"    copy_into(dst.{name}, src.{name})" for name in fields]
+    scope = {"copy_into": copy_into}
+    exec("\n".join(lines), scope)  # noqa: S102 (source built from field names only)
+    return scope["copy"]
+
+
+def fields_copy(fields: tuple[str, ...]):
+    """``copy(src, dst)``: copy the arrays named ``fields`` of one state to another of
+    the same shapes, element by element (:func:`copy_into`). The function is built
+    from the names, so a field added to a part of the state is copied without a line
+    written for it; compiled into each kernel that calls it (numba's ``overload``),
+    which keeps it out of numba's cache as a kernel of its own."""
+    copy = _fields_copier(fields)
+    if not numba.config.DISABLE_JIT:
+        overload(copy, jit_options={"nogil": True})(lambda src, dst: _fields_copier(fields))
+    return copy
+
+
 class ViewType(types.Type):
     """Numba type of a :class:`View`: a pointer to the payload of a ``ref_type``
-    StructRef, whose fields it exposes (kernels write their elements); all of them, or
-    only those named in ``visible`` (a user bot's observation, :mod:`sim.bots.user`),
-    typed as read-only arrays, so that writing one is a compile error. A state's view
-    also carries its policy set (``policies``, sorted policy ids, :mod:`sim.bots.ids`):
-    kernels are compiled for the policies of the set only."""
+    StructRef, whose fields it exposes. Three kinds, by ``visible`` and ``writable``:
 
-    def __init__(self, ref_type, visible: tuple[str, ...] | None = None, policies: tuple[int, ...] | None = None):
+    * the engine's view (``visible`` None): every field, writable elements;
+    * a built-in bot's *seat view* (``writable`` a tuple, :mod:`sim.bots.observation`):
+      only the fields named in ``visible``, read-only but for those in ``writable``,
+      indexed as the engine indexes (:class:`EngineArray`);
+    * a user bot's observation (``writable`` None, :mod:`sim.bots.user`): only the
+      fields in ``visible``, all read-only, with Python's negative indices
+      (:class:`BorrowedArray`).
+
+    Reading a field outside ``visible`` or writing a read-only one is a compile error.
+    A state's view also carries its policy set (``policies``, sorted policy ids,
+    :mod:`sim.bots.ids`): kernels are compiled for the policies of the set only."""
+
+    def __init__(self, ref_type, visible: tuple[str, ...] | None = None, policies: tuple[int, ...] | None = None,
+                 writable: tuple[str, ...] | None = None):  # fmt: skip
         self.ref_type = ref_type
         self.visible = visible
         self.policies = policies
-        kind = "View" if visible is None else "Observation"
+        self.writable = writable
+        kind = "View" if visible is None else "Observation" if writable is None else "SeatView"
         with_policies = "" if policies is None else f", policies {list(policies)}"
-        super().__init__(name=f"{kind}({ref_type}, {visible}{with_policies})")
+        with_writable = "" if writable is None else f", writable {writable}"
+        super().__init__(name=f"{kind}({ref_type}, {visible}{with_writable}{with_policies})")
 
 
 register_model(ViewType)(models.OpaqueModel)
@@ -211,13 +244,17 @@ if _patches.on("engine_index"):  # else numba's own indexing, with wraparound
     imputils.lower_builtin(operator.setitem, EngineArray, types.Any, types.Any)(_engine_setitem)
 
 
-def _borrowed(field, observed):
-    """A view's array field as the engine sees it (:class:`EngineArray`) or as a user
-    bot's observation does (:class:`BorrowedArray`, read-only)."""
+def _borrowed(field, typ, attr):
+    """Field ``attr`` of view type ``typ`` (:class:`ViewType`'s three kinds) as a
+    borrowed array: an :class:`EngineArray` for the engine and a seat view, writable
+    for the engine and a seat view's ``writable`` fields; a read-only
+    :class:`BorrowedArray` for a user bot's observation."""
     if not isinstance(field, types.Array):
         return field
-    kind = BorrowedArray if observed else EngineArray
-    return kind(field.dtype, field.ndim, field.layout, readonly=observed or not field.mutable, aligned=field.aligned)
+    user = typ.visible is not None and typ.writable is None
+    kind = BorrowedArray if user else EngineArray
+    readonly = user or (typ.writable is not None and attr not in typ.writable) or not field.mutable
+    return kind(field.dtype, field.ndim, field.layout, readonly=readonly, aligned=field.aligned)
 
 
 @infer_getattr
@@ -226,9 +263,9 @@ class _ViewAttributes(AttributeTemplate):
 
     def generic_resolve(self, typ, attr):
         field = typ.ref_type.field_dict.get(attr)
-        if typ.visible is None or field is None:
-            return None if field is None else _borrowed(field, False)
-        return _borrowed(field, True) if attr in typ.visible else None
+        if field is None or (typ.visible is not None and attr not in typ.visible):
+            return None
+        return _borrowed(field, typ, attr)
 
 
 @lower_getattr_generic(ViewType)

@@ -22,7 +22,7 @@ from sim.record import Record
 from sim.rng import stream_keys
 from sim.split_compile import split_compile
 from sim.state import (
-    BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, MAX_PLAYERS, State, kernel_state, new_state,
+    BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, MAX_PLAYERS, State, kernel_state, new_state, new_twin,
 )  # fmt: skip
 
 DECISION_NAMES = {int(value): name for name, value in vars(decisions).items() if name.startswith("D_")}
@@ -107,7 +107,7 @@ def run_games(
     st.bots[:], st.bot_params[:] = bot_tables(specs)
     record = record if record is not None else Record.empty(n_games, MAX_PLAYERS, deck.n_allies, deck.n_tasks,
                                                             deck.n_morale)  # fmt: skip
-    backup = new_state(deck, st.rules)
+    backup = new_twin(st, deck)  # the search bot's playouts run there
     with split_compile(play_batch, __name__):
         played = play_batch(kernel_state(st), kernel_state(backup), deck.kernel_ref(), n_players, stream_keys(seed),
                             first_game, *record)  # fmt: skip

@@ -27,7 +27,8 @@ bot of ``seat`` picks among the ``n_options`` rows of ``st.options`` for a decis
 of ``kind`` (:func:`sim.bots.policy.decide`)."""
 turn_start = _unbound
 """``turn_start(st, backup, deck)``: the turn-start hook of the active seat's policy
-(``search`` plans its turn; ``backup`` is a second state for scratch)."""
+(``search`` plans its turn; ``backup`` is a second state for scratch that shares
+``st``'s bot memory, :func:`sim.state.new_twin`)."""
 reads_option_rows = _unbound
 """``reads_option_rows(st, seat) -> bool``: whether the bot of ``seat`` reads the rows
 of a ``D_PLAY`` decision, or picks from their number alone."""

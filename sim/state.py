@@ -33,6 +33,36 @@ without them skips the ability work (:mod:`sim.rules.squads`); ``relocators[p]``
 the sum of seat ``p``'s ``SF_RELOCATE`` counts, so that a seat without an A7 ally in
 its squads skips A7's offer at every turn.
 
+Parts, by owner
+---------------
+Every array of a :class:`State` belongs to one part, named by the tuples below
+(a test checks that they cover the fields, each once):
+
+==============  ===========================================  ============================
+part            arrays                                       owner, and who reads it
+==============  ===========================================  ============================
+game            :data:`GAME`: ``g``, the zones, ``streams``,  the rules (R2-R9); a copy of
+                the run's ``rules``, ``bots``,                it is a game in progress:
+                ``bot_params``, ``seat_bot``                  the search bot plays out from
+                                                              one (:data:`copy_game`)
+rules scratch   :data:`SCRATCH`: ``options``, the need        the rules, within a turn;
+                tables, the cover's flow network, ...         bots read ``options`` and fill
+                                                              the need tables through the
+                                                              rules' kernels
+bot memory      :data:`BOT_MEMORY`: the search tree           the bots (:mod:`sim.bots`):
+                (``tree_*``), ``pool``, ``own_hand``,         shared by a state and its
+                ``bot_stream``, ``script``                    twin (:func:`new_twin`)
+record          :data:`RECORD`: ``seat_stats``,               the rules write, only the
+                ``task_fate``, ``held``, ``leaders``,         record (:mod:`sim.record`,
+                ``log``, ...                                  :mod:`sim.lead`) reads
+==============  ===========================================  ============================
+
+Of the game part, :data:`HIDDEN` is what no seat sees: the other seats' hands, the
+order of the task deck and the statue deck, the statue discard, and the deal and dice
+streams. A bot reads the game only through its seat view
+(:mod:`sim.bots.observation`): the game part without :data:`HIDDEN`, its own hand
+(``own_hand``) and the bot stream.
+
 Sentinels: ``EMPTY`` (-1) marks an empty row or track position and an unused option
 field. Seats are 0..n-1 clockwise (R2.2); records are re-indexed by turn order at
 the end of a game (:mod:`sim.record`).
@@ -48,7 +78,7 @@ from numba import types
 from numba.experimental import structref
 
 from sim import port
-from sim._numba import View
+from sim._numba import View, fields_copy
 from sim.cards import Ability
 from sim.deck_arrays import DeckArrays
 from sim.rng import BOT, N_STREAMS
@@ -253,6 +283,37 @@ class State(NamedTuple):
     tree_match: np.ndarray  # int64 (option_rows(deck),): the child matching each offered row
 
 
+GAME = (
+    "g", "rules", "streams", "task_deck", "row", "track", "statue", "statue_discard", "perm_tasks", "perm_morale",
+    "hand", "hand_n", "squad_n", "squad_size", "squad_cards", "squad_symbols", "squad_flags", "relocators", "done",
+    "done_n", "received", "received_n", "bots", "bot_params", "seat_bot",
+)  # fmt: skip
+"""The game part: every array the rules read to play (module docstring, "Parts")."""
+HIDDEN = ("hand", "task_deck", "statue", "statue_discard", "streams")
+"""The game part's arrays that no seat sees (R3.1, R3.2, R3.3, R3.4, R4.2); a seat
+sees its own row of ``hand`` as ``own_hand``."""
+SCRATCH = (
+    "options", "needs", "special_needs", "subset_ok", "doubles", "lenders", "lender_ok", "borrows", "flow",
+    "flow_parent", "flow_queue", "members", "completed", "choice",
+)  # fmt: skip
+"""The rules' scratch: rewritten before it is read, or kept while the task row stays
+as it was (``needs``, ``special_needs``)."""
+BOT_MEMORY = (
+    "script", "own_hand", "bot_stream", "pool", "tree_g", "tree_key", "tree_child", "tree_stats", "tree_path",
+    "tree_match",
+)  # fmt: skip
+"""The bots' own arrays (:mod:`sim.bots`)."""
+RECORD = (
+    "scored", "seat_stats", "held", "played", "opening", "task_fate", "morale_stats", "ally_stats", "leaders", "log",
+)  # fmt: skip
+"""What the rules and the game loop write for the record only; play never reads it."""
+PARTS = {"game": GAME, "rules scratch": SCRATCH, "bot memory": BOT_MEMORY, "record": RECORD}
+
+copy_game = fields_copy(GAME)
+"""``copy_game(src, dst)``: copy the game part of one state to another (a game in
+progress, for the search bot's playouts), built from :data:`GAME`."""
+
+
 def option_rows(deck: DeckArrays) -> int:
     """Rows of ``State.options`` for ``deck``: ``MAX_OPTIONS``, or more when some
     decision of the deck can list more (the largest of :func:`option_rows_by_kind`)."""
@@ -391,6 +452,17 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
         tree_path=np.zeros(MAX_TREE_DEPTH, i8),
         tree_match=np.zeros(rows, i8),
     )
+
+
+def new_twin(st: State, deck: DeckArrays) -> State:
+    """A second state for ``deck`` whose bot memory is ``st``'s (the same buffers, but
+    ``bot_stream``, which views the twin's own ``streams``): what the game loop passes
+    to the turn-start hook, for the search bot's playouts (:mod:`sim.bots.search`),
+    which then write the twin's game part, scratch and record, never ``st``'s. Its
+    bots table is ``st``'s, so that kernels take its view with the same policy set."""
+    twin = new_state(deck, st.rules)
+    twin.bots[:], twin.bot_params[:] = st.bots, st.bot_params  # its view's type: the same policy set
+    return twin._replace(**{name: getattr(st, name) for name in BOT_MEMORY if name != "bot_stream"})
 
 
 @structref.register

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim._numba import View
 from sim.bots.policy import SCRIPTED
 from sim.cards import dump_yaml, parse_deck
 from sim.deck_arrays import compile_deck
@@ -26,8 +27,10 @@ from sim.state import (
     STATUE_N,
     TASK_DECK_N,
     TRACK_N,
+    State,
     kernel_state,
     new_state,
+    new_twin,
 )
 
 ALLIES = {  # id: (symbols, ability, points)
@@ -128,6 +131,12 @@ class Table:
         self.st.held[:] = False
         self.st.task_fate[:] = 0
         self.st.task_fate[:, 1] = EMPTY
+
+    def twin(self, st: State | None = None) -> View:
+        """The view of a twin of ``st`` (default this table's state), sharing its bot
+        memory (:func:`sim.state.new_twin`): the second state the search bot's
+        ``plan_turn`` plays out in."""
+        return kernel_state(new_twin(self.st if st is None else st, ARRAYS))
 
     # --- laying out zones ----------------------------------------------------------
     def hand(self, seat: int, *allies: str) -> Table:

@@ -120,7 +120,7 @@ def win_at_once(iterations: int) -> Table:
 
 def test_search_plans_the_move_that_wins_at_once():
     t = win_at_once(30)
-    plan_turn(t.ref, Table().ref, t.deck)
+    plan_turn(t.ref, t.twin(), t.deck)
     assert t.hand_of(0) == ["red", "blue"] and t.row_names() == [None, None, "t_blue"]  # the position is restored
     assert t.st.tree_g[TG_MODE] == MODE_FOLLOW and 2 < t.st.tree_g[TG_NODES] <= 31  # one node per iteration at most
     take_turn(t.ref, t.deck)  # the real turn follows the tree
@@ -146,7 +146,7 @@ def test_search_chooses_the_a1_lender_that_wins_where_planner_does_not(bot, lend
     """The tree searches the D_BORROW decision (A1), not only play or draw (R4)."""
     t = lend_to_the_trailing_seat(bot)
     if bot.startswith("search"):
-        plan_turn(t.ref, Table(n_players=3).ref, t.deck)
+        plan_turn(t.ref, t.twin(), t.deck)
     take_turn(t.ref, t.deck)
     score_game(t.ref, t.deck)
     assert t.done_of(0) == ["t_red", "t_blue2"] and t.received_of(lender) == ["lena"]
@@ -166,7 +166,7 @@ def test_search_chooses_the_completion_that_wins_where_planner_saves_position_3(
     t = seat_bots(Table(), bot, "planner").row("t_blue_red", None, "t_red").track("m_hand", "m_task")
     t.squad(0, "blue").hand(0, "red").squad(1, "blue2").hand(1, "red2").statue("m_squad")
     if bot.startswith("search"):
-        plan_turn(t.ref, Table().ref, t.deck)
+        plan_turn(t.ref, t.twin(), t.deck)
     take_turn(t.ref, t.deck)
     assert t.done_of(0) == [task]
     take_turn(t.ref, t.deck)
@@ -180,7 +180,7 @@ def test_a_full_node_pool_stops_expanding_and_the_turn_still_follows_the_tree():
     st = t.st._replace(tree_key=np.zeros((3, KEY_WIDTH), np.int64), tree_child=np.full((3, 2), -1, np.int64),
                        tree_stats=np.zeros((3, 3)))  # fmt: skip
     ref = kernel_state(st)
-    plan_turn(ref, Table().ref, t.deck)
+    plan_turn(ref, t.twin(st), t.deck)
     assert st.tree_g[TG_NODES] == 3 and st.tree_g[TG_FULL] > 0
     assert st.tree_stats[1:3, 0].sum() == 20  # every iteration went through one of the two children
     take_turn(ref, t.deck)
@@ -192,7 +192,7 @@ def test_the_tree_names_an_offered_row_when_the_offers_differ_from_the_search():
     # After searching the position, the real turn's placement offers rows the tree never
     # saw (another hand): search_choose falls back to planner, inside [0, n).
     t = win_at_once(30)
-    plan_turn(t.ref, Table().ref, t.deck)
+    plan_turn(t.ref, t.twin(), t.deck)
     t.st.hand_n[0] = 0
     t.hand(0, "yellow", "green", "orange").squad(0, "purple")
     t.st.options[0, 0], t.st.options[1, 0] = ACTION_PLAY, ACTION_DRAW

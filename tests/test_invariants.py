@@ -64,6 +64,7 @@ from sim.state import (
     TURN,
     kernel_state,
     new_state,
+    new_twin,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -208,10 +209,10 @@ def play_checked(
     ``search`` seat plans its turn first, as in :func:`sim.engine.play_game`.
     ``arrange(state, ref, deck_ref)``, if given, rearranges the position after setup."""
     s = new_state(arrays, options.to_array())
-    backup = kernel_state(new_state(arrays, options.to_array()))
     s.bots[:, BOT_POLICY] = policies
     if params is not None:
         s.bot_params[:] = params
+    backup = kernel_state(new_twin(s, arrays))  # shares s's bot memory: the search bot's tree
     ref, deck_ref = kernel_state(s), arrays.kernel_ref()
     setup_game(ref, deck_ref, n_players, stream_keys(seed), game_index)
     if arrange is not None:

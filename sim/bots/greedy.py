@@ -118,7 +118,7 @@ def _best_play(st, deck, seat, n_options, first):
     most points, else fewest symbols missing."""
     best_i, best_points, best_missing = first, -1, FAR + 1
     for i in range(first, n_options):
-        ally = st.hand[seat, st.options[i, 0]]
+        ally = st.own_hand[st.options[i, 0]]
         points, missing = _placement(st, deck, seat, st.options[i, 1], ally)
         if points > best_points or (points == best_points and points == 0 and missing < best_missing):
             best_i, best_points, best_missing = i, points, missing
@@ -199,7 +199,7 @@ def _penalty_choice(st, deck, seat, n_options):
         if kind == COMPLETED_TASK:
             cost = deck.task_points[st.done[seat, index]]
         elif kind == HAND_ALLY:
-            cost = _symbol_use(st, deck, st.hand[seat, index])
+            cost = _symbol_use(st, deck, st.own_hand[index])
         else:
             cost = FAR - _reach(st, deck, seat, index, NO_ALLY, OWN)[1]  # index: the squad; [1]: missing
         if cost < best_cost:
@@ -258,7 +258,7 @@ def _would_complete(st, deck, seat):
     """Whether some hand card, placed somewhere, allows a completion this turn."""
     for h in range(st.hand_n[seat]):
         for target in range(st.squad_n[seat] + 1):
-            if _placement(st, deck, seat, target, st.hand[seat, h])[0] > 0:
+            if _placement(st, deck, seat, target, st.own_hand[h])[0] > 0:
                 return True
     return False
 

@@ -80,7 +80,7 @@ def _best_placement(st, deck, seat, n_options, first, decay):
     """(option, completion points, potential gain) of the best placement row."""
     best_i, best_points, best_gain = first, -1, -1e18
     for i in range(first, n_options):
-        points, gain = _gain(st, deck, seat, st.options[i, 1], st.hand[seat, st.options[i, 0]], decay)
+        points, gain = _gain(st, deck, seat, st.options[i, 1], st.own_hand[st.options[i, 0]], decay)
         if points > best_points or (points == best_points and gain > best_gain):
             best_i, best_points, best_gain = i, points, gain
     return best_i, best_points, best_gain

@@ -17,6 +17,7 @@ from numba.extending import overload
 from sim import port
 from sim._numba import hot_kernel, inline_kernel, kernel
 from sim.bots.ids import SCRIPTED, policy_set
+from sim.bots.observation import seat_view, show_hand
 from sim.bots.restrict import restrict_options
 from sim.bots.table import BY_ID, POLICIES
 from sim.state import (
@@ -56,7 +57,7 @@ def _compile_source(name: str, lines: list[str], namespace: dict):
 def _dispatch(policies):
     """A function ``(st, deck, seat, kind, n_options, bot, policy) -> index`` with one
     branch per policy id in ``policies``, raising ValueError for any other id."""
-    lines = ["def choose(st, deck, seat, kind, n_options, bot, policy):"]
+    lines = ["def choose(st, deck, seat, kind, n_options, bot, policy):", "    obs = seat_view(st)"]
     lines += [f"    if policy == {p}:\n        return choose_{p}({BY_ID[p].arguments})" for p in policies]
     lines.append('    raise ValueError("unknown policy id")')
     return _compile_source("choose", lines, {f"choose_{p}": BY_ID[p].choose for p in policies})
@@ -103,12 +104,15 @@ def _turn_start_for(st, backup, deck):
 def decide(st, deck, seat, kind, n_options):
     """Ask the bot of seat ``seat`` (``st.seat_bot``, ``st.bots``) to pick one of the
     ``n_options`` rows of ``st.options`` for a decision of ``kind``
-    (:mod:`sim.decisions`), after its restriction, if any, filters them.
+    (:mod:`sim.decisions`), after its restriction, if any, filters them. The bot
+    reads the seat's view (:mod:`sim.bots.observation`), its hand shown in
+    ``own_hand``.
 
     Returns the index, or 0 when the policy named no offered option; that is
     recorded by :func:`refuse_choice` and stops the game (one comparison, always).
     """
     bot = st.seat_bot[seat]
+    show_hand(st, seat)
     if st.bots[bot, BOT_RESTRICTION] != RESTRICT_NONE:
         ally, mode = st.bots[bot, BOT_RESTRICTED], st.bots[bot, BOT_RESTRICTION]
         n_options = restrict_options(st, seat, kind, n_options, ally, mode)

@@ -15,8 +15,9 @@ the reference workload for speed and for cross-checks.
 """
 
 from sim._numba import hot_kernel
+from sim.bots.observation import BOT_STREAM
 from sim.decisions import C_BORROWS, C_FREE, C_SUBSET, D_ACTION, D_COMPLETE, D_PENALTY, D_PLAY
-from sim.rng import BOT, below
+from sim.rng import below
 from sim.rules.task_row import subset_points
 
 
@@ -24,7 +25,7 @@ from sim.rules.task_row import subset_points
 def random_choose(st, deck, seat, kind, n_options):
     """The ``random`` bot's option index for a decision of ``kind``."""
     if kind == D_ACTION or kind == D_PLAY or kind == D_PENALTY:
-        return 0 if n_options == 1 else below(st.streams, BOT, n_options)
+        return 0 if n_options == 1 else below(st.bot_stream, BOT_STREAM, n_options)
     if kind == D_COMPLETE:
         best, best_points = 0, -1
         for i in range(1, n_options):

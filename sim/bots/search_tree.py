@@ -26,7 +26,7 @@ by content. Its penalties during other seats' turns are not searched: the
 
 A key is the decision kind and the row's fields in use (``KEY_COLUMNS``), with hand
 positions replaced by the ally they hold (a draw changes what a position holds).
-The tree lives in preallocated arrays of :class:`sim.state.State` (``tree_*``,
+The tree lives in preallocated arrays of :class:`sim.state.State`'s bot memory (``tree_*``,
 ``MAX_TREE_NODES`` nodes, paths of ``MAX_TREE_DEPTH``); each iteration expands one
 node at most, and none once the pool is full (``TG_FULL`` counts the refusals): the
 search then goes on over the nodes it has. Selection and backpropagation are
@@ -48,7 +48,8 @@ from sim.bots import planner
 from sim.bots.planner import planner_choose
 from sim.cards import Penalty
 from sim.decisions import D_EXTRA_PLAY, D_PENALTY, D_PLAY, P_INDEX, P_TYPE
-from sim.rng import BOT, below
+from sim.bots.observation import BOT_STREAM
+from sim.rng import below
 from sim.state import (
     ACTIVE,
     EMPTY,
@@ -127,9 +128,9 @@ def _key_field(st, seat, kind, i, c):
     if value == EMPTY:
         return value
     if c == 1 and (kind == D_PLAY or kind == D_EXTRA_PLAY):
-        return st.hand[seat, value]
+        return st.own_hand[value]
     if c == P_INDEX + 1 and kind == D_PENALTY and st.options[i, P_TYPE] == HAND_ALLY:
-        return st.hand[seat, value]
+        return st.own_hand[value]
     return value
 
 
@@ -193,7 +194,7 @@ def _untried(st, deck, seat, kind, n_options, matched):
     pick = planner_choose(st, deck, seat, kind, n_options, PLANNER_DEFAULTS)
     if st.tree_match[pick] == EMPTY:
         return pick
-    k = below(st.streams, BOT, n_options - matched)
+    k = below(st.bot_stream, BOT_STREAM, n_options - matched)
     for i in range(n_options):
         if st.tree_match[i] == EMPTY:
             if k == 0:

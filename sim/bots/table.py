@@ -4,7 +4,9 @@ here (and its rung in :data:`sim.bots.ids.LADDER`).
 
 Per policy (:class:`Policy`): its id (:mod:`sim.bots.ids`); the name a user gives it,
 if any; its ``choose`` kernel and the arguments the dispatch passes it
-(:func:`sim.bots.policy.decide`); its parameters' defaults and valid ranges
+(:func:`sim.bots.policy.decide`): the seat's view of the state
+(:mod:`sim.bots.observation`), never the state itself, but for the test-only
+``scripted``, which reads no position; its parameters' defaults and valid ranges
 (:mod:`sim.bots.spec`); its turn-start hook, called by the game loop before each of
 its seat's turns; and whether it reads the option rows of a ``D_PLAY`` decision.
 """
@@ -24,9 +26,10 @@ from sim.bots.search_tree import search_choose
 from sim.bots.uniform_bot import uniform_choose
 from sim.bots.user import user_choose
 
-# The arguments a policy's choose kernel takes, by kind; names of decide's locals.
-DECISION = "st, deck, seat, kind, n_options"
-WITH_PARAMS = DECISION + ", st.bot_params[bot]"
+# The arguments a policy's choose kernel takes, by kind; names of the dispatch's locals,
+# where ``obs`` is the seat's view (sim.bots.observation) and ``st`` the whole state.
+DECISION = "obs, deck, seat, kind, n_options"
+WITH_PARAMS = DECISION + ", obs.bot_params[bot]"
 
 
 @dataclass(frozen=True)
@@ -45,12 +48,12 @@ class Policy:
 
 POLICIES = (
     Policy(RANDOM, "random", random_choose, DECISION, reads_option_rows=False),
-    Policy(UNIFORM, "uniform", uniform_choose, "st, n_options", reads_option_rows=False),
+    Policy(UNIFORM, "uniform", uniform_choose, "obs, n_options", reads_option_rows=False),
     Policy(GREEDY, "greedy", greedy_choose, WITH_PARAMS, greedy.PARAMS),
     Policy(PLANNER, "planner", planner_choose, WITH_PARAMS, planner.PARAMS),
     # plans its turn at turn start (sim.bots.search), then follows its tree, else as planner:
     Policy(SEARCH, "search", search_choose, WITH_PARAMS, search_tree.PARAMS, search_tree.LIMITS, plan_turn),
-    Policy(SCRIPTED, None, scripted_choose, "st"),
-    Policy(USER, None, user_choose, DECISION + ", st.bots[bot, BOT_ADDRESS]"),  # a user's file (sim.bots.user)
+    Policy(SCRIPTED, None, scripted_choose, "st"),  # tests only: replays a script, reads no position
+    Policy(USER, None, user_choose, DECISION + ", obs.bots[bot, BOT_ADDRESS]"),  # a user's file (sim.bots.user)
 )
 BY_ID = {policy.id: policy for policy in POLICIES}

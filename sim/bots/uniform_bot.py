@@ -4,10 +4,11 @@ included where a decision is optional. It follows no strategy; it reaches every 
 path, which is what the invariant tests need."""
 
 from sim._numba import kernel
-from sim.rng import BOT, below
+from sim.bots.observation import BOT_STREAM
+from sim.rng import below
 
 
 @kernel
 def uniform_choose(st, n_options):
-    """A uniform option index in ``[0, n_options)`` from the BOT stream."""
-    return below(st.streams, BOT, n_options)
+    """A uniform option index in ``[0, n_options)`` from the bot stream."""
+    return below(st.bot_stream, BOT_STREAM, n_options)

@@ -71,8 +71,8 @@ from numba import cfunc, njit, typeof, types
 from numba.extending import intrinsic
 
 from sim._numba import ViewType, kernel, view_field
+from sim.bots.observation import BOT_STREAM
 from sim.rng import below
-from sim.state import EMPTY
 
 VISIBLE = (
     "options", "own_hand", "hand_n", "squad_n", "squad_size", "squad_cards", "squad_symbols", "row", "track",
@@ -83,8 +83,8 @@ RAISED = np.iinfo(np.int64).min  # what a bot "returns" when it raised an error
 
 @intrinsic
 def observe(typingctx, state):
-    """The observation of a state view: the same pointer, only the :data:`VISIBLE`
-    fields readable."""
+    """The observation of a state view or a seat view: the same pointer, only the
+    :data:`VISIBLE` fields readable."""
     if not isinstance(state, ViewType):
         return None
 
@@ -122,7 +122,7 @@ def _bot_stream(typingctx, obs):
 @njit
 def random_below(obs, n):
     """A uniform integer in ``[0, n)`` from the deciding bot's stream."""
-    return below(_bot_stream(obs), np.int64(0), n)
+    return below(_bot_stream(obs), BOT_STREAM, n)
 
 
 @njit
@@ -231,10 +231,8 @@ def _error_detail(exc: BaseException, file_name: str) -> str:
 
 
 @kernel
-def user_choose(st, deck, seat, kind, n_options, address):
-    """Copy the seat's hand into its observation (``EMPTY`` after it, so that no other
-    seat's hand shows) and call the user bot at ``address``."""
-    for k in range(st.own_hand.shape[0]):
-        st.own_hand[k] = st.hand[seat, k] if k < st.hand_n[seat] else EMPTY
-    return call_bot(address, observe(st), deck, seat, kind, n_options)
+def user_choose(obs, deck, seat, kind, n_options, address):
+    """Call the user bot at ``address`` with its observation of the seat's view
+    ``obs``, whose ``own_hand`` holds the seat's hand (:mod:`sim.bots.observation`)."""
+    return call_bot(address, observe(obs), deck, seat, kind, n_options)
 

@@ -1,0 +1,64 @@
+"""What a built-in bot sees: its seat's view of the state.
+
+Every built-in policy's ``choose`` kernel (:mod:`sim.bots.table`) takes the state
+through :func:`seat_view`, the same pointer typed as a :class:`sim._numba.ViewType`
+that shows only :data:`SEAT_VISIBLE`: the game part (:data:`sim.state.GAME`) without
+what no seat sees (:data:`sim.state.HIDDEN`: the other seats' hands, R3.2; the order
+of the task deck, R3.1, and of the statue deck, R3.3; the statue discard, R3.4; the
+deal and dice streams), plus its own hand (``own_hand``, filled by :func:`show_hand`
+before each decision), the decision's ``options``, and the bots' memory
+(:data:`sim.state.BOT_MEMORY`). Reading anything else is a compile error, so a bot
+cannot peek: tests/test_bots_observation.py also plays the bots on positions whose
+hidden cards are permuted.
+
+A bot writes only :data:`SEAT_WRITABLE`: its memory, the rules' need tables (which it
+fills through :func:`sim.rules.completion.subset_needs`), and ``squad_symbols``,
+where ``greedy`` and ``planner`` weigh a placement or an A7 move by adding an ally's
+symbols and taking them away again (:func:`sim.rules.squads.add_symbols`).
+
+A user bot's observation (:mod:`sim.bots.user`) is the narrower, read-only
+:data:`sim.bots.user.VISIBLE`.
+"""
+
+import numpy as np
+from numba.extending import intrinsic, overload
+
+from sim._numba import ViewType, hot_kernel
+from sim.state import BOT_MEMORY, EMPTY, GAME, HIDDEN
+
+NEED_TABLES = ("needs", "special_needs", "subset_ok")  # rules scratch a bot fills through subset_needs
+SEAT_VISIBLE = tuple(name for name in GAME if name not in HIDDEN) + ("options",) + NEED_TABLES + BOT_MEMORY
+SEAT_WRITABLE = NEED_TABLES + ("squad_symbols",) + BOT_MEMORY
+BOT_STREAM = np.int64(0)  # the one stream of ``bot_stream`` (a view of streams[sim.rng.BOT])
+
+
+@intrinsic
+def _as_seat_view(typingctx, st):
+    """The seat view of a state view: the same pointer, typed to show
+    :data:`SEAT_VISIBLE` and to write :data:`SEAT_WRITABLE` only."""
+    if not isinstance(st, ViewType):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return args[0]
+
+    return ViewType(st.ref_type, SEAT_VISIBLE, None, SEAT_WRITABLE)(st), codegen
+
+
+def seat_view(st):
+    """The seat view of ``st`` (module docstring); ``st`` itself in plain Python
+    (``NUMBA_DISABLE_JIT=1``)."""
+    return st
+
+
+@overload(seat_view, jit_options={"nogil": True})
+def _seat_view_compiled(st):
+    return lambda st: _as_seat_view(st)
+
+
+@hot_kernel
+def show_hand(st, seat):
+    """Copy ``seat``'s hand into ``own_hand``, ``EMPTY`` after its ``hand_n[seat]``
+    cards, so that the seat view shows no other seat's hand (R3.2)."""
+    for k in range(st.own_hand.shape[0]):
+        st.own_hand[k] = st.hand[seat, k] if k < st.hand_n[seat] else EMPTY

@@ -1,0 +1,203 @@
+"""Every built-in bot decides from its seat's observation alone (sim.bots.observation).
+
+At positions of recorded games, the hidden cards behind the deciding seat's
+observation are permuted: the other seats' hands (R3.2), the order of the task deck
+(R3.1), the statue deck and its discard (R3.3, R3.4), and the deal and dice streams
+(R2.2, R4.5, R8.2). Each built-in bot must then make the same choice with the same
+bot stream, and draw from it as often; the search bot must grow the same tree. The
+seat view's type is checked too: reading a hidden array or writing a public one does
+not compile.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+from numba.core.errors import TypingError
+
+from sim.bots.ids import SEARCH
+from sim.bots.observation import seat_view
+from sim.bots.policy import decide
+from sim.bots.search import determinise, plan_turn
+from sim.bots.spec import bot_tables, parse_bot
+from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_PLAY
+from sim.options import RuleOptions
+from sim.play import run_games
+from sim.rng import BOT, DEAL, DICE
+from sim.rules.abilities import play_options
+from sim.rules.zones import check_zones
+from sim.state import (
+    ACTIVE, BOT_POLICY, HAND_LIMIT, N_PLAYERS, OUTCOME, OUTCOME_RUNNING, R_TURN_CAP, STATUE_DISCARD_N, STATUE_N,
+    TASK_DECK_N, State, kernel_state, new_state, new_twin,
+)  # fmt: skip
+
+PLAYERS = 3
+BOTS = ("random", "uniform", "greedy", "planner", "search:iterations=24")
+# (game index, turns played): positions of games played by planner, greedy and random
+POSITIONS = [(0, 4), (1, 9), (2, 17), (3, 26), (4, 33)]
+
+
+def clone(st: State, arrays) -> State:
+    """A copy of ``st`` whose ``bot_stream`` views its own ``streams``, as in any state."""
+    copy = new_state(arrays, st.rules)
+    for name, array in zip(st._fields, st):
+        if name != "bot_stream":
+            getattr(copy, name)[...] = array
+    return copy
+
+
+def position(arrays, game: int, turns: int) -> State:
+    """The state after ``turns`` turns of game ``game`` (seed 5), still running."""
+    options = RuleOptions(turn_cap=turns)
+    st = new_state(arrays, options.to_array())
+    run_games(arrays, PLAYERS, 1, 5, ["planner", "greedy", "random"], options, first_game=game, state=st)
+    st.g[OUTCOME] = OUTCOME_RUNNING
+    st.rules[R_TURN_CAP] = RuleOptions().turn_cap
+    return st
+
+
+def permute_hidden(st: State, arrays, seat: int, rng: np.random.Generator) -> State:
+    """A copy of ``st`` whose cards hidden from ``seat`` are dealt again at random:
+    the allies of the other hands, the statue deck and the statue discard among those
+    places (only allies into hands, every pile keeping its size), the task deck
+    reordered, new deal and dice streams."""
+    other = clone(st, arrays)
+    n_allies = arrays.n_allies
+    seats = [q for q in range(st.g[N_PLAYERS]) if q != seat]
+    hands = [int(st.hand_n[q]) for q in seats]
+    n_statue, n_discard = int(st.g[STATUE_N]), int(st.g[STATUE_DISCARD_N])
+    cards = unseen(st, seat)
+    allies = rng.permutation(cards[cards < n_allies])
+    in_hands = sum(hands)
+    rest = rng.permutation(np.concatenate([allies[in_hands:], cards[cards >= n_allies]]))
+    start = 0
+    for q, n in zip(seats, hands):
+        other.hand[q, :n] = allies[start : start + n]
+        start += n
+    other.statue[:n_statue], other.statue_discard[:n_discard] = rest[:n_statue], rest[n_statue:]
+    other.task_deck[: st.g[TASK_DECK_N]] = rng.permutation(st.task_deck[: st.g[TASK_DECK_N]])
+    other.streams[DEAL], other.streams[DICE] = rng.integers(1, 2**63, size=2, dtype=np.uint64)
+    return other
+
+
+def seat_bot(st: State, seat: int, text: str, arrays) -> None:
+    """Seat ``text``'s bot at ``seat``; an unused row names search, so that every
+    state's kernels are compiled for the one policy set that holds all bots."""
+    specs = [parse_bot(text)] * PLAYERS + [parse_bot("search")] * (4 - PLAYERS)
+    st.bots[:], st.bot_params[:] = bot_tables(specs)
+    assert st.bots[PLAYERS:, BOT_POLICY].tolist() == [SEARCH] * (4 - PLAYERS)
+
+
+def decisions(st: State, seat: int):
+    """(kind, option count) of the decisions a turn of ``seat`` starts with: play or
+    draw (R4.1, R4.2), and which card where (R4.1, R5), written to ``st.options``."""
+    if 0 < st.hand_n[seat] < HAND_LIMIT and st.g[STATUE_N] + st.g[STATUE_DISCARD_N] > 0:
+        st.options[0, 0], st.options[1, 0] = ACTION_PLAY, ACTION_DRAW
+        yield D_ACTION, 2
+    if st.hand_n[seat] > 0:
+        yield D_PLAY, play_options(kernel_state(st), seat, D_PLAY)
+
+
+def choices(st: State, arrays, seat: int, text: str) -> list:
+    """The bot's choice at each decision of :func:`decisions`, and the bot stream
+    after each; for ``search``, its turn planned first, and its tree."""
+    st = clone(st, arrays)
+    seat_bot(st, seat, text, arrays)
+    deck = arrays.kernel_ref()
+    made = []
+    if text.startswith("search"):
+        twin = new_twin(st, arrays)
+        plan_turn(kernel_state(st), kernel_state(twin), deck)
+        n = int(st.tree_g[0])
+        made.append((st.tree_key[:n].tolist(), st.tree_stats[:n].tolist()))
+    for kind, n_options in decisions(st, seat):
+        made.append((kind, decide(kernel_state(st), deck, seat, kind, n_options), int(st.streams[BOT])))
+    return made
+
+
+@pytest.fixture(scope="module")
+def positions(default_arrays):
+    return [position(default_arrays, game, turns) for game, turns in POSITIONS]
+
+
+@pytest.mark.parametrize("text", BOTS)
+def test_r3_1_r3_2_r3_3_hidden_cards_permuted_same_choice(text, positions, default_arrays):
+    """R3.1 task deck, R3.2 other hands, R3.3/R3.4 statue deck and discard, and the
+    deal and dice streams, permuted behind the active seat's observation: the bot
+    makes the same choices, drawing the same bot stream (search: the same tree)."""
+    rng = np.random.default_rng(7)
+    compared = 0
+    for st in positions:
+        seat = int(st.g[ACTIVE])
+        expected = choices(st, default_arrays, seat, text)
+        for _ in range(2):
+            other = permute_hidden(st, default_arrays, seat, rng)
+            assert not np.array_equal(other.task_deck, st.task_deck)  # something hidden did change
+            assert choices(other, default_arrays, seat, text) == expected
+            compared += len(expected)
+    assert compared >= 2 * len(POSITIONS)
+
+
+def test_r3_1_r3_2_r3_3_determinisation_deals_the_unseen_cards(positions, default_arrays):
+    """The search bot's determinisation deals the cards its seat cannot see again:
+    every card stays in exactly one zone, every pile keeps its size, the same cards
+    stay hidden, and the seat's own hand and the task row stay as they were."""
+    for st in positions:
+        seat = int(st.g[ACTIVE])
+        dealt = clone(st, default_arrays)
+        seat_bot(dealt, seat, "search", default_arrays)
+        determinise(kernel_state(dealt), default_arrays.kernel_ref(), seat)
+        check_zones(kernel_state(dealt), default_arrays.kernel_ref())
+        for name in ("hand_n", "g", "row", "squad_cards"):
+            assert np.array_equal(getattr(dealt, name), getattr(st, name)), name
+        assert np.array_equal(dealt.hand[seat], st.hand[seat])
+        n_tasks = int(st.g[TASK_DECK_N])
+        assert sorted(dealt.task_deck[:n_tasks]) == sorted(st.task_deck[:n_tasks])
+        assert sorted(unseen(dealt, seat)) == sorted(unseen(st, seat))
+
+
+def unseen(st: State, seat: int) -> np.ndarray:
+    """The cards of the other seats' hands, the statue deck and the statue discard."""
+    hands = [st.hand[q, : st.hand_n[q]] for q in range(PLAYERS) if q != seat]
+    return np.concatenate([*hands, st.statue[: st.g[STATUE_N]], st.statue_discard[: st.g[STATUE_DISCARD_N]]])
+
+
+def test_r3_2_permutation_changes_the_other_hands(positions, default_arrays):
+    """The test above is not vacuous: the permutation deals other seats other allies."""
+    st = positions[1]
+    seat = int(st.g[ACTIVE])
+    other = permute_hidden(st, default_arrays, seat, np.random.default_rng(7))
+    assert not np.array_equal(np.delete(other.hand, seat, 0), np.delete(st.hand, seat, 0))
+    assert np.array_equal(other.hand[seat], st.hand[seat])
+
+
+def _kernel(source: str):
+    """A kernel compiled from ``source``, which defines ``kernel(st)`` and may call
+    ``seat_view``."""
+    scope = {"seat_view": seat_view}
+    exec(source, scope)  # noqa: S102 (a test's own source)
+    return numba.njit(scope["kernel"])
+
+
+COMPILED = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="the seat view is a compiled type")
+
+
+@COMPILED
+@pytest.mark.parametrize("hidden", ["hand", "task_deck", "statue", "statue_discard", "streams", "held", "log"])
+def test_r3_2_seat_view_cannot_read_hidden(hidden, positions):
+    """Reading another seat's hand (R3.2), a deck's order (R3.1, R3.3), the discard
+    (R3.4), the streams or the record through the seat view is a compile error."""
+    reader = _kernel(f"def kernel(st):\n    return seat_view(st).{hidden}.shape[0]")
+    with pytest.raises(TypingError):
+        reader(kernel_state(positions[0]))
+
+
+@COMPILED
+def test_r3_1_seat_view_reads_the_task_row_but_cannot_write_it(positions):
+    """The task row (R3.1) reads through the seat view; writing it does not compile."""
+    reader = _kernel("def kernel(st):\n    return seat_view(st).row[0]")
+    assert reader(kernel_state(positions[0])) == positions[0].row[0]
+    writer = _kernel("def kernel(st):\n    seat_view(st).row[0] = 0")
+    with pytest.raises(TypingError):
+        writer(kernel_state(positions[0]))
