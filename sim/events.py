@@ -4,8 +4,8 @@ Each log row is ``[code, a, b, c, d, e]``; the meaning of ``a``..``e`` is given 
 to each code. :mod:`sim.trace` turns the rows into a readable log.
 """
 
-from sim._numba import inline_kernel, kernel
-from sim.state import LOG_N, LOG_WIDTH, R_TRACE
+from sim._numba import inline_kernel
+from sim.state import LOG_N, R_TRACE
 
 EV_TURN = 1  # seat, turn number (1-based)
 EV_PLAY = 2  # seat, ally, squad, extra (1 for A4's extra play), new squad (0/1)

@@ -14,7 +14,7 @@ policy is unchanged otherwise:
 
 from sim._numba import kernel
 from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_EXTRA_PLAY, D_PLAY
-from sim.state import EMPTY, RESTRICT_ALWAYS, RESTRICT_NEVER
+from sim.state import EMPTY, RESTRICT_NEVER
 
 
 @kernel
