@@ -10,11 +10,13 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 
 from sim.rundir import TABLES, RunError, read_manifest, recorded_parts
+from sim.supervisor import Supervisor
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("revachol")
@@ -112,7 +114,7 @@ def test_ctrl_c_ends_every_process_of_a_run_whose_bot_never_returns(tmp_path, jo
     _wait_until_playing(process)
     stderr, seconds = _stop_and_wait(process, signal.SIGINT)
     assert seconds < STOP_SECONDS and not _group(process.pid)
-    assert process.returncode == 128 + signal.SIGINT
+    assert process.returncode == 128 + signal.SIGINT, stderr
     (line,) = stderr.strip().splitlines()
     assert line == (f"error: stopped by SIGINT; 0 of 4 chunks (0 of 40 games) kept in {tmp_path / 'run'}; "
                     f"continue with: {shlex.join([*command, '--resume'])}")  # fmt: skip
@@ -143,3 +145,21 @@ def test_the_watchdog_stops_a_run_and_names_the_bot_that_does_not_return(tmp_pat
     assert re.fullmatch(rf"error: stopped: no game finished for [34] s, most likely a bot that does not return "
                         rf"\({re.escape(str(tmp_path / 'bots.py'))}:stuck\); 0 of 4 chunks \(0 of 40 games\) kept in "
                         rf"{re.escape(str(tmp_path / 'run'))}; continue with: .* --resume", line), line  # fmt: skip
+
+
+def test_chunks_that_finished_beside_a_failed_one_are_handed_over_before_its_error(tmp_path):
+    """``wait`` returns the finished calls as a set: the supervisor yields every result
+    of it before raising a failure among them, so a run that fails mid-way still
+    records the chunks finished meanwhile (tests/test_runner.py's full disk)."""
+    supervisor = Supervisor.__new__(Supervisor)  # no worker pool: the calls are done already
+    supervisor.stall_timeout, supervisor.heartbeats = 60.0, tmp_path
+    finished = [Future() for _ in range(16)]
+    for chunk, future in enumerate(finished):
+        future.set_result(chunk)
+    failed = Future()
+    failed.set_exception(OSError(28, "No space left on device"))
+    supervisor.pending = {*finished, failed}
+    results = supervisor.results()
+    assert sorted(next(results) for _ in finished) == list(range(16))
+    with pytest.raises(OSError, match="No space left on device"):
+        next(results)
