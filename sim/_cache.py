@@ -24,14 +24,17 @@ from pathlib import Path
 
 from numba.core import caching, config
 
+from sim._flags import FLAGS
+
 ROOT = Path(__file__).resolve().parent
 
 
 @functools.cache
 def package_stamp(root: Path = ROOT) -> str:
     """A SHA-256 hex digest of the path, modification time (ns) and size of every
-    ``.py`` file under ``root`` (numba's own stamp uses modification time and size)."""
-    digest = hashlib.sha256()
+    ``.py`` file under ``root`` (numba's own stamp uses modification time and size),
+    and of the compile-time switches (:data:`sim._flags.FLAGS`)."""
+    digest = hashlib.sha256(repr(sorted(FLAGS.items())).encode())
     for path in sorted(root.rglob("*.py")):
         stat = path.stat()
         digest.update(f"{path.relative_to(root).as_posix()}\0{stat.st_mtime_ns}\0{stat.st_size}\n".encode())

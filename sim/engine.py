@@ -12,6 +12,7 @@ from __future__ import annotations
 from sim import port
 from sim._numba import inline_kernel, kernel
 from sim.deck_arrays import DeckArrays
+from sim.invariants import CHECK_INVARIANTS, check_invariants
 from sim.lead import note_leaders
 from sim.record import write_record
 from sim.rules.scoring import score_game
@@ -27,14 +28,20 @@ def play_game(st, backup, deck, n_players, keys, game_index):
     Each turn starts with the active seat's turn-start hook (:data:`sim.port.turn_start`,
     which may use ``backup`` as scratch, to plan the turn). A bad choice
     (``st.g[BAD_CHOICE]``) stops the game after the turn. In debug mode every turn ends
-    with :func:`sim.rules.zones.check_zones`."""
+    with :func:`sim.rules.zones.check_zones`. A ``REVACHOL_CHECK_INVARIANTS=1`` build
+    checks the rules' invariants after setup, after every turn and at the end
+    (:func:`sim.invariants.check_invariants`); the default build compiles no check."""
     setup_game(st, deck, n_players, keys, game_index)
     while st.g[OUTCOME] == OUTCOME_RUNNING and st.g[BAD_CHOICE] == 0:
+        if CHECK_INVARIANTS:
+            check_invariants(st, deck)
         port.turn_start(st, backup, deck)
         take_turn(st, deck)
         note_leaders(st, deck)
         if st.rules[R_DEBUG]:
             check_zones(st, deck)
+    if CHECK_INVARIANTS:
+        check_invariants(st, deck)
     score_game(st, deck)
 
 

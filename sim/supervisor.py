@@ -105,13 +105,15 @@ class Supervisor:
         Stalled
             When no heartbeat and no result came for ``stall_timeout`` seconds.
         Exception
-            A call's own exception, as the worker raised it.
+            A call's own exception, as the worker raised it, once every call that
+            finished with it has been yielded: ``wait`` hands over a *set* of finished
+            calls, and a failure taken first lost the chunks finished beside it.
         """
         await_workers()
         alive = time.time()
         while self.pending:
             done, self.pending = wait(self.pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
-            for future in done:
+            for future in sorted(done, key=lambda finished: finished.exception() is not None):  # failures last
                 alive = time.time()
                 yield future.result()
             silent = time.time() - self._last_sign_of_life(alive)

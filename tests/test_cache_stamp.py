@@ -19,6 +19,15 @@ def test_an_edit_to_any_file_of_the_package_changes_the_stamp(tmp_path):
     assert stamp(root) != before
 
 
+def test_a_compile_time_switch_changes_the_stamp(monkeypatch):
+    """The REVACHOL_CHECK_INVARIANTS=1 build is machine code of its own (sim._flags):
+    neither build may load the other's kernels from the cache."""
+    stamp = _cache.package_stamp.__wrapped__  # uncached
+    before = stamp(_cache.ROOT)
+    monkeypatch.setitem(_cache.FLAGS, "check_invariants", not _cache.FLAGS["check_invariants"])
+    assert stamp(_cache.ROOT) != before
+
+
 def test_the_game_loop_and_the_turn_are_cached_under_the_package_stamp():
     for kernel in (play_batch, take_turn):
         locator = kernel._cache._impl.locator

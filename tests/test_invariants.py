@@ -1,10 +1,16 @@
-"""Random-playout invariants: over random decks, seeds and 2-4 players, games are
-played turn by turn from Python with the ``random`` bot, and after every turn the
-state is checked against the rules (RULES R3-R9) and the layout of :mod:`sim.state`.
+"""The rules' invariants on the real game loop: over random decks, seeds and 2-4
+players, games are played by :func:`sim.play.run_games` in the build with
+``REVACHOL_CHECK_INVARIANTS=1``, where :func:`sim.engine.play_game` checks the
+invariants of :mod:`sim.invariants` (RULES R3-R9) after setup, after every turn and at
+the end; R9.2 scores are then checked here from the card data.
 
-Each assertion names the rule it checks. On a failure hypothesis prints the drawn
-deck data, options and game parameters, and the message gives seed, players, game
-index and turn, so the case can be replayed with :func:`play_checked`.
+The tests that need that build are marked ``invariants``: ``.ci/run`` runs them in it
+(with a numba cache of its own); the default build skips them. The planted-violation
+tests run in every build: they corrupt a real position by hand and call the check.
+
+On a failure hypothesis prints the drawn deck data, options and game parameters, and
+the message gives the rule, seed, players and game index, so the case can be replayed
+with :func:`play_checked`.
 """
 
 from __future__ import annotations
@@ -18,57 +24,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.cards import dump_yaml, parse_deck
-from sim.bots.policy import POLICY_IDS, SCRIPTED
-from sim.bots.search import plan_turn
-from sim.bots.spec import bot_tables, parse_bot
 from sim.deck_arrays import compile_deck
-from sim.play import run_games
+from sim.invariants import CHECK_INVARIANTS, check_invariants
 from sim.options import RuleOptions
+from sim.play import run_games
 from sim.record import GAME_FIELDS, PLAYER_FIELDS
-from sim.rng import stream_keys
-from sim.rules.scoring import score_game
-from sim.rules.setup import setup_game
-from sim.rules.turn import take_turn
 from sim.state import (
-    ACTIVE,
-    BOT_POLICY,
-    EMPTY,
-    HAND_LIMIT,
-    MAX_PLAYERS,
-    MORALE_EVENTS,
-    N_PLAYERS,
-    OUTCOME,
-    OUTCOME_FINISHED,
-    OUTCOME_RUNNING,
-    OUTCOME_STALLED,
-    OUTCOME_TRUNCATED,
-    PERM_MORALE_N,
-    PERM_TASKS_N,
-    R_TURN_CAP,
-    ROW_SIZE,
-    S_SCORE,
-    S_TASKS_COMPLETED,
-    S_TASKS_LOST,
-    SCRIPT_N,
-    SCRIPT_POS,
-    STATUE_DISCARD_N,
-    STATUE_N,
-    STUCK_RUN,
-    TASK_COMPLETED,
-    TASK_FAILED,
-    TASK_LOST,
-    TASK_DECK_N,
-    TASKS_COMPLETED,
-    TASKS_FAILED,
-    TRACK_N,
-    TURN,
-    kernel_state,
-    new_state,
-    new_twin,
-)
+    EMPTY, MORALE_EVENTS, N_PLAYERS, OUTCOME, OUTCOME_TRUNCATED, S_SCORE, S_TASKS_LOST, STATUE_N, TASK_COMPLETED,
+    TASK_DECK_N, TASK_FAILED, TASK_LOST, TRACK_N, TURN, State, kernel_state, new_state,
+)  # fmt: skip
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((ROOT / "cards.yaml").read_text(encoding="utf-8"))
+FIRST_OPTION = f"{ROOT / 'tests' / 'first_option_bot.py'}:first"  # a user bot that always takes option 0
 
 SYMBOLS = ["blue", "yellow", "green", "red", "orange", "purple", "crown"]
 COLOURS = SYMBOLS[:6]
@@ -76,115 +44,8 @@ ABILITIES = [
     "borrow", "double", "untouchable", "extra_play", "stays", "swap", "relocate", "special_crown", "forced_draw",
 ]  # fmt: skip
 PENALTIES = ["squad_ally", "completed_task", "hand_ally"]
-RANDOM_POLICIES = np.full(MAX_PLAYERS, POLICY_IDS["random"], np.int64)  # the ``random`` bot in every seat
 
-
-# --- the invariants -----------------------------------------------------------------
-
-
-def _where(zones: list[tuple[str, np.ndarray]], card: int) -> str:
-    found = [name for name, cards in zones for c in cards if c == card]
-    return ", ".join(found) or "nowhere"
-
-
-def _exactly_once(kind: str, n: int, zones: list[tuple[str, np.ndarray]], ctx: str) -> None:
-    """Every card ``0..n-1`` of ``kind`` appears once over ``zones`` and nothing else does."""
-    cards = np.concatenate([np.asarray(c, np.int64) for _, c in zones]) if zones else np.zeros(0, np.int64)
-    bad = cards[(cards < 0) | (cards >= n)]
-    assert bad.size == 0, f"R3/zones: {kind} zones hold ids {bad.tolist()} outside 0..{n - 1} ({ctx})"
-    counts = np.bincount(cards, minlength=n)
-    wrong = np.flatnonzero(counts != 1)
-    assert wrong.size == 0, (
-        f"R3/zones (every card is in exactly one zone): "
-        + "; ".join(f"{kind} {c} found {counts[c]}x: {_where(zones, c)}" for c in wrong[:5])
-        + f" ({ctx})"
-    )
-
-
-def check_state(s, arrays, ctx: str) -> None:
-    """Assert the between-turn invariants of state ``s`` (a :class:`sim.state.State`)."""
-    g = s.g
-    a_n, m_n, t_n = arrays.n_allies, arrays.n_morale, arrays.n_tasks
-    statue = s.statue[: g[STATUE_N]]
-    discard = s.statue_discard[: g[STATUE_DISCARD_N]]
-    for name, pile in (("statue deck", statue), ("statue discard", discard)):
-        assert ((pile >= 0) & (pile < a_n + m_n)).all(), f"R3.3: {name} holds a bad statue index {pile.tolist()} ({ctx})"
-
-    # Allies: statue deck, statue discard, hands, squads, received (R3.2-R3.4, R5, A1/A6).
-    ally_zones = [("statue deck", statue[statue < a_n]), ("statue discard", discard[discard < a_n])]
-    for p in range(MAX_PLAYERS):
-        assert 0 <= s.hand_n[p] <= HAND_LIMIT, f"R4.3: seat {p} holds {s.hand_n[p]} cards, more than 5 ({ctx})"
-        ally_zones.append((f"hand of seat {p}", s.hand[p, : s.hand_n[p]]))
-        for q in range(s.squad_n[p]):
-            size = s.squad_size[p, q]
-            assert size >= 1, f"R5.3: seat {p} squad {q} is empty but still exists ({ctx})"
-            members = s.squad_cards[p, q, :size]
-            ally_zones.append((f"squad {q} of seat {p}", members))
-            expected = arrays.ally_symbol_counts[members].sum(axis=0)
-            assert np.array_equal(s.squad_symbols[p, q], expected), (
-                f"R6.1/state layout: squad_symbols of seat {p} squad {q} = {s.squad_symbols[p, q].tolist()}, "
-                f"its allies {members.tolist()} show {expected.tolist()} ({ctx})"
-            )
-        ally_zones.append((f"received by seat {p}", s.received[p, : s.received_n[p]]))
-    _exactly_once("ally", a_n, ally_zones, ctx)
-
-    # Morale cards: statue deck, statue discard, track, permanent discard (R3.3, R3.4, R7, R8.5).
-    track = s.track[s.track != EMPTY]
-    morale_zones = [
-        ("statue deck", statue[statue >= a_n] - a_n),
-        ("statue discard", discard[discard >= a_n] - a_n),
-        ("morale track", track),
-        ("permanent discard", s.perm_morale[: g[PERM_MORALE_N]]),
-    ]
-    _exactly_once("morale card", m_n, morale_zones, ctx)
-
-    # Tasks: task deck, row, completed, permanent discard (R3.1, R6.3, R8.1, R8.3).
-    task_zones = [("task deck", s.task_deck[: g[TASK_DECK_N]]), ("task row", s.row[s.row != EMPTY])]
-    for p in range(MAX_PLAYERS):
-        task_zones.append((f"completed by seat {p}", s.done[p, : s.done_n[p]]))
-    task_zones.append(("permanent discard", s.perm_tasks[: g[PERM_TASKS_N]]))
-    _exactly_once("task", t_n, task_zones, ctx)
-
-    # R6.5: the row is right-aligned, and full while the task deck lasts.
-    filled = s.row != EMPTY
-    for pos in range(ROW_SIZE - 1):
-        assert not (filled[pos] and not filled[pos + 1]), (
-            f"R6.5: task row {s.row.tolist()} has an empty position right of a task ({ctx})"
-        )
-    if g[TASK_DECK_N] > 0:
-        assert filled.all(), f"R6.5/R8.5: row {s.row.tolist()} not full while the task deck holds {g[TASK_DECK_N]} ({ctx})"
-
-    # R7: at most two morale cards between turns (the third triggers R8 at once, R7.3),
-    # placed from position 1 (R7.1), and TRACK_N counts them.
-    on_track = int((s.track != EMPTY).sum())
-    assert on_track <= 2, f"R7.3: morale track {s.track.tolist()} holds {on_track} cards between turns ({ctx})"
-    assert g[TRACK_N] == on_track, f"R7: g[TRACK_N]={g[TRACK_N]} but the track {s.track.tolist()} holds {on_track} ({ctx})"
-    assert (s.track[:on_track] != EMPTY).all(), f"R7.1: track {s.track.tolist()} does not fill from position 1 ({ctx})"
-
-    # Counters against zones.
-    n = g[N_PLAYERS]
-    stats = s.seat_stats[:n]
-    assert g[TASKS_COMPLETED] == stats[:, S_TASKS_COMPLETED].sum(), f"R6.3: game and seat completion counts differ ({ctx})"
-    for p in range(n):
-        held = stats[p, S_TASKS_COMPLETED] - stats[p, S_TASKS_LOST]
-        assert s.done_n[p] == held, f"R6.3/R8.3: seat {p} holds {s.done_n[p]} completed tasks, counters say {held} ({ctx})"
-    lost = stats[:, S_TASKS_LOST].sum()
-    assert g[PERM_TASKS_N] == g[TASKS_FAILED] + lost, (
-        f"R3.4/R8.1/R8.3: {g[PERM_TASKS_N]} tasks in the permanent discard, {g[TASKS_FAILED]} failed + {lost} lost ({ctx})"
-    )
-    assert g[PERM_MORALE_N] == g[MORALE_EVENTS], f"R8.5: one morale card to the permanent discard per event ({ctx})"
-
-    # R9.1 and the R4 Reading: how the game stands.
-    outcome = g[OUTCOME]
-    if outcome == OUTCOME_RUNNING:
-        assert filled[-1], f"R9.1: no task face up {s.row.tolist()} but the game goes on ({ctx})"
-        assert g[TURN] < s.rules[R_TURN_CAP], f"R4 Reading: turn cap passed and the game goes on ({ctx})"
-    elif outcome == OUTCOME_FINISHED:
-        assert not filled.any(), f"R9.1: game finished with tasks face up {s.row.tolist()} ({ctx})"
-    elif outcome == OUTCOME_TRUNCATED:
-        assert g[TURN] == s.rules[R_TURN_CAP], f"R4 Reading: truncated at turn {g[TURN]}, cap {s.rules[R_TURN_CAP]} ({ctx})"
-    else:
-        assert outcome == OUTCOME_STALLED and g[STUCK_RUN] >= n, f"R4 Reading: bad outcome {outcome} ({ctx})"
+checked_build = pytest.mark.skipif(not CHECK_INVARIANTS, reason="needs the REVACHOL_CHECK_INVARIANTS=1 build (.ci/run)")
 
 
 def check_scores(s, deck, ctx: str) -> None:
@@ -198,37 +59,18 @@ def check_scores(s, deck, ctx: str) -> None:
         )
 
 
-def play_checked(
-    deck, arrays, options: RuleOptions, n_players: int, seed: int, game_index: int, policies=RANDOM_POLICIES,
-    params=None, arrange=None,
-) -> int:
-    """Play one game turn by turn, checking every invariant after setup and after every
-    turn, then score it and check R9.2. Returns the number of turns played.
-
-    Seats whose policy is ``scripted`` always take the first option offered; a
-    ``search`` seat plans its turn first, as in :func:`sim.engine.play_game`.
-    ``arrange(state, ref, deck_ref)``, if given, rearranges the position after setup."""
+def play_checked(deck, arrays, options: RuleOptions, n_players: int, seed: int, game_index: int, bots=None) -> int:
+    """Play game ``game_index`` of the run with root ``seed`` in the real game loop
+    (:func:`sim.play.run_games`; its invariants are checked there in the
+    ``REVACHOL_CHECK_INVARIANTS=1`` build), then check its scores (R9.2). Returns the
+    number of turns played."""
     s = new_state(arrays, options.to_array())
-    s.bots[:, BOT_POLICY] = policies
-    if params is not None:
-        s.bot_params[:] = params
-    backup = kernel_state(new_twin(s, arrays))  # shares s's bot memory: the search bot's tree
-    ref, deck_ref = kernel_state(s), arrays.kernel_ref()
-    setup_game(ref, deck_ref, n_players, stream_keys(seed), game_index)
-    if arrange is not None:
-        arrange(s, ref, deck_ref)
-    base = f"seed={seed} n_players={n_players} game_index={game_index} policies={policies[:n_players].tolist()} {options}"
-    check_state(s, arrays, f"{base} after setup")
-    while s.g[OUTCOME] == OUTCOME_RUNNING:
-        s.script[:] = 0  # the scripted policy: option 0 at every decision of the turn
-        s.g[SCRIPT_N] = s.script.shape[0]
-        s.g[SCRIPT_POS] = 0
-        if s.bots[s.seat_bot[s.g[ACTIVE]], BOT_POLICY] == POLICY_IDS["search"]:
-            plan_turn(ref, backup, deck_ref)
-        take_turn(ref, deck_ref)
-        check_state(s, arrays, f"{base} after turn {s.g[TURN]}")
-    score_game(ref, deck_ref)
-    check_scores(s, deck, f"{base} at the end, outcome {s.g[OUTCOME]}")
+    ctx = f"seed={seed} n_players={n_players} game_index={game_index} bots={bots} {options}"
+    try:
+        run_games(arrays, n_players, 1, seed, bots, options, first_game=game_index, state=s)
+    except AssertionError as error:  # the engine's check: rule and message, then the values
+        raise AssertionError(f"{error.args} ({ctx})") from error
+    check_scores(s, deck, f"{ctx} at the end, outcome {s.g[OUTCOME]}")
     return int(s.g[TURN])
 
 
@@ -325,6 +167,8 @@ GAME = st.tuples(
 
 
 @pytest.mark.slow
+@pytest.mark.invariants
+@checked_build
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
     data=st.one_of(st.none(), deck_data(), deck_data(), deck_data()),  # None (1 in 4): the default deck
@@ -333,8 +177,8 @@ GAME = st.tuples(
     games=st.lists(GAME, min_size=1, max_size=3),
 )
 def test_random_playouts_keep_every_invariant(data, double_any_symbol, turn_cap, games):
-    """R3-R9 invariants after every turn of random games on random decks (see
-    :func:`check_state`), and R9.2 scores at the end."""
+    """R3-R9 invariants after every turn of random games on random decks
+    (:mod:`sim.invariants`), and R9.2 scores at the end."""
     deck, arrays = (DEFAULT_DECK, DEFAULT_ARRAYS) if data is None else compiled(data)
     options = RuleOptions(debug=True, double_any_symbol=double_any_symbol, turn_cap=turn_cap)
     for n_players, seed, game_index in games:
@@ -342,39 +186,41 @@ def test_random_playouts_keep_every_invariant(data, double_any_symbol, turn_cap,
 
 
 @pytest.mark.slow
+@pytest.mark.invariants
+@checked_build
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
     data=st.one_of(st.none(), deck_data()),
-    seats=st.lists(st.sampled_from(["random", "uniform", "scripted", "greedy"]), min_size=4, max_size=4),
+    seats=st.lists(st.sampled_from(["random", "uniform", FIRST_OPTION, "greedy"]), min_size=4, max_size=4),
     game=GAME,
 )
 def test_mixed_policy_playouts_keep_every_invariant(data, seats, game):
-    """The same checks with other policies in some seats. ``uniform`` takes any offered
+    """The same checks with other bots in some seats. ``uniform`` takes any offered
     option, so the optional abilities act (A1 borrows, A2, A4 extra plays, A6 swaps,
-    A7 moves, A8); ``scripted`` seats always take the first option: they never
-    complete a task and pile their allies into one squad, so games end by morale-loss
-    events (R8) or stall (R4 Reading), with many squad penalties (R8.3)."""
+    A7 moves, A8); the first-option bot never completes a task and piles its allies
+    into one squad, so games end by morale-loss events (R8) or stall (R4 Reading),
+    with many squad penalties (R8.3)."""
     deck, arrays = (DEFAULT_DECK, DEFAULT_ARRAYS) if data is None else compiled(data)
-    bots, params = bot_tables([parse_bot("random" if name == "scripted" else name) for name in seats])
-    policies = np.where(np.array(seats) == "scripted", SCRIPTED, bots[:, BOT_POLICY])  # users cannot name it
     n_players, seed, game_index = game
-    play_checked(deck, arrays, RuleOptions(debug=True, turn_cap=400), n_players, seed, game_index, policies, params)
+    play_checked(deck, arrays, RuleOptions(debug=True, turn_cap=400), n_players, seed, game_index, seats[:n_players])
 
 
+@pytest.mark.invariants  # runs in both builds: its own assertions hold in any
 def test_r1_5_a_deck_with_no_morale_cards_plays_with_every_bot_and_never_has_an_event():
     """R1.5: any deck that validates plays, here the default deck without its morale
     cards: no morale-loss event ever happens (R7.2), and games still end."""
     deck, arrays = compiled({**BASE, "morale": []})
-    bots, params = bot_tables([parse_bot(name) for name in ("random", "uniform", "greedy", "planner")])
     for game_index in range(6):
         options = RuleOptions(debug=True, one_special_crown_per_squad=game_index % 2 == 1)
-        turns = play_checked(deck, arrays, options, 4, 13, game_index, bots[:, BOT_POLICY], params)
+        turns = play_checked(deck, arrays, options, 4, 13, game_index, ["random", "uniform", "greedy", "planner"])
         assert 0 < turns < options.turn_cap
     record = run_games(arrays, 4, 20, 13, ["greedy"] * 4, RuleOptions(debug=True))
     assert (record.games[:, GAME_FIELDS.index("morale_events")] == 0).all()
     assert (record.games[:, GAME_FIELDS.index("tasks_completed")] > 0).all()
 
 
+@pytest.mark.invariants
+@checked_build
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 def test_default_deck_playouts_keep_every_invariant(n_players):
     """The same checks on a fixed sample of default-deck games, both A2 readings."""
@@ -382,6 +228,81 @@ def test_default_deck_playouts_keep_every_invariant(n_players):
         options = RuleOptions(debug=True, double_any_symbol=double_any_symbol)
         for game_index in range(10):
             play_checked(DEFAULT_DECK, DEFAULT_ARRAYS, options, n_players, 2024, game_index)
+
+
+class _UncheckedOptions(RuleOptions):
+    """Rule options without their validation, for a turn cap that RuleOptions refuses."""
+
+    def __post_init__(self) -> None:
+        pass
+
+
+@pytest.mark.invariants
+@checked_build
+def test_r4_reading_the_real_game_loop_runs_the_check():
+    """The engine checks its position after setup: with a turn cap of 0 (refused by
+    RuleOptions) the game goes on past its cap before its first turn, which the
+    check names (R4 Reading)."""
+    with pytest.raises(AssertionError, match="R4 Reading: the game goes on past the turn cap"):
+        run_games(DEFAULT_ARRAYS, 2, 1, 5, options=_UncheckedOptions(turn_cap=0))
+
+
+# --- the check can fail: planted violations ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def truncated_game():
+    """A real position: default-deck game 0 of seed 11, 4 players, stopped by a turn
+    cap of 30 (R4 Reading), so squads, a full task row and a task deck are on the table."""
+    s = new_state(DEFAULT_ARRAYS, RuleOptions(turn_cap=30).to_array())
+    run_games(DEFAULT_ARRAYS, 4, 1, 11, options=RuleOptions(turn_cap=30), first_game=0, state=s)
+    assert s.g[OUTCOME] == OUTCOME_TRUNCATED and s.g[TASK_DECK_N] > 0 and s.squad_n[:4].sum() > 0
+    return s
+
+
+def _hole_in_the_row(s):
+    s.task_deck[s.g[TASK_DECK_N]] = s.row[1]  # the task moves to the deck: every task is still in one zone
+    s.g[TASK_DECK_N] += 1
+    s.row[1] = EMPTY
+
+
+def _squad_symbol(s):
+    seat = int(np.flatnonzero(s.squad_n[:4])[0])
+    s.squad_symbols[seat, 0, 0] += 1
+
+
+def _add(field: str, index, delta: int = 1):
+    """A corruption: ``delta`` added to ``state.<field>[index]``."""
+
+    def plant(s):
+        getattr(s, field)[index] += delta
+
+    return plant
+
+
+PLANTED = {  # corruption, the message that must name it
+    "R3 zones: an ally in no zone": (_add("g", STATUE_N, -1), "in no zone or in two"),
+    "R6.1 squad_symbols": (_squad_symbol, "R6.1: squad_symbols differ"),
+    "R6.5 a hole in the task row": (_hole_in_the_row, "R6.5: the task row has an empty position"),
+    "R7 TRACK_N": (_add("g", TRACK_N), "R7: TRACK_N differs"),
+    "R8.3 a lost task still held": (_add("seat_stats", (0, S_TASKS_LOST)), "R6.3/R8.3: completed tasks held differ"),
+    "R8.5 an event without its card": (_add("g", MORALE_EVENTS), "R8.5: morale cards in the permanent discard"),
+    "R4 Reading: truncated past the cap": (_add("g", TURN), "R4 Reading: truncated before or after the turn cap"),
+}
+
+
+def test_the_check_passes_on_a_real_position(truncated_game):
+    check_invariants(kernel_state(truncated_game), DEFAULT_ARRAYS.kernel_ref())
+
+
+@pytest.mark.parametrize("planted", PLANTED, ids=list(PLANTED))
+def test_the_check_catches_a_planted_violation(truncated_game, planted):
+    """Each check can fail: one corruption of a real position, the rule it breaks named."""
+    plant, message = PLANTED[planted]
+    s = State(*(array.copy() for array in truncated_game))
+    plant(s)
+    with pytest.raises(AssertionError, match=message):
+        check_invariants(kernel_state(s), DEFAULT_ARRAYS.kernel_ref())
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
