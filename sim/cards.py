@@ -2,8 +2,9 @@
 
 A deck file has a ``format`` number and three lists, ``allies``, ``tasks`` and
 ``morale``. Every card has a unique ``id`` (snake_case, unique across the three
-lists), a ``name`` and an optional ``estimated`` list naming the fields whose
-values are estimates rather than printed values (RULES R1 Reading).
+lists), a ``name``, an optional ``estimated`` list naming the fields whose
+values are estimates rather than printed values (RULES R1 Reading), and an optional
+``locked`` list naming the fields ``revachol advise`` must never propose to edit.
 
 Ally (R1.2): ``symbols`` (1 or 2 of the 7 symbols), ``points`` (victory points,
 0 to ``MAX_POINTS``) and an optional ``ability`` key (A1-A9, see :class:`Ability`). Abilities are
@@ -40,6 +41,7 @@ import difflib
 import enum
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -205,11 +207,12 @@ class _Card(BaseModel):
     id: CardId
     name: Name
     estimated: list[str] = Field(default_factory=list)
+    locked: list[str] = Field(default_factory=list)  # fields ``revachol advise`` leaves as they are
 
-    @field_validator("estimated")
+    @field_validator("estimated", "locked")
     @classmethod
     def _estimated_names_fields(cls, names: list[str]) -> list[str]:
-        fields = sorted(set(cls.model_fields) - {"id", "estimated"})
+        fields = sorted(set(cls.model_fields) - {"id", "estimated", "locked"})
         for name in names:
             if name not in fields:
                 raise PydanticCustomError(
@@ -267,6 +270,10 @@ class Deck(BaseModel):
         data = self.model_dump(mode="json", exclude_defaults=False)
         for card, raw in zip(self.morale, data["morale"]):
             raw["save"] = _dump_save(card.save)
+        for section in ("allies", "tasks", "morale"):
+            for raw in data[section]:
+                if not raw["locked"]:  # absent unless given: a deck's content hash does not change with the field
+                    del raw["locked"]
         return data
 
     @property
@@ -478,6 +485,35 @@ def line_of_value(text: str, loc: tuple[Any, ...]) -> int | None:
     """
     _, node = _parse_yaml(text, "<cards>")
     return _line_of(node, loc)
+
+
+def with_values(text: str, changes: dict[tuple[str, int, str], Any], file: str = "<cards>") -> str:
+    """The text of a deck file with each value at ``(section, index, field)`` replaced
+    on its own line, as written in YAML flow style (:func:`as_written`); every other
+    line, comments included, is kept byte for byte.
+
+    Raises
+    ------
+    ValueError
+        When a value is not written on its key's line (a block-style list): the
+        message names the card and field and the form that can be edited.
+    DeckError
+        When the text is not valid YAML.
+    """
+    lines = text.splitlines(keepends=True)
+    data, _ = _parse_yaml(text, file)
+    for (section, index, field), value in changes.items():
+        line = line_of_value(text, (section, index, field)) - 1
+        lines[line] = re.sub(rf"(\b{field}:\s*)[^#\n]+?(\s*(#.*)?\n?)$",
+                             lambda m: m[1] + as_written(value) + m[2], lines[line], count=1)  # fmt: skip
+    edited = "".join(lines)
+    got, _ = _parse_yaml(edited, file)
+    for (section, index, field), value in changes.items():
+        if got[section][index].get(field) != value:
+            card = _card_id(data, section, index)
+            raise ValueError(f"{file}: {SECTION_KIND[section]} {card!r}, field {field!r}: cannot edit it in place; "
+                             f"write the value on its key's line, e.g. {field}: {as_written(value)}")  # fmt: skip
+    return edited
 
 
 def parse_deck(text: str, file: str = "<cards>") -> Deck:
