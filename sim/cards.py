@@ -489,31 +489,57 @@ def line_of_value(text: str, loc: tuple[Any, ...]) -> int | None:
 
 def with_values(text: str, changes: dict[tuple[str, int, str], Any], file: str = "<cards>") -> str:
     """The text of a deck file with each value at ``(section, index, field)`` replaced
-    on its own line, as written in YAML flow style (:func:`as_written`); every other
-    line, comments included, is kept byte for byte.
+    in place: a value written on its key's line is replaced there (a comment after it
+    kept), a block-style list (one ``- item`` per line) becomes its key's line in YAML
+    flow style (:func:`as_written`). Every other line, comments included, is kept
+    byte for byte.
 
     Raises
     ------
     ValueError
-        When a value is not written on its key's line (a block-style list): the
-        message names the card and field and the form that can be edited.
+        When a value cannot be found on its key's line or under it (the message
+        names the card and the field).
     DeckError
         When the text is not valid YAML.
     """
     lines = text.splitlines(keepends=True)
-    data, _ = _parse_yaml(text, file)
+    data, node = _parse_yaml(text, file)
+    spans = []
     for (section, index, field), value in changes.items():
-        line = line_of_value(text, (section, index, field)) - 1
-        lines[line] = re.sub(rf"(\b{field}:\s*)[^#\n]+?(\s*(#.*)?\n?)$",
-                             lambda m: m[1] + as_written(value) + m[2], lines[line], count=1)  # fmt: skip
+        card = _node_at(node, (section, index))
+        key, item = next(((k, v) for k, v in card.value if k.value == field), (None, None))
+        if key is None:
+            spans.append((0, 0, ""))  # reported below: the field is not there
+            continue
+        first = key.start_mark.line
+        if item.start_mark.line == first:  # flow style or a scalar: on the key's line
+            spans.append((first, first + 1, re.sub(rf"(\b{field}:\s*)[^#\n]+?(\s*(#.*)?\n?)$",
+                                                   lambda m: m[1] + as_written(value) + m[2], lines[first], count=1)))
+        else:  # a block-style list: its items' lines become the key's line
+            last = item.value[-1].end_mark if isinstance(item, yaml.SequenceNode) and item.value else item.end_mark
+            end = last.line + (last.column > 0)
+            spans.append((first, end, f"{lines[first][:key.start_mark.column]}{field}: {as_written(value)}\n"))
+    for start, end, replacement in sorted(spans, reverse=True):
+        if end > start:
+            lines[start:end] = [replacement]
     edited = "".join(lines)
     got, _ = _parse_yaml(edited, file)
     for (section, index, field), value in changes.items():
         if got[section][index].get(field) != value:
-            card = _card_id(data, section, index)
-            raise ValueError(f"{file}: {SECTION_KIND[section]} {card!r}, field {field!r}: cannot edit it in place; "
-                             f"write the value on its key's line, e.g. {field}: {as_written(value)}")  # fmt: skip
+            card_id = _card_id(data, section, index)
+            raise ValueError(f"{file}: {SECTION_KIND[section]} {card_id!r}, field {field!r}: cannot edit it in place; "
+                             f"write it on its key's line, e.g. {field}: {as_written(value)}")  # fmt: skip
     return edited
+
+
+def _node_at(node: yaml.Node, loc: tuple[Any, ...]) -> yaml.Node:
+    """The YAML node at ``loc`` (keys and list indices) below ``node``."""
+    for step in loc:
+        if isinstance(node, yaml.MappingNode):
+            node = next(v for k, v in node.value if k.value == step)
+        else:
+            node = node.value[step]
+    return node
 
 
 def parse_deck(text: str, file: str = "<cards>") -> Deck:

@@ -127,8 +127,9 @@ def plot_forest(flagged: pd.DataFrame) -> Figure:
         rows = flagged[flagged["kind"] == kind].reset_index(drop=True)
         y = np.arange(len(rows))[::-1]
         for side, colour, shift in (("before", "0.6", 0.15), ("after", "tab:blue", -0.15)):
-            ax.errorbar(rows[side], y + shift, xerr=[rows[side] - rows[f"{side}_low"], rows[f"{side}_high"] - rows[side]],
-                        fmt="o", color=colour, capsize=2, label=side)  # fmt: skip
+            x, low, high = (rows[c].to_numpy(np.float64) for c in (side, f"{side}_low", f"{side}_high"))
+            ax.errorbar(x, y + shift, xerr=np.vstack([x - low, high - x]), fmt="o", color=colour, capsize=2,
+                        label=side)  # fmt: skip
         ax.axvline(0, color="black", lw=0.8)
         ax.set_yticks(y, rows["name"])
         ax.set_xlabel(f"{QUANTITY[kind][0]} ({QUANTITY[kind][1]}, 95% CI)")
@@ -139,9 +140,11 @@ def plot_forest(flagged: pd.DataFrame) -> Figure:
 
 
 def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
-    """Write ``advice.html`` and ``advice.csv`` (flagged quantities, then the summary
-    rows) to ``out``; returns both paths."""
+    """Write ``advice.html``, ``advice.csv`` (flagged quantities, then the summary
+    rows) and ``search.csv`` (the search's decks, in-sample) to ``out``; returns the
+    paths of the page and of ``advice.csv``."""
     out = Path(out)
+    advice.search.to_csv(out / "search.csv", index=False)
     flagged, summary = flagged_table(advice), summary_table(advice)
     csv = out / "advice.csv"
     pd.concat([flagged.assign(sample=f"hold-out (seed {advice.holdout_seed})"),
