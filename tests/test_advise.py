@@ -150,5 +150,5 @@ def test_a_block_style_list_is_rewritten_on_its_keys_line(default_deck):
     edited = with_values(text, {("allies", 15, "symbols"): ["yellow"], ("morale", 0, "save"): "any_double"})
     assert parse_deck(edited).allies[15].symbols == ["yellow"]
     removed = [line for line in text.splitlines() if line not in edited.splitlines()]
-    assert len(text.splitlines()) - len(edited.splitlines()) == 3 and "  symbols: [yellow]" in edited.splitlines()
+    assert len(text.splitlines()) - len(edited.splitlines()) == 4 and "  symbols: [yellow]" in edited.splitlines()
     assert all(line.strip() in ("symbols:", "- yellow", "- purple", "save:", "- 3", "- 5") for line in removed)
