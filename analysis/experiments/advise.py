@@ -236,8 +236,9 @@ class Advice:
         ``edits``, ``excess``, ``guards_broken``, ``allies_beyond_aim``,
         ``tasks_beyond_aim``, ``turns``, ``edge_pp``.
     games : dict
-        ``search`` (games played on the search seed, points-blind included),
-        ``holdout`` (likewise on the hold-out seed), ``candidates`` (decks played).
+        ``search`` (games the search used on the search seed, points-blind
+        included, whether played now or reused from ``out``), ``holdout`` (likewise
+        on the hold-out seed), ``candidates`` (decks played).
     seed, holdout_seed, n_games, holdout_games : int
     """
 
@@ -280,7 +281,8 @@ def advise(
     cards : path
         The card file; the proposal edits its text in place (comments kept).
     out : path
-        Folder of the runs (``search/``, ``holdout/``) and of ``proposal.yaml``.
+        Folder of the runs (``search/`` and ``holdout/``, one directory per deck named
+        by its content hash, reused when run again) and of ``proposal.yaml``.
     n_games : int
         Games per deck on the search seed (each also played points-blind).
     players, bots, seed
@@ -326,11 +328,10 @@ def advise(
     status: dict[str, Any] = {"stage": "the original deck", "bar": lambda *_: None}
 
     def run(deck: Deck, run_dir: Path, run_seed: int, n: int, sample: str) -> Path:
-        fresh = not (run_dir / "points_blind" / "manifest.json").exists()
         simulate(deck, n, run_dir, players, bots, run_seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
                  progress=False)  # fmt: skip
         play_points_blind(run_dir, n_jobs, progress=False)
-        games[sample] += 2 * n if fresh else 0
+        games[sample] += 2 * n  # the run and its points-blind companion, played now or reused
         return run_dir
 
     def play(values: dict[Key, Any]) -> Measures | None:
@@ -385,8 +386,8 @@ def advise(
         proposal.write_text(edited, encoding="utf-8")
         fresh = holdout_seed(seed)
         bar("hold-out: the original and the proposal on fresh games", search, current)
-        runs = {name: run(deck, out / "holdout" / name, fresh, holdout_games, "holdout")
-                for name, deck in (("original", original), ("proposal", proposal_deck))}  # fmt: skip
+        runs = {name: run(deck, out / "holdout" / deck.content_hash[:16], fresh, holdout_games, "holdout")
+                for name, deck in (("original", original), ("proposal", proposal_deck))}  # a deck's runs are its own
         before, after = (measure(runs[name], threshold_pp, threshold_points) for name in ("original", "proposal"))
         differences = comparison_tables(runs["original"], runs["proposal"])
     return Advice(
