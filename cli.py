@@ -459,6 +459,62 @@ def tune(
 
 
 @app.command()
+def advise(
+    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file; the proposal edits a copy of its text, comments kept."),
+    games: int = typer.Option(20_000, "--games", "-n", min=100, help="Games per candidate deck on the search seed (and as many with every task paying alike)."),
+    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
+    bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat. {BOTS}"),
+    seed: int = typer.Option(0, help="The search seed: every candidate plays the same games (common random numbers); the result is measured on a hold-out seed the search never uses."),
+    threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (as in the report)."),
+    out: Path | None = typer.Option(None, help="Where to write; default runs/advise-..."),
+    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    lock: list[str] = typer.Option([], help="A field never to edit, CARD.FIELD (repeat), e.g. evrart_claire.symbols; a card's own locked: list counts too."),
+    only_estimated: bool = typer.Option(False, help="Edit only the fields a card lists under estimated: (never a printed value)."),
+    target_turns: str | None = typer.Option(None, help="Mean turns per game to keep within, LO..HI (e.g. 50..60), instead of within 5% of the original's."),
+    holdout_games: int = typer.Option(100_000, min=100, help="Fresh games per deck on the hold-out seed, where the proposal is measured."),
+    quiet: bool = typer.Option(False, help="No progress."),
+) -> None:
+    """What should I change? Starts from the report's verdicts (allies stronger or weaker than the average ally, tasks paying out of line with their difficulty), screens one-card edits aimed at each (an ally's symbols, a task's points or required symbols, a morale card's save) on the same games, combines the best, and plays the proposal and the original on fresh games of a hold-out seed. Writes proposal.yaml (only the changed values touched), advice.html (one sentence per edit with its effect, before/after of every flagged quantity with 95% CIs, side effects, forest plot) and advice.csv; prints the diff and the before/after table."""
+    start_workers(jobs, "sim.runner")
+    import shlex
+    import sys
+    import time
+
+    from analysis.experiments.advise import advise as run_advise
+    from analysis.experiments.advise_page import edit_sentences, summary_table, write_advice
+    from analysis.experiments.tune import Target
+    from analysis.report.terminal import print_table
+    from sim.cards import DeckError
+    from sim.rundir import RunError
+
+    deck = _load(cards)
+    try:
+        turns = Target.parse(f"turns={target_turns}") if target_turns is not None else None
+    except ValueError:
+        _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
+    bots = bot[0] if len(bot) == 1 else bot
+    target = out or Path("runs") / f"advise-{cards.stem}-{deck.content_hash[:8]}-{players}p-{games}g-seed{seed}"
+    began = time.monotonic()
+    try:
+        advice = run_advise(cards, target, games, players, bots, seed, threshold, locks=lock,
+                            only_estimated=only_estimated, target_turns=(turns.low, turns.high) if turns else None,
+                            holdout_games=holdout_games, n_jobs=jobs, progress=not quiet)  # fmt: skip
+        html, csv = write_advice(advice, target, shlex.join(["revachol", *sys.argv[1:]]))
+    except DeckError as exc:
+        _fail("; ".join(str(p) for p in exc.problems))
+    except (RunError, ValueError) as exc:
+        _fail(str(exc))
+    typer.echo(advice.diff or "No edit proposed: nothing flagged could be moved towards its threshold by the edits allowed.")
+    for sentence in edit_sentences(advice):
+        typer.echo(f"- {sentence}")
+    print_table(summary_table(advice), f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "
+                "deck, original (before) and proposal (after); differences paired on the same games")  # fmt: skip
+    typer.echo(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {seed} "
+               f"(in-sample); hold-out: {advice.games['holdout']:,} games; {time.monotonic() - began:,.0f} s")  # fmt: skip
+    typer.echo(f"written: {advice.proposal}, {csv}\nadvice: {html}")
+
+
+@app.command()
 def skill(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     rung: list[str] = typer.Option(["random", "greedy", "planner", "search"], help="The ladder's bots, weakest first (repeat); each plays one seat against the one below it in every other seat."),

@@ -2,8 +2,9 @@
 
 A deck file has a ``format`` number and three lists, ``allies``, ``tasks`` and
 ``morale``. Every card has a unique ``id`` (snake_case, unique across the three
-lists), a ``name`` and an optional ``estimated`` list naming the fields whose
-values are estimates rather than printed values (RULES R1 Reading).
+lists), a ``name``, an optional ``estimated`` list naming the fields whose
+values are estimates rather than printed values (RULES R1 Reading), and an optional
+``locked`` list naming the fields ``revachol advise`` must never propose to edit.
 
 Ally (R1.2): ``symbols`` (1 or 2 of the 7 symbols), ``points`` (victory points,
 0 to ``MAX_POINTS``) and an optional ``ability`` key (A1-A9, see :class:`Ability`). Abilities are
@@ -40,6 +41,7 @@ import difflib
 import enum
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -205,11 +207,12 @@ class _Card(BaseModel):
     id: CardId
     name: Name
     estimated: list[str] = Field(default_factory=list)
+    locked: list[str] = Field(default_factory=list)  # fields ``revachol advise`` leaves as they are
 
-    @field_validator("estimated")
+    @field_validator("estimated", "locked")
     @classmethod
     def _estimated_names_fields(cls, names: list[str]) -> list[str]:
-        fields = sorted(set(cls.model_fields) - {"id", "estimated"})
+        fields = sorted(set(cls.model_fields) - {"id", "estimated", "locked"})
         for name in names:
             if name not in fields:
                 raise PydanticCustomError(
@@ -267,6 +270,10 @@ class Deck(BaseModel):
         data = self.model_dump(mode="json", exclude_defaults=False)
         for card, raw in zip(self.morale, data["morale"]):
             raw["save"] = _dump_save(card.save)
+        for section in ("allies", "tasks", "morale"):
+            for raw in data[section]:
+                if not raw["locked"]:  # absent unless given: a deck's content hash does not change with the field
+                    del raw["locked"]
         return data
 
     @property
@@ -478,6 +485,61 @@ def line_of_value(text: str, loc: tuple[Any, ...]) -> int | None:
     """
     _, node = _parse_yaml(text, "<cards>")
     return _line_of(node, loc)
+
+
+def with_values(text: str, changes: dict[tuple[str, int, str], Any], file: str = "<cards>") -> str:
+    """The text of a deck file with each value at ``(section, index, field)`` replaced
+    in place: a value written on its key's line is replaced there (a comment after it
+    kept), a block-style list (one ``- item`` per line) becomes its key's line in YAML
+    flow style (:func:`as_written`). Every other line, comments included, is kept
+    byte for byte.
+
+    Raises
+    ------
+    ValueError
+        When a value cannot be found on its key's line or under it (the message
+        names the card and the field).
+    DeckError
+        When the text is not valid YAML.
+    """
+    lines = text.splitlines(keepends=True)
+    data, node = _parse_yaml(text, file)
+    spans = []
+    for (section, index, field), value in changes.items():
+        card = _node_at(node, (section, index))
+        key, item = next(((k, v) for k, v in card.value if k.value == field), (None, None))
+        if key is None:
+            spans.append((0, 0, ""))  # reported below: the field is not there
+            continue
+        first = key.start_mark.line
+        if item.start_mark.line == first:  # flow style or a scalar: on the key's line
+            spans.append((first, first + 1, re.sub(rf"(\b{field}:\s*)[^#\n]+?(\s*(#.*)?\n?)$",
+                                                   lambda m: m[1] + as_written(value) + m[2], lines[first], count=1)))
+        else:  # a block-style list: its items' lines become the key's line
+            last = item.value[-1].end_mark if isinstance(item, yaml.SequenceNode) and item.value else item.end_mark
+            end = last.line + (last.column > 0)
+            spans.append((first, end, f"{lines[first][:key.start_mark.column]}{field}: {as_written(value)}\n"))
+    for start, end, replacement in sorted(spans, reverse=True):
+        if end > start:
+            lines[start:end] = [replacement]
+    edited = "".join(lines)
+    got, _ = _parse_yaml(edited, file)
+    for (section, index, field), value in changes.items():
+        if got[section][index].get(field) != value:
+            card_id = _card_id(data, section, index)
+            raise ValueError(f"{file}: {SECTION_KIND[section]} {card_id!r}, field {field!r}: cannot edit it in place; "
+                             f"write it on its key's line, e.g. {field}: {as_written(value)}")  # fmt: skip
+    return edited
+
+
+def _node_at(node: yaml.Node, loc: tuple[Any, ...]) -> yaml.Node:
+    """The YAML node at ``loc`` (keys and list indices) below ``node``."""
+    for step in loc:
+        if isinstance(node, yaml.MappingNode):
+            node = next(v for k, v in node.value if k.value == step)
+        else:
+            node = node.value[step]
+    return node
 
 
 def parse_deck(text: str, file: str = "<cards>") -> Deck:

@@ -40,6 +40,11 @@ class DeckSummary:
     content_hash: str
 
 
+def short_colours(colours: list[ColourBalance]) -> list[ColourBalance]:
+    """The colours whose ally supply is below task demand (symbols)."""
+    return [c for c in colours if c.supply < c.demand]
+
+
 def summarise(deck: Deck) -> DeckSummary:
     """Summarise a validated deck (counts in cards, supply and demand in symbols)."""
     supply = Counter(s for ally in deck.allies for s in ally.symbols)
@@ -65,6 +70,8 @@ def summarise(deck: Deck) -> DeckSummary:
         abilities=dict(sorted(abilities.items())),
         special_tasks=sum(t.special for t in deck.tasks),
         estimated=dict(sorted(estimated.items())),
-        warnings=deck.count_warnings(),
+        warnings=[*deck.count_warnings(), *(f"{c.colour}: {c.supply} ally symbols supply less than the {c.demand} "
+                                           f"that tasks demand; allowed (crowns stand in, R6.1), but check it is "
+                                           f"intended" for c in short_colours(colours))],
         content_hash=deck.content_hash,
     )

@@ -22,7 +22,7 @@ from traitlets import default
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-NAMES = ("01_quickstart", "02_card_strength", "03_tweak_a_card")
+NAMES = ("01_quickstart", "02_card_strength", "03_tweak_a_card", "04_advise")
 GAMES = 1500  # per run: enough for every table to have rows in every section
 GAMES_VARIABLE = "REVACHOL_NOTEBOOK_GAMES"
 
@@ -78,6 +78,10 @@ PROBES = {
         "games": [load(run_a, "games").height, load(run_b, "games").height],
         "points": outcomes.loc[outcomes["task"] == TASK, "points"].tolist(), "new_points": NEW_POINTS,
         "paired_games": int(paired["games"]["n"].max()), "report": str(report)}""",
+    "04_advise": """{
+        "holdout_seed": advice.holdout_seed, "seed": advice.seed, "holdout_games": int(summary_table(advice)["n"].max()),
+        "edited": sorted({c.section for c in advice.changes}), "sentences": len(edit_sentences(advice)),
+        "changes": len(advice.changes), "proposal": str(advice.proposal), "html": str(html)}""",
 }
 
 
@@ -154,3 +158,13 @@ def test_notebook_03_tweak_a_card_compares_the_two_decks_on_the_same_games(tmp_p
     assert "after:  {" in _printed(nb) and "'points': 6" in _printed(nb)
     assert "Balance report" in _report(probe["report"], tmp_path)
     assert _figures(nb) == 3
+
+
+@pytest.mark.slow
+def test_notebook_04_advise_proposes_ally_edits_and_measures_them_on_a_hold_out_seed(tmp_path, monkeypatch):
+    nb, probe = _run("04_advise", tmp_path, monkeypatch)
+    assert probe["holdout_seed"] != probe["seed"] and probe["holdout_games"] == GAMES
+    assert probe["changes"] >= 1 and probe["sentences"] == probe["changes"]
+    assert probe["edited"] == ["allies"]  # the notebook locks every task's points and requirement
+    assert "Advice written to" in _printed(nb) and "What should I change?" in _report(probe["html"], tmp_path)
+    assert _figures(nb) == 1

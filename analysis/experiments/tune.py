@@ -39,7 +39,7 @@ from scipy.optimize import differential_evolution
 from analysis.cards import task_outcomes
 from analysis.length import game_length
 from analysis.seats import seat_balance
-from sim.cards import line_of_value, load_deck, parse_deck, unknown_id
+from sim.cards import load_deck, parse_deck, unknown_id, with_values
 from sim.runner import simulate
 
 
@@ -144,15 +144,6 @@ def target_table(runs: dict[tuple[str, str], Path], targets: Sequence[Target]) -
     return pd.DataFrame(rows)
 
 
-def _edited_text(text: str, changes: dict[tuple[str, int, str], int]) -> str:
-    """The card file with each changed scalar replaced on its own line (comments kept)."""
-    lines = text.splitlines(keepends=True)
-    for (section, index, field), value in changes.items():
-        line = line_of_value(text, (section, index, field)) - 1
-        lines[line] = re.sub(rf"(\b{field}:\s*)[^#\n]+?(\s*(#.*)?\n?)$", rf"\g<1>{value}\g<2>", lines[line], count=1)
-    return "".join(lines)
-
-
 def tune(
     cards: str | Path,
     fields: Sequence[FieldRange],
@@ -201,7 +192,7 @@ def tune(
 
     def play(values: tuple[int, ...], run_dir: Path | None = None, run_seed: int = seed) -> tuple[Path, str]:
         changes = {(*where[f], f.field): v for f, v in zip(fields, values)}
-        candidate = _edited_text(text, changes)
+        candidate = with_values(text, changes, str(cards))
         deck = parse_deck(candidate, f"{cards} (candidate)")
         run_dir = run_dir or out / "candidates" / "-".join(map(str, values))
         if not (run_dir / "manifest.json").exists():

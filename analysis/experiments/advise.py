@@ -1,0 +1,427 @@
+"""Advise: which card edits fix what the report flags? (``revachol advise``)
+
+Starting from the report's verdicts on a deck (allies stronger or weaker than the
+average ally, :func:`analysis.cards.ally_strength`; tasks paying out of order with
+their difficulty, :func:`analysis.task_calibration.task_calibration`), the advisor
+proposes a small set of the designer's edits (:mod:`.advise_edits`) that brings each
+flagged quantity inside its practical threshold, and checks it on fresh games.
+
+Measured on common random numbers. Every deck the search plays, the original and
+each candidate, plays the same ``n_games`` games on the search seed (same deals and
+dice, :mod:`sim.rng`) and their points-blind companion (:mod:`sim.points_blind`),
+so two decks differ by the edit, not by luck.
+
+The search, in rounds (at most :data:`ROUNDS`):
+
+1. *Targets*: the cards whose quantity is beyond :data:`AIM` × its threshold in the
+   current deck (an ally: a significant effect after Benjamini–Hochberg, as a
+   verdict, at ``AIM × threshold_pp``; a task: its gap from par beyond ``AIM ×
+   threshold_points``). Aiming inside the threshold leaves room for the hold-out's
+   noise.
+2. *Screen*: each target's single-card edits (a task's points when they may be
+   edited, else its requirement) in the direction its sign asks for
+   (a stronger ally loses a symbol, a task that overpays loses a point …) are
+   played one at a time on top of the current deck, and ranked by the target's
+   measured quantity (closest to zero first). The best edit of each target that
+   moves it towards zero is kept.
+3. *Combine*: the kept edits are played together, since every edit moves the
+   average ally; the combination replaces the current deck when it lowers the
+   *excess* and keeps the guards. Otherwise the edits are added one by one, best
+   first, each kept when it lowers the excess (greedy).
+
+The excess is ``Σ max(|effect_pp| − AIM·τ, 0)/τ`` over the allies, plus the same over
+the tasks' gaps in points, plus the growth of the first player's edge over the
+original's in units of ``τ`` (pp): an edit may trade a little edge for a large
+verdict, never for nothing. The guard is mean game length within
+±:data:`LENGTH_TOLERANCE` of the original's (or inside ``target_turns``): a deck
+that breaks it loses to any deck that keeps it. (A hard guard on the edge would
+refuse the planted test's fix: removing a deck's one strong ally raised the first
+player's edge by 2.5 pp there.)
+
+No winner's curse. The proposal is chosen on the search seed, whose figures flatter
+it; they are labelled in-sample. The original and the proposal are then played on
+a hold-out seed (:func:`analysis.experiments.tune.holdout_seed`) with
+``holdout_games`` games of their own each, and only those figures are the result
+(:mod:`.advise_page`).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength, verdicts
+from analysis.experiments.advise_edits import (
+    STRENGTHEN, WEAKEN, Change, Key, Lock, apply, candidate_values, changes, check, editable,
+)  # fmt: skip
+from analysis.experiments.compare import comparison_tables
+from analysis.experiments.tune import holdout_seed
+from analysis.length import game_length
+from analysis.morale import morale_per_game
+from analysis.seats import seat_balance
+from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, task_calibration
+from sim.cards import Deck, load_deck
+from sim.deck_summary import short_colours, summarise
+
+DEFAULT_GAMES = 20_000  # games per deck on the search seed (and as many points-blind)
+HOLDOUT_GAMES = 100_000  # games per deck on the hold-out seed (and as many points-blind)
+AIM = 0.75  # the search aims each quantity inside this share of its threshold
+LENGTH_TOLERANCE = 0.05  # mean game length may move this share from the original's
+ROUNDS = 2  # screen-and-combine rounds
+
+
+@dataclass(frozen=True)
+class Measures:
+    """What the report measures on one deck's run and its points-blind companion.
+
+    ``allies``: :func:`analysis.cards.ally_strength`; ``tasks``:
+    :func:`analysis.task_calibration.task_calibration`; ``length``, ``edge``,
+    ``morale``: dicts of ``value``, ``low``, ``high`` (95%) and ``games``, for mean
+    turns per game, the first player's win rate minus ``1/players`` (pp, R9.4),
+    and morale-loss events per game (R8).
+    """
+
+    allies: pd.DataFrame
+    tasks: pd.DataFrame
+    length: dict
+    edge: dict
+    morale: dict
+
+
+def measure(run_dir: Path, threshold_pp: float = DEFAULT_THRESHOLD_PP,
+            threshold_points: float = DEFAULT_THRESHOLD_POINTS) -> Measures:  # fmt: skip
+    """The :class:`Measures` of a run directory with its points-blind companion."""
+    length = game_length(run_dir).set_index("measure").loc["turns"]
+    seats = seat_balance(run_dir).iloc[0]
+    morale = morale_per_game(run_dir).set_index("measure").loc["morale_events"]
+    fair = 100 / seats["players"]
+    return Measures(
+        ally_strength(run_dir, threshold_pp=threshold_pp),
+        task_calibration(run_dir, threshold_points),
+        {"value": length["mean"], "low": length["mean_low"], "high": length["mean_high"], "games": length["games"]},
+        {"value": 100 * seats["advantage_p1"] - fair, "low": 100 * seats["advantage_p1_low"] - fair,
+         "high": 100 * seats["advantage_p1_high"] - fair, "games": seats["games"]},
+        {"value": morale["mean"], "low": morale["mean_low"], "high": morale["mean_high"], "games": morale["games"]},
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The thresholds and guards of one search."""
+
+    threshold_pp: float = DEFAULT_THRESHOLD_PP
+    threshold_points: float = DEFAULT_THRESHOLD_POINTS
+    aim: float = AIM
+    target_turns: tuple[float, float] | None = None
+
+    def targets(self, m: Measures) -> list[tuple[str, int, int]]:
+        """``(section, index, direction)`` of the cards beyond the aim (module docstring)."""
+        out = []
+        allies = m.allies
+        verdict, _ = verdicts(allies["effect_pp"], allies["p_value"], self.aim * self.threshold_pp)
+        out += [("allies", i, WEAKEN if v == "stronger" else STRENGTHEN) for i, v in enumerate(verdict) if v]
+        gap = m.tasks["gap_points"].to_numpy(np.float64)
+        out += [("tasks", i, -1 if g > 0 else +1) for i, g in enumerate(gap) if abs(g) >= self.aim * self.threshold_points]
+        return out
+
+    def excess(self, m: Measures, original: Measures) -> float:
+        """How far the quantities lie beyond the aim, and the first player's edge above
+        the original's, in thresholds (module docstring)."""
+        effect = np.abs(np.nan_to_num(m.allies["effect_pp"].to_numpy(np.float64)))
+        gap = np.abs(np.nan_to_num(m.tasks["gap_points"].to_numpy(np.float64)))
+        grown = max(m.edge["value"] - original.edge["value"], 0.0)
+        return float(np.maximum(effect - self.aim * self.threshold_pp, 0).sum() / self.threshold_pp
+                     + np.maximum(gap - self.aim * self.threshold_points, 0).sum() / self.threshold_points
+                     + grown / self.threshold_pp)  # fmt: skip
+
+    def guards(self, m: Measures, original: Measures) -> list[str]:
+        """The guard ``m`` breaks against the original: ``length`` (empty when it keeps it)."""
+        broken = []
+        turns = m.length["value"]
+        if self.target_turns is not None:
+            low, high = self.target_turns
+            if not low <= turns <= high and abs(turns - np.clip(turns, low, high)) > abs(
+                    original.length["value"] - np.clip(original.length["value"], low, high)):
+                broken.append("length")
+        elif abs(turns / original.length["value"] - 1) > LENGTH_TOLERANCE:
+            broken.append("length")
+        return broken
+
+    def score(self, m: Measures, original: Measures) -> tuple[int, float]:
+        """Lower is better: the guards broken, then the excess."""
+        return len(self.guards(m, original)), self.excess(m, original)
+
+
+def quantity(m: Measures, section: str, index: int) -> float:
+    """The flagged quantity of a card: an ally's effect (pp), a task's gap from par (points)."""
+    table, column = (m.allies, "effect_pp") if section == "allies" else (m.tasks, "gap_points")
+    return float(table[column].iloc[index])
+
+
+@dataclass
+class Search:
+    """The state of one search: the decks played on the search seed, and its log."""
+
+    play: Callable[[dict[Key, Any]], Measures | None]
+    settings: Settings
+    original: Measures
+    allowed: set[Key]
+    log: list[dict] = field(default_factory=list)
+    tried: int = 0
+
+    def record(self, stage: str, values: dict[Key, Any], m: Measures, note: str) -> None:
+        guards, excess = self.settings.score(m, self.original)
+        self.log.append({"stage": stage, "edits": note, "excess": excess, "guards_broken": guards,
+                         "allies_beyond_aim": sum(s == "allies" for s, *_ in self.settings.targets(m)),
+                         "tasks_beyond_aim": sum(s == "tasks" for s, *_ in self.settings.targets(m)),
+                         "turns": m.length["value"], "edge_pp": m.edge["value"]})  # fmt: skip
+
+    def screen(self, deck: Deck, values: dict[Key, Any], current: Measures, stage: str) -> list[tuple[float, Key, Any]]:
+        """The best single-card edit of each target: ``(|quantity| after, key, value)``,
+        best first; only edits that move the quantity towards zero."""
+        best = []
+        for section, index, direction in self.settings.targets(current):
+            before = abs(quantity(current, section, index))
+            found = None
+            keys = sorted(k for k in self.allowed if k[:2] == (section, index))
+            if (section, index, "points") in keys:  # a task's reward first: its requirement moves its difficulty too
+                keys = [(section, index, "points")]
+            for key in keys:
+                for value in candidate_values(deck, key, direction):
+                    m = self.play({**values, key: value})
+                    if m is None:
+                        continue
+                    self.tried += 1
+                    after = abs(quantity(m, section, index))
+                    self.record(stage, {**values, key: value}, m, f"{key[0]}[{key[1]}].{key[2]} = {value}")
+                    if after < before and (found is None or after < found[0]):
+                        found = (after, key, value)
+            if found is not None:
+                best.append(found)
+        return sorted(best, key=lambda b: b[0] - abs(quantity(current, *b[1][:2])))
+
+
+def _diff(text: str, edited: str, old_name: str, new_name: str) -> str:
+    return "".join(difflib.unified_diff(text.splitlines(keepends=True), edited.splitlines(keepends=True),
+                                        fromfile=old_name, tofile=new_name))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The proposal and its tables (:func:`advise`).
+
+    Attributes
+    ----------
+    changes : list of Change
+        The edits, one per changed field.
+    deck : Deck
+        The proposed deck.
+    proposal : Path
+        ``out/proposal.yaml``: the card file with only the changed values replaced.
+    diff : str
+        Unified diff of the card file against the proposal.
+    before, after : Measures
+        The original and the proposal on the hold-out seed.
+    differences : dict of pandas.DataFrame
+        :func:`analysis.experiments.compare.comparison_tables` of the hold-out runs
+        (paired differences, proposal − original).
+    search : pandas.DataFrame
+        Every deck the search played (in-sample, search seed): ``stage``,
+        ``edits``, ``excess``, ``guards_broken``, ``allies_beyond_aim``,
+        ``tasks_beyond_aim``, ``turns``, ``edge_pp``.
+    games : dict
+        ``search`` (games the search used on the search seed, points-blind
+        included, whether played now or reused from ``out``), ``holdout`` (likewise
+        on the hold-out seed), ``candidates`` (decks played).
+    seed, holdout_seed, n_games, holdout_games : int
+    """
+
+    changes: list[Change]
+    deck: Deck
+    proposal: Path
+    diff: str
+    before: Measures
+    after: Measures
+    differences: dict[str, pd.DataFrame]
+    search: pd.DataFrame
+    games: dict[str, int]
+    seed: int
+    holdout_seed: int
+    n_games: int
+    holdout_games: int
+
+
+def advise(
+    cards: str | Path,
+    out: str | Path,
+    n_games: int = DEFAULT_GAMES,
+    players: int = 4,
+    bots: str | Sequence[str] = "greedy",
+    seed: int = 0,
+    threshold_pp: float = DEFAULT_THRESHOLD_PP,
+    threshold_points: float = DEFAULT_THRESHOLD_POINTS,
+    locks: Sequence[str] = (),
+    only_estimated: bool = False,
+    target_turns: tuple[float, float] | None = None,
+    holdout_games: int = HOLDOUT_GAMES,
+    n_jobs: int = -1,
+    progress: bool = True,
+) -> Advice:
+    """Propose card edits that bring the flagged quantities inside their thresholds,
+    and measure them on a hold-out seed (module docstring).
+
+    Parameters
+    ----------
+    cards : path
+        The card file; the proposal edits its text in place (comments kept).
+    out : path
+        Folder of the runs (``search/`` and ``holdout/``, one directory per deck named
+        by its content hash, reused when run again) and of ``proposal.yaml``.
+    n_games : int
+        Games per deck on the search seed (each also played points-blind).
+    players, bots, seed
+        As :func:`sim.runner.simulate`; ``seed`` is the search seed.
+    threshold_pp, threshold_points : float
+        The report's practical thresholds: an ally's effect (pp of win rate), a
+        task's gap from par (points).
+    locks : sequence of str
+        ``CARD.FIELD`` values never to edit (besides each card's ``locked:`` list).
+    only_estimated : bool
+        Edit only the fields a card lists under ``estimated:``.
+    target_turns : (low, high), optional
+        A range for mean turns per game, instead of the ±5% guard.
+    holdout_games : int
+        Games per deck on the hold-out seed.
+    n_jobs : int
+        Worker processes (joblib; results do not depend on it).
+    progress : bool
+        Show the search's progress (candidates tried, the best so far).
+
+    Returns
+    -------
+    Advice
+
+    Raises
+    ------
+    sim.cards.DeckError
+        When the card file does not validate.
+    ValueError
+        For a lock that names no card or field (one line).
+    """
+    from sim.points_blind import play_points_blind
+    from sim.runner import simulate
+
+    cards, out = Path(cards), Path(out)
+    text = cards.read_text(encoding="utf-8")
+    original = load_deck(cards)
+    allowed = editable(original, [Lock.parse(lock, original, str(cards)) for lock in locks], only_estimated)
+    short_before = {c.colour for c in short_colours(summarise(original).colours)}
+    settings = Settings(threshold_pp, threshold_points, AIM, target_turns)
+    played: dict[str, Measures] = {}
+    games = {"search": 0, "holdout": 0}
+    status: dict[str, Any] = {"stage": "the original deck", "bar": lambda *_: None}
+
+    def run(deck: Deck, run_dir: Path, run_seed: int, n: int, sample: str) -> Path:
+        simulate(deck, n, run_dir, players, bots, run_seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
+                 progress=False)  # fmt: skip
+        play_points_blind(run_dir, n_jobs, progress=False)
+        games[sample] += 2 * n  # the run and its points-blind companion, played now or reused
+        return run_dir
+
+    def play(values: dict[Key, Any]) -> Measures | None:
+        deck = check(apply(text, values, str(cards)), f"{cards} (candidate)", short_before)
+        if deck is None:
+            return None
+        name = deck.content_hash[:16]
+        if name not in played:
+            played[name] = measure(run(deck, out / "search" / name, seed, n_games, "search"), threshold_pp,
+                                   threshold_points)  # fmt: skip
+            if "search" in status:
+                status["bar"](status["stage"], status["search"], status["current"])
+        return played[name]
+
+    with _progress(progress) as bar:
+        start = play({})
+        search = Search(play, settings, start, allowed)
+        status.update(bar=bar, search=search, current=start)
+        search.record("original", {}, start, "")
+        values: dict[Key, Any] = {}
+        current = start
+        for round_ in range(1, ROUNDS + 1):
+            deck = check(apply(text, values, str(cards)), str(cards), short_before)
+            status.update(stage=f"round {round_}: screening", current=current)
+            best = search.screen(deck, values, current, f"screen {round_}")
+            if not best:
+                break
+            chosen = {key: value for _, key, value in best}
+            combined = play({**values, **chosen})
+            accepted = None
+            if combined is not None:
+                search.record(f"combined {round_}", {**values, **chosen}, combined, f"{len(chosen)} edits")
+                if settings.score(combined, start) < settings.score(current, start):
+                    accepted = ({**values, **chosen}, combined)
+            if accepted is None:  # greedy: one edit at a time, best first
+                trial_values, trial = dict(values), current
+                for _, key, value in best:
+                    status.update(stage=f"round {round_}: combining", current=trial)
+                    m = play({**trial_values, key: value})
+                    if m is not None and settings.score(m, start) < settings.score(trial, start):
+                        trial_values, trial = {**trial_values, key: value}, m
+                        search.record(f"greedy {round_}", trial_values, m, f"{key[0]}[{key[1]}].{key[2]} = {value}")
+                accepted = (trial_values, trial) if trial is not current else None
+            if accepted is None:
+                break
+            values, current = accepted
+
+        edited = apply(text, values, str(cards))
+        proposal_deck = check(edited, str(cards), short_before)
+        proposal = out / "proposal.yaml"
+        proposal.parent.mkdir(parents=True, exist_ok=True)
+        proposal.write_text(edited, encoding="utf-8")
+        fresh = holdout_seed(seed)
+        bar("hold-out: the original and the proposal on fresh games", search, current)
+        runs = {name: run(deck, out / "holdout" / deck.content_hash[:16], fresh, holdout_games, "holdout")
+                for name, deck in (("original", original), ("proposal", proposal_deck))}  # a deck's runs are its own
+        before, after = (measure(runs[name], threshold_pp, threshold_points) for name in ("original", "proposal"))
+        differences = comparison_tables(runs["original"], runs["proposal"])
+    return Advice(
+        changes=changes(original, values), deck=proposal_deck, proposal=proposal,
+        diff=_diff(text, edited, str(cards), str(proposal)), before=before, after=after, differences=differences,
+        search=pd.DataFrame(search.log), games={**games, "candidates": len(played)}, seed=seed, holdout_seed=fresh,
+        n_games=n_games, holdout_games=holdout_games,
+    )  # fmt: skip
+
+
+class _progress:
+    """A rich status line: the stage, candidates tried and the best so far (nothing when quiet)."""
+
+    def __init__(self, show: bool):
+        self.show = show
+
+    def __enter__(self) -> Callable[[str, Search, Measures], None]:
+        if not self.show:
+            return lambda *_: None
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+        self.progress.start()
+        task = self.progress.add_task("advise: the original deck", total=None)
+
+        def update(stage: str, search: Search, best: Measures) -> None:
+            targets = search.settings.targets(best)
+            allies, tasks = sum(s == "allies" for s, *_ in targets), len(targets) - sum(s == "allies" for s, *_ in targets)
+            self.progress.update(task, description=f"advise {stage} · {search.tried} candidates tried · best so far "
+                                 f"(in-sample): {allies} allies and {tasks} tasks beyond the aim, excess "
+                                 f"{search.settings.excess(best, search.original):.2f}")  # fmt: skip
+
+        return update
+
+    def __exit__(self, *exc) -> None:
+        if self.show:
+            self.progress.stop()

@@ -1,0 +1,242 @@
+"""The edits ``revachol advise`` may propose, one card and one field at a time.
+
+A designer's edits, and only those (issue 36, item 2):
+
+==============  =========  ==========================================================
+card            field      edit
+==============  =========  ==========================================================
+ally (R1.2)     symbols    add, remove or recolour one symbol (a crown is a symbol:
+                           recolouring one to or from a White Crown moves a crown)
+task (R1.4)     points     ±1 or ±2 points
+task (R1.4)     requires   one required symbol added, removed or recoloured
+morale (R1.3)   save       one step easier or harder (R8 Reading's forms, by
+                           probability: ``[a, a]`` 1/36 < ``[a, b]`` 2/36 <
+                           ``any_double`` 6/36 < ``{one_face: a}`` 11/36)
+==============  =========  ==========================================================
+
+Abilities, ally points, ``special``, penalties, card counts and ids are never
+edited. A field is left alone when it is locked (``--lock CARD.FIELD``, or named in
+the card's ``locked:`` list), and with ``only_estimated`` when the card does not
+list it under ``estimated:`` (a printed value, RULES R1 Reading).
+
+Each edit has a direction, from the verdict it answers: a stronger ally loses
+strength (a symbol removed, or recoloured towards the colour tasks need least), a
+weaker one gains it (a symbol added, or recoloured to a crown or the colour tasks
+need most); a task that overpays pays less or asks more, one that underpays pays
+more or asks less. Colours are ranked by supply over demand (``revachol
+validate``'s table, :func:`sim.deck_summary.summarise`).
+
+Every candidate deck is the card file's text with the changed values replaced in
+place (:func:`sim.cards.with_values`, comments kept) and validated as ``revachol
+validate`` does (:func:`sim.cards.parse_deck`), and no colour may fall short of its
+demand that was not short before (:func:`sim.deck_summary.short_colours`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sim.cards import Deck, DeckError, as_written, parse_deck, unknown_id, with_values
+from sim.deck_summary import short_colours, summarise
+
+EDITABLE = {"allies": ("symbols",), "tasks": ("points", "requires"), "morale": ("save",)}
+KIND = {"allies": "ally", "tasks": "task", "morale": "morale card"}
+WEAKEN, STRENGTHEN = -1, +1  # an ally's direction; a task's: -1 pays less or asks more, +1 the reverse
+MAX_REQUIRES = 4  # R1.4
+FACES = range(1, 7)
+
+Key = tuple[str, int, str]  # (section, index, field) of a value in the deck file
+
+
+@dataclass(frozen=True)
+class Lock:
+    """``CARD.FIELD``: a field ``advise`` must not edit."""
+
+    card: str
+    field: str
+
+    @classmethod
+    def parse(cls, text: str, deck: Deck, file: str = "cards.yaml") -> Lock:
+        """Parse ``CARD.FIELD`` against ``deck``.
+
+        Raises
+        ------
+        ValueError
+            One line naming the lock and what would be valid: not ``CARD.FIELD``, an
+            unknown card id, or a field the card does not have.
+        """
+        match = re.fullmatch(r"([a-z0-9_]+)\.([a-z_]+)", text.strip())
+        if not match:
+            raise ValueError(f"--lock {text!r}: write CARD.FIELD, e.g. evrart_claire.symbols")
+        cards = {card.id: card for section in KIND for card in getattr(deck, section)}
+        if match[1] not in cards:
+            raise ValueError(f"--lock {text!r}: {unknown_id('card', match[1], list(cards), file)}")
+        fields = sorted(set(type(cards[match[1]]).model_fields) - {"id", "estimated", "locked"})
+        if match[2] not in fields:
+            raise ValueError(f"--lock {text!r}: {match[2]!r} is not a field of {match[1]}; valid: {', '.join(fields)}")
+        return cls(match[1], match[2])
+
+
+def editable(deck: Deck, locks: Iterable[Lock] = (), only_estimated: bool = False) -> set[Key]:
+    """The values ``advise`` may edit (module docstring): ``(section, index, field)``."""
+    locked = {(lock.card, lock.field) for lock in locks}
+    out = set()
+    for section, fields in EDITABLE.items():
+        for index, card in enumerate(getattr(deck, section)):
+            for field in fields:
+                if field in card.locked or (card.id, field) in locked:
+                    continue
+                if only_estimated and field not in card.estimated:
+                    continue
+                out.add((section, index, field))
+    return out
+
+
+def colour_ranking(deck: Deck) -> list[str]:
+    """The six colours, the one tasks need most first: by supply / demand (ally
+    symbols over task symbols), then by demand, largest first."""
+    colours = summarise(deck).colours
+    return [c.colour for c in sorted(colours, key=lambda c: (c.supply / c.demand if c.demand else float("inf"),
+                                                             -c.demand))]  # fmt: skip
+
+
+def _ally_values(symbols: list[str], direction: int, ranking: list[str]) -> list[list[str]]:
+    """New ``symbols`` one edit away, in ``direction`` (module docstring): weaker, a
+    symbol removed (two symbols) or the one symbol recoloured to the colour tasks need
+    least (or a crown to a colour); stronger, a symbol added, of the colour tasks need
+    most or a crown (one symbol), or the most plentiful symbol recoloured to either."""
+    needed, spare = ranking[0], ranking[-1]
+    if direction == WEAKEN:
+        if len(symbols) == 2:
+            return [[symbols[1]], [symbols[0]]]
+        return [[spare if symbols[0] != spare else ranking[-2]]]
+    if len(symbols) == 1:
+        return [[*symbols, needed], [*symbols, "crown"]]
+    order = sorted(range(2), key=lambda i: ranking.index(symbols[i]) if symbols[i] in ranking else -1)
+    i = order[-1]  # the symbol tasks need least (a crown is kept)
+    return [[*symbols[:i], new, *symbols[i + 1:]] for new in ("crown", needed if symbols[i] != needed else ranking[1])]
+
+
+def _requires_values(requires: list[str], direction: int, ranking: list[str], slack: set[str]) -> list[list[str]]:
+    """New ``requires`` one edit away: asking more (``direction`` −1: a symbol of the
+    colour tasks need most among those with supply to spare added, or the plentiful
+    one recoloured to it) or less (+1: the scarcest removed, or recoloured to the most
+    plentiful colour)."""
+    ordered = sorted(requires, key=ranking.index)  # scarcest first
+    out = []
+    if direction < 0:
+        scarce = next((c for c in ranking if c in slack), None)
+        if scarce is not None:
+            if len(requires) < MAX_REQUIRES:
+                out.append([*requires, scarce])
+            if ordered[-1] != scarce:
+                out.append([scarce if i == requires.index(ordered[-1]) else r for i, r in enumerate(requires)])
+    else:
+        if len(requires) > 1:
+            out.append([r for i, r in enumerate(requires) if i != requires.index(ordered[0])])
+        if ordered[0] != ranking[-1]:
+            out.append([ranking[-1] if i == requires.index(ordered[0]) else r for i, r in enumerate(requires)])
+    return out
+
+
+def _save_values(save: Any, direction: int) -> list[Any]:
+    """The save one step easier (+1) or harder (−1) on the ladder of forms (module docstring)."""
+    if save == "any_double":
+        return [{"one_face": 6}] if direction > 0 else [[6, 5]]
+    if isinstance(save, dict):  # {one_face: a}, the easiest form
+        return [] if direction > 0 else ["any_double"]
+    a, b = save
+    if a == b:
+        return [[a, a % 6 + 1]] if direction > 0 else []
+    return ["any_double"] if direction > 0 else [[a, a]]
+
+
+def candidate_values(deck: Deck, key: Key, direction: int) -> list[Any]:
+    """The new values of one field one edit away from ``deck``'s, in ``direction``
+    (YAML forms, duplicates and the unchanged value removed)."""
+    section, index, field = key
+    raw = deck.to_yaml_data()[section][index]
+    ranking = colour_ranking(deck)
+    if field == "symbols":
+        values = _ally_values(raw["symbols"], direction, ranking)
+    elif field == "points":
+        values = [raw["points"] + direction * step for step in (1, 2) if raw["points"] + direction * step >= 0]
+    elif field == "requires":
+        slack = {c.colour for c in summarise(deck).colours if c.supply > c.demand}
+        values = _requires_values(raw["requires"], direction, ranking, slack)
+    else:
+        values = _save_values(raw["save"], direction)
+    unique = []
+    for value in values:
+        if value != raw[field] and value not in unique:
+            unique.append(value)
+    return unique
+
+
+def check(text: str, file: str, short_before: set[str]) -> Deck | None:
+    """The candidate deck if it validates as ``revachol validate`` does and leaves no
+    colour short of its demand that was not short before (else None)."""
+    try:
+        deck = parse_deck(text, file)
+    except DeckError:
+        return None
+    short = {c.colour for c in short_colours(summarise(deck).colours)}
+    return deck if short <= short_before else None
+
+
+@dataclass(frozen=True)
+class Change:
+    """One edited field of one card: ``old`` and ``new`` as YAML data."""
+
+    section: str
+    index: int
+    card: str
+    name: str
+    field: str
+    old: Any
+    new: Any
+
+    @property
+    def key(self) -> Key:
+        return self.section, self.index, self.field
+
+    def sentence(self) -> str:
+        """The edit in plain words: ``Remove the purple symbol from Evrart Claire``."""
+        if self.field == "points":
+            verb = "Raise" if self.new > self.old else "Lower"
+            return f"{verb} {self.name}'s points from {self.old} to {self.new}"
+        if self.field == "save":
+            return f"Change {self.name}'s save from {as_written(self.old)} to {as_written(self.new)}"
+        added, removed = Counter(self.new) - Counter(self.old), Counter(self.old) - Counter(self.new)
+        noun = "symbol" if self.field == "symbols" else "required symbol"
+        parts = []
+        for old, new in zip(sorted(removed.elements()), sorted(added.elements())):
+            parts.append(f"recolour {self.name}'s {old} {noun} to {new}")
+        extra_removed = list(removed.elements())[len(list(added.elements())):]
+        extra_added = list(added.elements())[len(list(removed.elements())):]
+        parts += [f"remove the {s} {noun} from {self.name}" for s in sorted(extra_removed)]
+        parts += [f"add a {s} {noun} to {self.name}" for s in sorted(extra_added)]
+        text = "; ".join(parts) or f"change {self.name}'s {self.field}"
+        return text[0].upper() + text[1:]
+
+
+def changes(original: Deck, values: dict[Key, Any]) -> list[Change]:
+    """The edits of a proposal, one per changed field, in the deck's order."""
+    data = original.to_yaml_data()
+    out = []
+    for section, index, field in sorted(values, key=lambda k: (list(KIND).index(k[0]), k[1], k[2])):
+        card = getattr(original, section)[index]
+        old = data[section][index][field]
+        if values[(section, index, field)] != old:
+            out.append(Change(section, index, card.id, card.name, field, old, values[(section, index, field)]))
+    return out
+
+
+def apply(text: str, values: dict[Key, Any], file: str) -> str:
+    """The card file's text with ``values`` in place (comments kept)."""
+    return with_values(text, values, file) if values else text
+

@@ -1,0 +1,173 @@
+"""The advisor's findings, first: sentences, tables, a forest plot, ``advice.html`` and
+``advice.csv`` (:mod:`.advise`).
+
+Every figure here is from the hold-out games (the original and the proposal played
+on a seed the search never used, ``holdout_games`` each). An ally's quantity is its
+effect against the average ally (pp of win rate, 95% CI from the game-clustered
+sandwich of :mod:`analysis.stats.ally_model`); a task's is its gap from the monotone
+par of the other tasks (points, 95% CI from the game-clustered bootstrap of
+:mod:`analysis.task_calibration`). The side effects (mean turns per game, the first
+player's edge, morale-loss events per game) are paired differences on the same
+games (:mod:`analysis.experiments.compare`). The search's own figures are shown last,
+labelled in-sample.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.experiments.advise import Advice, Measures
+from analysis.report.html import estimate, figure_png, image_html, page, table_html
+
+QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
+
+
+def _card_rows(m: Measures, kind: str) -> pd.DataFrame:
+    """Per card: ``card``, ``name``, ``value``, ``low``, ``high`` (95%), ``verdict``."""
+    if kind == "ally":
+        t = m.allies
+        return pd.DataFrame({"card": t["ally"], "name": t["name"], "value": t["effect_pp"], "low": t["effect_low_pp"],
+                             "high": t["effect_high_pp"], "verdict": t["verdict"], "n": t["games"]})  # fmt: skip
+    t = m.tasks
+    return pd.DataFrame({"card": t["task"], "name": t["name"], "value": t["gap_points"],
+                         "low": t["points"] - t["par_points_high"], "high": t["points"] - t["par_points_low"],
+                         "verdict": t["verdict"], "n": t["difficulty_games"]})  # fmt: skip
+
+
+def flagged_table(advice: Advice) -> pd.DataFrame:
+    """Before and after of every flagged quantity on the hold-out: the cards with a
+    verdict in either deck, and the cards edited. Columns ``kind``, ``card``,
+    ``name``, ``quantity``, ``unit``, ``before`` with ``before_low``/``before_high``,
+    ``verdict_before``, ``after`` with ``after_low``/``after_high``,
+    ``verdict_after``, ``n`` (games)."""
+    edited = {c.card for c in advice.changes}
+    parts = []
+    for kind in QUANTITY:
+        a, b = _card_rows(advice.before, kind), _card_rows(advice.after, kind)
+        keep = (a["verdict"] != "") | (b["verdict"] != "") | a["card"].isin(edited)
+        parts.append(pd.DataFrame({
+            "kind": kind, "card": a["card"], "name": a["name"], "quantity": QUANTITY[kind][0],
+            "unit": QUANTITY[kind][1], "before": a["value"], "before_low": a["low"], "before_high": a["high"],
+            "verdict_before": a["verdict"], "after": b["value"], "after_low": b["low"], "after_high": b["high"],
+            "verdict_after": b["verdict"], "n": b["n"].astype(np.int64)})[keep])  # fmt: skip
+    return pd.concat(parts, ignore_index=True)
+
+
+def _side(m: Measures, key: str) -> tuple[float, float, float]:
+    value = getattr(m, key)
+    return value["value"], value["low"], value["high"]
+
+
+def summary_table(advice: Advice) -> pd.DataFrame:
+    """The counts and the side effects on the hold-out: ``what``, ``unit``,
+    ``before`` and ``after`` (with 95% bounds where they are estimates),
+    ``difference`` with its paired 95% bounds (proposal − original, same games),
+    ``n`` (games)."""
+    games = advice.differences["games"].set_index("metric")
+    seat = advice.differences["seats"].iloc[0]
+    n = int(advice.before.length["games"])
+    rows = [{"what": "allies with a verdict", "unit": "allies", "before": (advice.before.allies["verdict"] != "").sum(),
+             "after": (advice.after.allies["verdict"] != "").sum(), "n": n},
+            {"what": "tasks out of line", "unit": "tasks", "before": (advice.before.tasks["verdict"] != "").sum(),
+             "after": (advice.after.tasks["verdict"] != "").sum(), "n": n}]  # fmt: skip
+    for what, key, unit, paired in (("mean turns per game", "length", "turns", games.loc["turns per game"]),
+                                    ("first player's edge over a fair seat", "edge", "pp", seat),
+                                    ("morale-loss events per game", "morale", "events",
+                                     games.loc["morale-loss events per game"])):  # fmt: skip
+        (b, bl, bh), (a, al, ah) = _side(advice.before, key), _side(advice.after, key)
+        scale = 100.0 if unit == "pp" else 1.0
+        rows.append({"what": what, "unit": unit, "before": b, "before_low": bl, "before_high": bh, "after": a,
+                     "after_low": al, "after_high": ah, "difference": scale * paired["difference"],
+                     "difference_low": scale * paired["difference_low"],
+                     "difference_high": scale * paired["difference_high"], "n": n})  # fmt: skip
+    table = pd.DataFrame(rows)
+    table["n"] = table["n"].astype(np.int64)
+    return table
+
+
+def _figure(value: float, low: float, high: float, unit: str, n: int | None = None) -> str:
+    if unit == "pp":
+        return estimate(value / 100, low / 100, high / 100, "pp", n=n)
+    return estimate(value, low, high, "", n=n, noun=unit)
+
+
+def edit_sentences(advice: Advice) -> list[str]:
+    """One plain sentence per edit, with the effect before and after on the hold-out
+    games: ``Remove the purple symbol from Evrart Claire: its effect against the
+    average ally goes from +12.1 pp (95% CI …) to +0.8 pp (…) on 100,000 fresh
+    games, with all 3 edits together.``"""
+    flagged = flagged_table(advice).set_index("card")
+    together = f", with all {len(advice.changes)} edits together" if len(advice.changes) > 1 else ""
+    out = []
+    for change in advice.changes:
+        if change.card not in flagged.index:  # a morale card: its effect is the side effects' table
+            out.append(f"{change.sentence()}.")
+            continue
+        r = flagged.loc[change.card]
+        out.append(f"{change.sentence()}: its {r['quantity']} goes from "
+                   f"{_figure(r['before'], r['before_low'], r['before_high'], r['unit'])} to "
+                   f"{_figure(r['after'], r['after_low'], r['after_high'], r['unit'])} on "
+                   f"{advice.holdout_games:,} fresh games{together}.")  # fmt: skip
+    return out
+
+
+def plot_forest(flagged: pd.DataFrame) -> Figure:
+    """Forest plot: each flagged quantity before (grey) and after (blue) with its 95%
+    CI; one panel for the allies (pp), one for the tasks (points)."""
+    kinds = [k for k in QUANTITY if (flagged["kind"] == k).any()]
+    figure = Figure(figsize=(7.5, 0.9 + 0.32 * max(1, len(flagged))), layout="constrained")
+    axes = figure.subplots(len(kinds) or 1, 1, squeeze=False,
+                           height_ratios=[max(1, (flagged["kind"] == k).sum()) for k in kinds] or None)[:, 0]  # fmt: skip
+    for ax, kind in zip(axes, kinds):
+        rows = flagged[flagged["kind"] == kind].reset_index(drop=True)
+        y = np.arange(len(rows))[::-1]
+        for side, colour, shift in (("before", "0.6", 0.15), ("after", "tab:blue", -0.15)):
+            x, low, high = (rows[c].to_numpy(np.float64) for c in (side, f"{side}_low", f"{side}_high"))
+            ax.errorbar(x, y + shift, xerr=np.vstack([x - low, high - x]), fmt="o", color=colour, capsize=2,
+                        label=side)  # fmt: skip
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_yticks(y, rows["name"])
+        ax.set_xlabel(f"{QUANTITY[kind][0]} ({QUANTITY[kind][1]}, 95% CI)")
+        ax.grid(axis="x", alpha=0.3)
+        ax.legend(loc="lower right", fontsize="small")
+    figure.suptitle("Hold-out games: the original (before) and the proposal (after)")
+    return figure
+
+
+def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
+    """Write ``advice.html``, ``advice.csv`` (flagged quantities, then the summary
+    rows) and ``search.csv`` (the search's decks, in-sample) to ``out``; returns the
+    paths of the page and of ``advice.csv``."""
+    out = Path(out)
+    advice.search.to_csv(out / "search.csv", index=False)
+    flagged, summary = flagged_table(advice), summary_table(advice)
+    csv = out / "advice.csv"
+    pd.concat([flagged.assign(sample=f"hold-out (seed {advice.holdout_seed})"),
+               summary.rename(columns={"what": "name"}).assign(kind="summary",
+                                                               sample=f"hold-out (seed {advice.holdout_seed})")],
+              ignore_index=True).to_csv(csv, index=False)  # fmt: skip
+    sentences = edit_sentences(advice) or ["No edit is proposed: no flagged quantity could be moved towards its "
+                                           "threshold by the edits allowed."]  # fmt: skip
+    body = [f"<p>Proposal: <code>{escape(str(advice.proposal))}</code>. Every figure below, unless labelled "
+            f"in-sample, is from {advice.holdout_games:,} fresh games per deck on the hold-out seed "
+            f"{advice.holdout_seed}, which the search never used (and as many with every task paying alike).</p>",
+            "<h2>The edits</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
+            "<h2>Every flagged quantity, before and after</h2>",
+            table_html(flagged), image_html(figure_png(plot_forest(flagged)), "forest plot"),
+            "<h2>Counts and side effects</h2>", table_html(summary),
+            "<h2>The proposal's diff</h2>", f"<pre>{escape(advice.diff) or 'no change'}</pre>",
+            f"<h2>The search (in-sample: seed {advice.seed}, {advice.n_games:,} games per deck)</h2>",
+            f"<p class=\"note\">{advice.games['candidates']} decks played, {advice.games['search']:,} games on the "
+            f"search seed and {advice.games['holdout']:,} on the hold-out seed (points-blind companions included). "
+            f"These figures chose the proposal and flatter it.</p>", table_html(advice.search)]  # fmt: skip
+    if command:
+        body.insert(0, f"<p>Command: <code>{escape(command)}</code></p>")
+    html = out / "advice.html"
+    html.write_text(page("What should I change? Card edits, confirmed on fresh games", "\n".join(body)),
+                    encoding="utf-8")  # fmt: skip
+    return html, csv

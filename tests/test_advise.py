@@ -1,0 +1,154 @@
+"""The advisor (issue 36): a planted defect gets the edit that undoes it, a deck of
+identical allies gets no proposal (placebo), locked and printed fields are never
+edited, and every candidate and proposal validates (RULES R1.2-R1.4)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analysis.experiments.advise import advise
+from analysis.experiments.advise_edits import (
+    STRENGTHEN, WEAKEN, Change, Lock, apply, candidate_values, changes, check, editable,
+)  # fmt: skip
+from analysis.experiments.advise_page import edit_sentences, flagged_table, summary_table, write_advice
+from sim.cards import dump_yaml, load_deck, parse_deck, with_values
+from sim.deck_summary import short_colours, summarise
+from tests.conftest import DEFAULT_CARDS
+
+
+def _deck_file(default_deck, path: Path, planted: bool = False) -> Path:
+    """Every ally the same plain card (one White Crown, 0 points, no ability, R1.2) and
+    every task's points and requirement locked, so that only the allies are in play;
+    with ``planted`` the first ally carries a second White Crown."""
+    plain = [ally.model_copy(update={"symbols": ["crown"], "points": 0, "ability": None}) for ally in default_deck.allies]
+    if planted:
+        plain[0] = plain[0].model_copy(update={"symbols": ["crown", "crown"]})
+    tasks = [task.model_copy(update={"locked": ["points", "requires"]}) for task in default_deck.tasks]
+    path.write_text(dump_yaml(default_deck.model_copy(update={"allies": plain, "tasks": tasks}).to_yaml_data()))
+    return path
+
+
+def _short(deck) -> set[str]:
+    return {c.colour for c in short_colours(summarise(deck).colours)}
+
+
+def test_locked_list_lock_option_and_only_estimated_leave_those_fields_out(default_deck):
+    kim = next(i for i, a in enumerate(default_deck.allies) if a.id == "kim_kitsuragi")
+    allies = list(default_deck.allies)
+    allies[0] = allies[0].model_copy(update={"locked": ["symbols"]})
+    tasks = list(default_deck.tasks)
+    tasks[0] = tasks[0].model_copy(update={"estimated": ["requires"]})  # its points now count as printed
+    deck = default_deck.model_copy(update={"allies": allies, "tasks": tasks})
+    keys = editable(deck, [Lock.parse("kim_kitsuragi.symbols", deck)])
+    assert ("allies", 0, "symbols") not in keys and ("allies", kim, "symbols") not in keys
+    assert ("allies", 1, "symbols") in keys and ("tasks", 0, "points") in keys
+    only = editable(deck, only_estimated=True)
+    assert ("tasks", 0, "points") not in only and ("tasks", 0, "requires") in only
+    # abilities, ally points, special and penalties are never candidates
+    assert {field for _, _, field in keys} == {"symbols", "points", "requires", "save"}
+    assert not any(section == "allies" and field == "points" for section, _, field in keys)
+
+
+def test_a_lock_that_names_no_card_or_field_is_one_clear_line(default_deck):
+    with pytest.raises(ValueError, match="write CARD.FIELD"):
+        Lock.parse("evrart", default_deck)
+    with pytest.raises(ValueError, match="did you mean 'evrart_claire'"):
+        Lock.parse("evrart_clair.symbols", default_deck)
+    with pytest.raises(ValueError, match="'colour' is not a field of evrart_claire; valid: ability, name, points, symbols"):
+        Lock.parse("evrart_claire.colour", default_deck)
+
+
+def test_the_locked_field_validates_and_names_only_fields_of_the_card():
+    text = DEFAULT_CARDS.read_text().replace("    ability: forced_draw\n", "    ability: forced_draw\n    locked: [symbols]\n")
+    assert load_deck(DEFAULT_CARDS).content_hash != parse_deck(text).content_hash
+    assert parse_deck(text).allies[15].locked == ["symbols"]
+    with pytest.raises(Exception, match="'ability_x' is not a field of this card"):
+        parse_deck(text.replace("locked: [symbols]", "locked: [ability_x]"))
+
+
+@pytest.mark.slow
+def test_every_candidate_of_every_kind_of_card_validates_or_is_refused(default_deck):
+    """R1.2 (1-2 symbols), R1.4 (1-4 required colours, points >= 0), R8 (save forms):
+    each candidate either validates with no colour newly short of its demand, or
+    check refuses it. Cards of every kind: crowns, one and two symbols, tasks of
+    one to four symbols, each save form."""
+    text, short = DEFAULT_CARDS.read_text(), _short(default_deck)
+    chosen = {("allies", i) for i in (0, 4, 9, 15)} | {("tasks", i) for i in (2, 0, 17, 22)} | {("morale", 0)}
+    accepted = 0
+    for key in sorted(k for k in editable(default_deck) if k[:2] in chosen):
+        for direction in (WEAKEN, STRENGTHEN):
+            for value in candidate_values(default_deck, key, direction):
+                deck = check(apply(text, {key: value}, "cards.yaml"), "cards.yaml", short)
+                if deck is not None:
+                    accepted += 1
+                    assert getattr(deck, key[0])[key[1]].model_dump(mode="json")[key[2]] in (value, None) or key[2] == "save"
+                    assert _short(deck) <= short
+    assert accepted > 15
+
+
+def test_editing_a_value_keeps_every_other_line_and_comment():
+    text = DEFAULT_CARDS.read_text()
+    edited = with_values(text, {("allies", 15, "symbols"): ["yellow"], ("tasks", 0, "points"): 2})
+    before, after = text.splitlines(), edited.splitlines()
+    assert len(before) == len(after)
+    assert [(b, a) for b, a in zip(before, after) if b != a] == [
+        ("    symbols: [yellow, purple]", "    symbols: [yellow]"), ("    points: 3", "    points: 2")]
+
+
+def test_an_edit_reads_as_a_designer_would_say_it(default_deck):
+    deck = default_deck
+    evrart = changes(deck, {("allies", 15, "symbols"): ["yellow"]})[0]
+    assert evrart.sentence() == "Remove the purple symbol from Evrart Claire"
+    assert Change("tasks", 0, "t", "Find your badge", "points", 3, 2).sentence() == "Lower Find your badge's points from 3 to 2"
+    assert Change("allies", 0, "a", "Manana", "symbols", ["orange"], ["crown"]).sentence() == \
+        "Recolour Manana's orange symbol to crown"
+
+
+@pytest.mark.slow
+def test_placebo_identical_allies_get_no_proposal(tmp_path, default_deck):
+    cards = _deck_file(default_deck, tmp_path / "identical.yaml")
+    advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=2_000, n_jobs=2, progress=False)
+    assert advice.changes == [] and advice.diff == ""
+    assert advice.proposal.read_text() == cards.read_text()
+
+
+@pytest.mark.slow
+def test_planted_an_extra_white_crown_gets_the_edit_that_removes_it(tmp_path, default_deck):
+    cards = _deck_file(default_deck, tmp_path / "planted.yaml", planted=True)
+    advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=10_000, n_jobs=2, progress=False,
+                    locks=["cuno.symbols"])  # fmt: skip
+    planted = [c for c in advice.changes if c.card == default_deck.allies[0].id]
+    assert [(c.field, c.old, c.new) for c in planted] == [("symbols", ["crown", "crown"], ["crown"])]
+    assert all(c.card != "cuno" and c.section == "allies" for c in advice.changes)  # locked: tasks and cuno
+    proposal = load_deck(advice.proposal)  # the proposal validates
+    assert proposal.allies[0].symbols == ["crown"]
+    flagged = flagged_table(advice).set_index("card").loc[default_deck.allies[0].id]
+    assert flagged["verdict_before"] == "stronger" and flagged["after"] < flagged["before"]
+    assert edit_sentences(advice)[0].startswith(f"Remove the crown symbol from {default_deck.allies[0].name}: its effect")
+    assert summary_table(advice)["n"].eq(10_000).all()
+    html, csv = write_advice(advice, tmp_path / "out")
+    assert "Remove the crown symbol" in html.read_text() and csv.read_text().count("\n") > 5
+
+
+def test_the_command_line_refuses_an_unknown_lock_with_one_line(tmp_path):
+    script = Path(sys.executable).with_name("revachol")
+    if not script.exists():
+        pytest.skip("the revachol console script is not installed")
+    result = subprocess.run([str(script), "advise", "--lock", "evrart.symbols", "-n", "100", "--out", str(tmp_path)],
+                            capture_output=True, text=True, timeout=120, cwd=DEFAULT_CARDS.parent,
+                            env={**os.environ, "COLUMNS": "200"})  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        "error: --lock 'evrart.symbols': 'evrart' is not a card id of cards.yaml; did you mean 'evrart_claire'?"]
+
+
+def test_a_block_style_list_is_rewritten_on_its_keys_line(default_deck):
+    text = dump_yaml(default_deck.to_yaml_data())  # lists one item per line
+    edited = with_values(text, {("allies", 15, "symbols"): ["yellow"], ("morale", 0, "save"): "any_double"})
+    assert parse_deck(edited).allies[15].symbols == ["yellow"]
+    removed = [line for line in text.splitlines() if line not in edited.splitlines()]
+    assert len(text.splitlines()) - len(edited.splitlines()) == 4 and "  symbols: [yellow]" in edited.splitlines()
+    assert all(line.strip() in ("symbols:", "- yellow", "- purple", "save:", "- 3", "- 5") for line in removed)
