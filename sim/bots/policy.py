@@ -20,9 +20,9 @@ from sim.bots.ids import SCRIPTED, policy_set
 from sim.bots.observation import seat_view, show_hand  # noqa: F401 (seat_view: named in the generated dispatch)
 from sim.bots.restrict import restrict_options
 from sim.bots.table import BY_ID, POLICIES
-from sim.state import (  # noqa: F401 (ACTIVE: named in the generated dispatch)
-    ACTIVE, BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, BOT_POLICY, BOT_RESTRICTION, BOT_RESTRICTED,
-    RESTRICT_NONE,
+from sim.state import (  # noqa: F401 (ACTIVE, BOT_ADDRESS: named in the generated dispatch)
+    ACTIVE, BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, BOT_ADDRESS, BOT_POLICY, BOT_RESTRICTION,
+    BOT_RESTRICTED, RESTRICT_NONE,
 )  # fmt: skip
 
 POLICY_IDS = {p.name: p.id for p in POLICIES if p.name}  # the bots a user may name (sim.bots.spec)
