@@ -83,12 +83,15 @@ class Supervisor:
     def __init__(self, n_jobs: int, stall_timeout: float, heartbeats: Path):
         self.pool, self.stall_timeout, self.heartbeats = executor(n_jobs), stall_timeout, heartbeats
         self.pending: set[Future] = set()
+        self.order: dict[Future, int] = {}  # submission order: failures are raised in it
         self.submitted = 0
 
     def submit(self, function: Callable, *args) -> None:
         """Run ``function(*args, heartbeat=PATH)`` in a worker; it calls :func:`beat` on PATH."""
         self.submitted += 1
-        self.pending.add(self.pool.submit(function, *args, heartbeat=self.heartbeats / str(self.submitted)))
+        future = self.pool.submit(function, *args, heartbeat=self.heartbeats / str(self.submitted))
+        self.pending.add(future)
+        self.order[future] = self.submitted
 
     def _last_sign_of_life(self, since: float) -> float:
         stamps = [since]
@@ -107,13 +110,15 @@ class Supervisor:
         Exception
             A call's own exception, as the worker raised it, once every call that
             finished with it has been yielded: ``wait`` hands over a *set* of finished
-            calls, and a failure taken first lost the chunks finished beside it.
+            calls, and a failure taken first lost the chunks finished beside it. Of
+            several failures finished together, the first submitted is raised, so the
+            same run fails with the same message however the calls were timed.
         """
         await_workers()
         alive = time.time()
         while self.pending:
             done, self.pending = wait(self.pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda finished: finished.exception() is not None):  # failures last
+            for future in sorted(done, key=lambda f: (f.exception() is not None, self.order[f])):  # failures last
                 alive = time.time()
                 yield future.result()
             silent = time.time() - self._last_sign_of_life(alive)

@@ -141,7 +141,9 @@ def test_the_watchdog_stops_a_run_and_names_the_bot_that_does_not_return(tmp_pat
     process, _ = _start(tmp_path, "stuck", 1, "--stall-timeout", "3")
     stderr = _wait_for_the_end(process)
     assert process.returncode == 1 and not _group(process.pid)
-    (line,) = stderr.strip().splitlines()
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    (line,) = lines
     # 3 s and up: the supervisor looks every 0.5 s, later on a loaded machine
     assert re.fullmatch(rf"error: stopped: no game finished for ([3-9]|1[0-9]) s, most likely a bot that does not return "
                         rf"\({re.escape(str(tmp_path / 'bots.py'))}:stuck\); 0 of 4 chunks \(0 of 40 games\) kept in "
@@ -160,7 +162,22 @@ def test_chunks_that_finished_beside_a_failed_one_are_handed_over_before_its_err
     failed = Future()
     failed.set_exception(OSError(28, "No space left on device"))
     supervisor.pending = {*finished, failed}
+    supervisor.order = {future: i for i, future in enumerate([*finished, failed])}
     results = supervisor.results()
     assert sorted(next(results) for _ in finished) == list(range(16))
     with pytest.raises(OSError, match="No space left on device"):
         next(results)
+
+
+def test_of_failures_finished_together_the_first_submitted_is_raised(tmp_path):
+    """A user bot that breaks every chunk fails chunk 0 and chunk 1 within one poll at
+    ``--jobs 1``: the run names chunk 0's failure every time, not the set's pick."""
+    supervisor = Supervisor.__new__(Supervisor)
+    supervisor.stall_timeout, supervisor.heartbeats = 60.0, tmp_path
+    failures = [Future() for _ in range(8)]
+    for chunk, future in enumerate(failures):
+        future.set_exception(ValueError(f"chunk {chunk}"))
+    supervisor.pending = set(failures)
+    supervisor.order = {future: chunk for chunk, future in enumerate(failures)}
+    with pytest.raises(ValueError, match="chunk 0"):
+        next(supervisor.results())
