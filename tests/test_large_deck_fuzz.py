@@ -27,7 +27,7 @@ from sim.rules.scoring import score_game
 from sim.rules.setup import setup_game
 from sim.rules.squads import add_to_squad
 from sim.rules.turn import take_turn
-from sim.state import ACTIVE, BOT_POLICY, OUTCOME, OUTCOME_RUNNING, STATUE_N, kernel_state, new_state
+from sim.state import ACTIVE, BOT_POLICY, OUTCOME, OUTCOME_RUNNING, STATUE_N, kernel_state, new_state, new_twin
 from tests.test_invariants import BASE, GAME, check_scores, compiled, deck_data, play_checked
 
 LARGE_DECKS = deck_data(allies=(46, 200), tasks=(31, 100), morale=(31, 100))
@@ -46,8 +46,8 @@ def play_arranged(deck, arrays, options: RuleOptions, n_players: int, seed: int,
     The game loop (:func:`sim.engine.play_game`) deals its own start, so an arranged
     start needs this driver; unarranged games use the loop itself (:func:`play_checked`)."""
     s = new_state(arrays, options.to_array())
-    backup = new_state(arrays, options.to_array())
     s.bots[:], s.bot_params[:] = bot_tables([parse_bot(name) for name in bots])
+    backup = new_twin(s, arrays)  # the search bot's playout state: shares s's bot memory
     ref, backup_ref, deck_ref = kernel_state(s), kernel_state(backup), arrays.kernel_ref()
     setup_game(ref, deck_ref, n_players, stream_keys(seed), game_index)
     arrange(s, ref, deck_ref)
