@@ -55,7 +55,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain
 
 import numpy as np
 from scipy import stats as sps
@@ -308,14 +308,14 @@ def fit_softmax(design: Design) -> SoftmaxFit:
     if not start:
         raise ValueError("a conditional logit needs at least two games")
 
-    def one_pass(beta: np.ndarray, chunks: Iterable[DesignChunk | AllyDesign], here: bool = False) -> SoftmaxTotals:
+    def one_pass(beta: np.ndarray, chunks: Iterable[DesignChunk | AllyDesign]) -> SoftmaxTotals:
         total = None
-        for totals in (map(_totals_at, chunks, repeat(beta)) if here else ordered_map(_totals_at, chunks, beta)):
+        for totals in ordered_map(_totals_at, chunks, beta):
             total = totals if total is None else total + totals
         return total
 
     with threadpool_limits(limits=1, user_api="blas"):  # small products: threads other processes hold only slow them
-        ridge = lambda b: one_pass(b, start, here=True).penalised(b, START_RIDGE)  # noqa: E731
+        ridge = lambda b: one_pass(b, start).penalised(b, START_RIDGE)  # noqa: E731
         beta, *_ = _newton(ridge, np.zeros(start[0].dim), START_TOL)
         current = one_pass(beta, chain(start, passes))  # the first pass reuses the start's chunks
         if current.games < 2:
