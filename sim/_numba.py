@@ -45,6 +45,10 @@ from sim import _patches
 _patches.install()
 
 KERNEL_OPTIONS = {"nogil": True, "forceinline": False}
+# 0 as a numpy int, for a count that a loop raises and passes to a kernel: numba types
+# a variable set to a Python 0 as a literal until the loop's other assignments reach
+# it, and compiles the kernel it is passed to once for that literal, once for int64.
+ZERO = np.int64(0)
 
 
 def _compiled(func, **options):

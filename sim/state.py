@@ -46,9 +46,10 @@ game            :data:`GAME`: ``g``, the zones, ``streams``,  the rules (R2-R9);
                 ``bot_params``, ``seat_bot``                  the search bot plays out from
                                                               one (:data:`copy_game`)
 rules scratch   :data:`SCRATCH`: ``options``, the need        the rules, within a turn;
-                tables, the cover's flow network, ...         bots read ``options`` and fill
-                                                              the need tables through the
-                                                              rules' kernels
+                tables, the cover's flow network, ...         bots read ``options`` and the
+                                                              need tables, which the bots'
+                                                              dispatch fills by the rules'
+                                                              kernel
 bot memory      :data:`BOT_MEMORY`: the search tree           the bots (:mod:`sim.bots`):
                 (``tree_*``), ``pool``, ``own_hand``,         shared by a state and its
                 ``bot_stream``, ``script``                    twin (:func:`new_twin`)
@@ -61,7 +62,7 @@ Of the game part, :data:`HIDDEN` is what no seat sees: the other seats' hands, t
 order of the task deck and the statue deck, the statue discard, and the deal and dice
 streams. A bot reads the game only through its seat view
 (:mod:`sim.bots.observation`): the game part without :data:`HIDDEN`, its own hand
-(``own_hand``) and the bot stream.
+(``own_hand``) and the bot stream, read-only but for its memory.
 
 Sentinels: ``EMPTY`` (-1) marks an empty row or track position and an unused option
 field. Seats are 0..n-1 clockwise (R2.2); records are re-indexed by turn order at

@@ -201,3 +201,19 @@ def test_r3_1_seat_view_reads_the_task_row_but_cannot_write_it(positions):
     writer = _kernel("def kernel(st):\n    seat_view(st).row[0] = 0")
     with pytest.raises(TypingError):
         writer(kernel_state(positions[0]))
+
+
+@COMPILED
+@pytest.mark.parametrize("public", ["squad_symbols", "squad_size", "squad_n", "hand_n", "needs"])
+def test_r6_1_seat_view_reads_the_squads_but_cannot_write_them(public, positions):
+    """A seat's squads and their symbol counts (R5, R6.1), the hand sizes and the
+    colours the face-up tasks need read through the seat view; writing them does not
+    compile, so greedy and planner weigh a placement or an A7 move without adding an
+    ally's symbols to a squad."""
+    array = getattr(positions[0], public)
+    index = ", ".join(["0"] * array.ndim)
+    reader = _kernel(f"def kernel(st):\n    return seat_view(st).{public}[{index}]")
+    assert reader(kernel_state(positions[0])) == array[(0,) * array.ndim]
+    writer = _kernel(f"def kernel(st):\n    seat_view(st).{public}[{index}] += 1")
+    with pytest.raises(TypingError):
+        writer(kernel_state(positions[0]))

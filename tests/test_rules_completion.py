@@ -73,9 +73,24 @@ def test_r6_1_shortfall_with_an_ally_counts_its_colours_and_crown_and_writes_not
     counts[0, 0], counts[0, 6] = 1, 1
     before = symbols.copy()
     assert shortfall(needs, symbols, 0, 0, 1) == 2  # one red and the blue missing
-    assert shortfall_with(needs, symbols, 0, 0, 1, 1, counts, -1) == 2  # no ally
-    assert shortfall_with(needs, symbols, 0, 0, 1, 1, counts, 0) == 0  # red joins; the crown is the blue
-    assert shortfall_with(needs, symbols, 0, 0, 1, 0, counts, 0) == 1  # base 0 (a new squad): its red is not counted
+    assert shortfall_with(needs, symbols, 0, 0, 1, 1, counts, -1, 1) == 2  # no ally
+    assert shortfall_with(needs, symbols, 0, 0, 1, 1, counts, 0, 1) == 0  # red joins; the crown is the blue
+    assert shortfall_with(needs, symbols, 0, 0, 1, 0, counts, 0, 1) == 1  # base 0 (a new squad): its red is not counted
+    assert (symbols == before).all()
+
+
+def test_r6_1_shortfall_without_an_ally_counts_the_squad_as_if_it_had_left():
+    # Subset 1 needs 2 red (colour 0); squad 0 of seat 0 holds two reds and a crown,
+    # of which the ally leaving (an A7 move out) shows one red and the crown.
+    needs = np.zeros((8, 6), np.int64)
+    needs[1, 0] = 2
+    symbols = np.zeros((1, 2, 7), np.int64)
+    symbols[0, 0, 0], symbols[0, 0, 6] = 2, 1
+    counts = np.zeros((1, 7), np.int8)
+    counts[0, 0], counts[0, 6] = 1, 1
+    before = symbols.copy()
+    assert shortfall_with(needs, symbols, 0, 0, 1, 1, counts, 0, 1) == 0  # with it: covered
+    assert shortfall_with(needs, symbols, 0, 0, 1, 1, counts, 0, -1) == 1  # without it: one red, no crown left
     assert (symbols == before).all()
 
 

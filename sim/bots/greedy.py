@@ -26,7 +26,7 @@ Policy, decision by decision:
 
 import numpy as np
 
-from sim._numba import hot_kernel, inline_kernel, kernel
+from sim._numba import ZERO, hot_kernel, inline_kernel, kernel
 from sim.cards import Ability, Penalty
 from sim.decisions import (
     ACTION_PLAY,
@@ -45,9 +45,7 @@ from sim.decisions import (
     P_INDEX,
     P_TYPE,
 )
-from sim.rules.completion import subset_needs
 from sim.rules.cover import CROWN, shortfall_with
-from sim.rules.squads import add_symbols
 from sim.rules.task_row import subset_points
 from sim.state import ACTIVE, EMPTY, ROW_SIZE
 
@@ -62,30 +60,31 @@ FAR = 1 << 30  # "no task within reach"
 # compiles a kernel again for each Python-int constant passed to it (sim/decisions.py).
 NO_ALLY = np.int64(-1)  # _reach: no ally joins
 OWN = np.int64(1)  # _reach: the squad's own symbols count
-ADD, REMOVE = np.int64(1), np.int64(-1)  # sim.rules.squads.add_symbols
+ADD, REMOVE = np.int64(1), np.int64(-1)  # _reach: the ally joins the squad, leaves it
 PLAY_ROWS, EXTRA_PLAY_ROWS = np.int64(0), np.int64(1)  # first placement row of D_PLAY, D_EXTRA_PLAY
 
 
 @hot_kernel
-def _reach(st, deck, seat, squad, ally, base):
+def _reach(st, deck, seat, squad, ally, base, sign):
     """(most task points, fewest symbols lacking for any single face-up task or FAR
     if none) with ``base`` (1, or 0 for a squad not made yet) times the symbols of
-    squad ``squad`` plus those of ``ally`` (none when ``ally`` < 0), R6.1. A subset's
+    squad ``squad`` plus ``sign`` (ADD or REMOVE) times those of ``ally`` (none when
+    ``ally`` < 0), R6.1; the squad's counts are not written. A subset's
     shortfall is at least each of its tasks', so only the subsets of the tasks each
     covered alone are tested, enumerated as the submasks of that set."""
     needs, symbols, counts, subset_ok = st.needs, st.squad_symbols, deck.ally_symbol_counts, st.subset_ok
-    covered, missing = 0, FAR  # covered: bit of each single task covered
+    covered, missing = ZERO, FAR  # covered: bit of each single task covered
     for pos in range(ROW_SIZE):
         single = 1 << pos
         if subset_ok[single]:
-            short = shortfall_with(needs, symbols, seat, squad, single, base, counts, ally)
+            short = shortfall_with(needs, symbols, seat, squad, single, base, counts, ally, sign)
             missing = min(missing, short)
             if short == 0:
                 covered |= single
     best, subset = 0, covered
     while subset:  # the non-empty subsets of covered, whose positions all hold a task
         one_task = subset & (subset - 1) == 0  # covered alone, found above
-        if one_task or shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally) == 0:
+        if one_task or shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally, sign) == 0:
             best = max(best, subset_points(st, deck, subset))
         subset = (subset - 1) & covered
     return best, missing
@@ -94,14 +93,21 @@ def _reach(st, deck, seat, squad, ally, base):
 @hot_kernel
 def _best_points(st, deck, seat, squad):
     """Most task points squad ``squad`` can complete now with its own symbols."""
-    return _reach(st, deck, seat, squad, NO_ALLY, OWN)[0]
+    return _reach(st, deck, seat, squad, NO_ALLY, OWN, ADD)[0]
 
 
 @hot_kernel
 def _placement(st, deck, seat, squad, ally):
     """(best points, symbols missing) if ``ally`` joined ``squad`` (``squad_n``: a new
     squad, whose row holds no squad yet); the squad's counts are not written."""
-    return _reach(st, deck, seat, squad, ally, 0 if squad == st.squad_n[seat] else 1)
+    return _reach(st, deck, seat, squad, ally, 0 if squad == st.squad_n[seat] else 1, ADD)
+
+
+@hot_kernel
+def _best_points_without(st, deck, seat, squad, ally):
+    """Most task points squad ``squad`` can complete now without its ally ``ally``
+    (an A7 move out of it)."""
+    return _reach(st, deck, seat, squad, ally, OWN, REMOVE)[0]
 
 
 @kernel
@@ -201,7 +207,7 @@ def _penalty_choice(st, deck, seat, n_options):
         elif kind == HAND_ALLY:
             cost = _symbol_use(st, deck, st.own_hand[index])
         else:
-            cost = FAR - _reach(st, deck, seat, index, NO_ALLY, OWN)[1]  # index: the squad; [1]: missing
+            cost = FAR - _reach(st, deck, seat, index, NO_ALLY, OWN, ADD)[1]  # index: the squad; [1]: missing
         if cost < best_cost:
             best_i, best_cost = i, cost
     return best_i
@@ -209,15 +215,14 @@ def _penalty_choice(st, deck, seat, n_options):
 
 @inline_kernel
 def greedy_choose(st, deck, seat, kind, n_options, params):
-    """The ``greedy`` bot's option index (policy: module docstring)."""
+    """The ``greedy`` bot's option index (policy: module docstring), with ``st.needs``
+    and ``st.subset_ok`` filled for the task row (:mod:`sim.bots.table`)."""
     if kind == D_PENALTY:
-        subset_needs(st, deck)
         return _penalty_choice(st, deck, seat, n_options)
     if kind == D_COMPLETE:
         return best_completion(st, deck, n_options, params, 0, 0.0)
     if kind == D_BORROW:
         return cheapest_borrow(st, deck, n_options)
-    subset_needs(st, deck)
     if kind == D_ACTION:
         if n_options == 1:
             return 0
@@ -241,10 +246,8 @@ def greedy_choose(st, deck, seat, kind, n_options, params):
             points = _placement(st, deck, seat, target, ally)[0]
             gain = params[W_POINTS] * (points - before) - params[W_GIFT] * deck.ally_points[harry]
         elif kind == D_RELOCATE:
-            source, ally, target = st.options[i, 0], st.options[i, 3], st.options[i, 2]
-            add_symbols(st, deck, seat, source, ally, REMOVE)
-            points = max(_placement(st, deck, seat, target, ally)[0], _best_points(st, deck, seat, source))
-            add_symbols(st, deck, seat, source, ally, ADD)
+            source, ally, target = st.options[i, 0], st.options[i, 3], st.options[i, 2]  # target != source
+            points = max(_placement(st, deck, seat, target, ally)[0], _best_points_without(st, deck, seat, source, ally))
             gain = params[W_POINTS] * (points - before)
         else:
             gain = 0.0

@@ -24,20 +24,21 @@ from sim._numba import kernel
 from sim.bots.greedy import (
     ADD,
     DRAW_BELOW,
+    NO_ALLY,
+    OWN,
     REMOVE,
     W_GIFT,
     W_POINTS,
-    _best_points,
+    _best_points_without,
     _current_best,
     _penalty_choice,
+    _placement,
     _would_complete,
     best_completion,
     cheapest_borrow,
 )
 from sim.decisions import ACTION_PLAY, D_ACTION, D_BORROW, D_COMPLETE, D_EXTRA_PLAY, D_PENALTY, D_PLAY, D_SWAP
-from sim.rules.completion import subset_needs
-from sim.rules.cover import shortfall
-from sim.rules.squads import add_symbols
+from sim.rules.cover import shortfall, shortfall_with
 from sim.state import ROW_SIZE, TRACK_N
 
 PARAMS = {"w_points": 1.0, "w_gift": 1.0, "draw_below": 5.0, "decay": 0.4, "w_urgent": 2.0, "cautious": 1.0}
@@ -46,13 +47,16 @@ LAST = 1 << (ROW_SIZE - 1)  # subset bit of the task at position 3
 
 
 @kernel
-def _potential(st, deck, seat, squad, decay):
-    """Max over task subsets of points x decay**(symbols missing after crowns)."""
-    best = 0.0
+def _potential(st, deck, seat, squad, ally, base, sign, decay):
+    """Max over task subsets of points x decay**(symbols missing after crowns), for
+    ``base`` (1, or 0 for a squad not made yet) times the squad's symbols plus
+    ``sign`` (ADD or REMOVE) times those of ``ally`` (none when ``ally`` < 0), as
+    :func:`sim.bots.greedy._reach` counts them."""
+    best, counts = 0.0, deck.ally_symbol_counts
     for subset in range(1, 1 << ROW_SIZE):
         if not st.subset_ok[subset]:
             continue
-        short = shortfall(st.needs, st.squad_symbols, seat, squad, subset)
+        short = shortfall_with(st.needs, st.squad_symbols, seat, squad, subset, base, counts, ally, sign)
         points = 0
         for pos in range(ROW_SIZE):
             if (subset >> pos) & 1:
@@ -63,16 +67,12 @@ def _potential(st, deck, seat, squad, decay):
 
 @kernel
 def _gain(st, deck, seat, squad, ally, decay):
-    """(best completion points, potential gain) if ``ally`` joined ``squad``."""
+    """(best completion points, potential gain) if ``ally`` joined ``squad``
+    (``squad_n``: a new squad); the squad's counts are not written."""
     new = squad == st.squad_n[seat]
-    if new:
-        for k in range(7):
-            st.squad_symbols[seat, squad, k] = 0
-    before = 0.0 if new else _potential(st, deck, seat, squad, decay)
-    add_symbols(st, deck, seat, squad, ally, ADD)
-    points, after = _best_points(st, deck, seat, squad), _potential(st, deck, seat, squad, decay)
-    add_symbols(st, deck, seat, squad, ally, REMOVE)
-    return points, after - before
+    before = 0.0 if new else _potential(st, deck, seat, squad, NO_ALLY, OWN, ADD, decay)
+    after = _potential(st, deck, seat, squad, ally, 0 if new else 1, ADD, decay)
+    return _placement(st, deck, seat, squad, ally)[0], after - before
 
 
 @kernel
@@ -100,17 +100,16 @@ def _would_lose_last(st, seat):
 
 @kernel
 def planner_choose(st, deck, seat, kind, n_options, params):
-    """The ``planner`` bot's option index (policy: module docstring)."""
+    """The ``planner`` bot's option index (policy: module docstring), with ``st.needs``
+    and ``st.subset_ok`` filled for the task row (:mod:`sim.bots.table`)."""
     decay = params[DECAY]
     if kind == D_PENALTY:
-        subset_needs(st, deck)
         return _penalty_choice(st, deck, seat, n_options)
     if kind == D_COMPLETE:
         urgent = st.g[TRACK_N] == ROW_SIZE - 1  # the next morale card fails position 3 (R7.2)
         return best_completion(st, deck, n_options, params, LAST if urgent else 0, params[W_URGENT])
     if kind == D_BORROW:
         return cheapest_borrow(st, deck, n_options)
-    subset_needs(st, deck)
     if kind == D_ACTION:
         if n_options == 1:
             return 0
@@ -136,12 +135,10 @@ def planner_choose(st, deck, seat, kind, n_options, params):
             value = params[W_POINTS] * max(points - before, 0.5 * gain) - params[W_GIFT] * deck.ally_points[harry]
         else:  # D_RELOCATE: [from squad, position, to squad, ally]
             source, target, ally = st.options[i, 0], st.options[i, 2], st.options[i, 3]
-            loss = _potential(st, deck, seat, source, decay)
-            add_symbols(st, deck, seat, source, ally, REMOVE)
-            loss -= _potential(st, deck, seat, source, decay)
-            points, gain = _gain(st, deck, seat, target, ally, decay)
-            points = max(points, _best_points(st, deck, seat, source))
-            add_symbols(st, deck, seat, source, ally, ADD)
+            loss = _potential(st, deck, seat, source, NO_ALLY, OWN, ADD, decay)
+            loss -= _potential(st, deck, seat, source, ally, OWN, REMOVE, decay)
+            points, gain = _gain(st, deck, seat, target, ally, decay)  # target != source
+            points = max(points, _best_points_without(st, deck, seat, source, ally))
             value = params[W_POINTS] * max(points - before, gain - loss)
         if value > best_value:
             best_i, best_value = i, value

@@ -20,6 +20,7 @@ from sim.bots.ids import SCRIPTED, policy_set
 from sim.bots.observation import seat_view, show_hand  # noqa: F401 (seat_view: named in the generated dispatch)
 from sim.bots.restrict import restrict_options
 from sim.bots.table import BY_ID, POLICIES
+from sim.rules.completion import subset_needs  # noqa: F401 (named in the generated dispatch)
 from sim.state import (  # noqa: F401 (ACTIVE, BOT_ADDRESS: named in the generated dispatch)
     ACTIVE, BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, BOT_ADDRESS, BOT_POLICY, BOT_RESTRICTION,
     BOT_RESTRICTED, RESTRICT_NONE,
@@ -56,9 +57,14 @@ def _compile_source(name: str, lines: list[str], namespace: dict):
 
 def _dispatch(policies):
     """A function ``(st, deck, seat, kind, n_options, bot, policy) -> index`` with one
-    branch per policy id in ``policies``, raising ValueError for any other id."""
+    branch per policy id in ``policies``, raising ValueError for any other id. A
+    policy that reads the need tables gets them filled for the task row first, by the
+    rules' kernel on the whole state: they depend on the face-up tasks alone (R6.1),
+    and the kernel is compiled once, not again for the seat view."""
     lines = ["def choose(st, deck, seat, kind, n_options, bot, policy):", "    obs = seat_view(st)"]
-    lines += [f"    if policy == {p}:\n        return choose_{p}({BY_ID[p].arguments})" for p in policies]
+    for p in policies:
+        fill = "        subset_needs(st, deck)\n" if BY_ID[p].reads_need_tables else ""
+        lines.append(f"    if policy == {p}:\n{fill}        return choose_{p}({BY_ID[p].arguments})")
     lines.append('    raise ValueError("unknown policy id")')
     return _compile_source("choose", lines, {f"choose_{p}": BY_ID[p].choose for p in policies})
 

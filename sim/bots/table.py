@@ -8,7 +8,10 @@ if any; its ``choose`` kernel and the arguments the dispatch passes it
 (:mod:`sim.bots.observation`), never the state itself, but for the test-only
 ``scripted``, which reads no position; its parameters' defaults and valid ranges
 (:mod:`sim.bots.spec`); its turn-start hook, called by the game loop before each of
-its seat's turns; and whether it reads the option rows of a ``D_PLAY`` decision.
+its seat's turns; whether it reads the option rows of a ``D_PLAY`` decision; and
+whether it reads the need tables of the face-up tasks (``needs``, ``subset_ok``),
+which the dispatch fills before it decides (:func:`sim.rules.completion.subset_needs`):
+the seat view shows them read-only.
 """
 
 from __future__ import annotations
@@ -44,15 +47,17 @@ class Policy:
     limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
     turn_start: object | None = None  # kernel (st, backup, deck), or None
     reads_option_rows: bool = True
+    reads_need_tables: bool = False
 
 
 POLICIES = (
     Policy(RANDOM, "random", random_choose, DECISION, reads_option_rows=False),
     Policy(UNIFORM, "uniform", uniform_choose, "obs, n_options", reads_option_rows=False),
-    Policy(GREEDY, "greedy", greedy_choose, WITH_PARAMS, greedy.PARAMS),
-    Policy(PLANNER, "planner", planner_choose, WITH_PARAMS, planner.PARAMS),
+    Policy(GREEDY, "greedy", greedy_choose, WITH_PARAMS, greedy.PARAMS, reads_need_tables=True),
+    Policy(PLANNER, "planner", planner_choose, WITH_PARAMS, planner.PARAMS, reads_need_tables=True),
     # plans its turn at turn start (sim.bots.search), then follows its tree, else as planner:
-    Policy(SEARCH, "search", search_choose, WITH_PARAMS, search_tree.PARAMS, search_tree.LIMITS, plan_turn),
+    Policy(SEARCH, "search", search_choose, WITH_PARAMS, search_tree.PARAMS, search_tree.LIMITS, plan_turn,
+           reads_need_tables=True),
     Policy(SCRIPTED, None, scripted_choose, "st"),  # tests only: replays a script, reads no position
     Policy(USER, None, user_choose, DECISION + ", obs.bots[bot, BOT_ADDRESS]"),  # a user's file (sim.bots.user)
 )

@@ -15,6 +15,8 @@ enter through one arc whose capacity is the number of borrows, which gives the f
 borrows a completion needs.
 """
 
+import numpy as np
+
 from sim._numba import inline_kernel, kernel
 
 N_COLOURS = 6
@@ -24,12 +26,13 @@ ALL_COLOURS = (1 << N_COLOURS) - 1
 
 
 @inline_kernel
-def shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally):
+def shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally, sign):
     """Coloured symbols of task subset ``subset`` that ``base`` (1, or 0 for a squad
-    not made yet) times the symbols of squad ``squad`` of ``seat``, plus those of
-    ``ally`` (``counts[ally]``; none when ``ally`` < 0), lack even after their crowns
-    (R6.1); 0 means they cover the subset. A bot weighs a placement so without
-    writing the ally into the squad.
+    not made yet) times the symbols of squad ``squad`` of ``seat``, plus ``sign`` (1
+    or -1) times those of ``ally`` (``counts[ally]``; none when ``ally`` < 0), lack
+    even after their crowns (R6.1); 0 means they cover the subset. A bot weighs a
+    placement (sign 1) or an A7 move out of the squad (sign -1) so, without writing
+    the squad's symbols, which its seat view shows read-only.
 
     ``needs`` is ``st.needs`` (colours per task subset, int64), or
     ``deck.task_needs`` (colours per task, int8) with a task for ``subset``; ``symbols`` is
@@ -40,10 +43,10 @@ def shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally):
     extra = ally >= 0
     short = 0
     for c in range(N_COLOURS):
-        missing = needs[subset, c] - base * symbols[seat, squad, c] - (counts[ally, c] if extra else 0)
+        missing = needs[subset, c] - base * symbols[seat, squad, c] - (sign * counts[ally, c] if extra else 0)
         if missing > 0:
             short += missing
-    crowns = base * symbols[seat, squad, CROWN] + (counts[ally, CROWN] if extra else 0)
+    crowns = base * symbols[seat, squad, CROWN] + (sign * counts[ally, CROWN] if extra else 0)
     return max(0, short - crowns)
 
 
@@ -51,7 +54,7 @@ def shortfall_with(needs, symbols, seat, squad, subset, base, counts, ally):
 def shortfall(needs, symbols, seat, squad, subset):
     """:func:`shortfall_with` of the squad's own symbols (R6.1). No ally: the counts
     argument (``symbols[seat]``, any 2-d int array) is never read."""
-    return shortfall_with(needs, symbols, seat, squad, subset, 1, symbols[seat], -1)
+    return shortfall_with(needs, symbols, seat, squad, subset, 1, symbols[seat], -1, 1)
 
 
 # Nodes of the flow network (fewest_borrows). Units of missing colour flow from the
@@ -63,7 +66,8 @@ NORMAL = 3  # NORMAL + c: missing units of colour c that no Special Task require
 SPECIAL = 9  # SPECIAL + c: missing units of colour c that a Special Task requires (A8)
 A8_HUB = 15  # source of A8's extra crowns, which reach SPECIAL nodes only
 POOL = 16  # POOL + k: symbol k of the lenders not named yet (k = 6: White Crown)
-FIRST_TOKEN = 23  # then one node per A2 token, and per named lender its node and two symbol nodes
+FIRST_TOKEN = np.int64(23)  # then one node per A2 token, and per named lender its node and two symbol nodes
+# (a numpy int, as sim._numba.ZERO: the first node passed to _augment)
 BIG = 1 << 30
 
 

@@ -1,7 +1,7 @@
 """The morale track and the morale-loss event (RULES R7, R8)."""
 
 from sim import port
-from sim._numba import hot_kernel, inline_kernel, kernel
+from sim._numba import ZERO, hot_kernel, inline_kernel, kernel
 from sim.cards import Ability, Penalty, SaveKind
 from sim.decisions import D_PENALTY, P_INDEX, P_POS, P_TYPE
 from sim.events import EV_DRAW_MORALE, EV_MORALE_EVENT, EV_PENALTY, EV_ROLL, log_event
@@ -57,7 +57,7 @@ def is_saved(deck, morale, die1, die2):
 def penalty_options(st, deck, seat, penalty):
     """Write the cards ``seat`` may give up to ``penalty`` (R8.3, R8.4) as ``[type,
     index, position]`` rows (:mod:`sim.decisions`); return their count."""
-    n = 0
+    n = ZERO
     if penalty == SQUAD_ALLY:
         for s in range(st.squad_n[seat]):
             for k in range(st.squad_size[seat, s]):

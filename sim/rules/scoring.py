@@ -1,6 +1,6 @@
 """The end of the game and scoring (RULES R9)."""
 
-from sim._numba import hot_kernel, kernel
+from sim._numba import ZERO, hot_kernel, kernel
 from sim.events import EV_END, log_event
 from sim.rng import DICE, below
 from sim.state import EMPTY, N_PLAYERS, OUTCOME, S_SCORE, TIE_DICE, WINNER
@@ -24,7 +24,7 @@ def score_game(st, deck):
     completed tasks still held, then a uniformly random pick among those still tied
     (the die roll, DICE stream)."""
     n_players = st.g[N_PLAYERS]
-    best, best_tasks, n_tied = -1, -1, 0
+    best, best_tasks, n_tied = -1, -1, ZERO
     for seat in range(n_players):
         points = score(st, deck, seat)
         st.seat_stats[seat, S_SCORE] = points

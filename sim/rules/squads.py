@@ -27,8 +27,7 @@ def add_symbols(st, deck, seat, squad, ally, sign):
     """Add ``sign`` times the ally's symbols to the squad's ``squad_symbols``: its first
     symbol, and its second if it shows two (R1.2), without a branch on which. Two
     updates where adding its seven ``ally_symbol_counts`` took seven. The squad's
-    cards and size are not touched: the bots weigh a placement with it (sign 1, then
-    -1) without making it."""
+    cards and size are not touched."""
     first, second = deck.ally_symbols[ally, 0], deck.ally_symbols[ally, 1]
     two = second >= 0
     st.squad_symbols[seat, squad, first] += sign
