@@ -11,7 +11,8 @@ each candidate, plays the same ``n_games`` games on the search seed (same deals 
 dice, :mod:`sim.rng`) and their points-blind companion (:mod:`sim.points_blind`),
 so two decks differ by the edit, not by luck.
 
-The search, in rounds (at most :data:`ROUNDS`):
+The search, in rounds (at most :data:`ROUNDS`; the third aims at what the first two
+left flagged, often new verdicts, since every edit moves the average ally):
 
 1. *Targets*: the cards whose quantity is beyond :data:`AIM` × its threshold in the
    current deck (an ally: a significant effect after Benjamini–Hochberg, as a
@@ -21,22 +22,44 @@ The search, in rounds (at most :data:`ROUNDS`):
 2. *Screen*: each target's single-card edits (a task's points when they may be
    edited, else its requirement) in the direction its sign asks for
    (a stronger ally loses a symbol, a task that overpays loses a point …) are
-   played one at a time on top of the current deck, and ranked by the target's
-   measured quantity (closest to zero first). The best edit of each target that
-   moves it towards zero is kept.
+   played one at a time on top of the current deck, and ranked by whether they
+   keep the first player's edge (below), then by the target's measured quantity
+   (closest to zero first). The best edit of each target that moves it towards
+   zero is kept.
 3. *Combine*: the kept edits are played together, since every edit moves the
-   average ally; the combination replaces the current deck when it lowers the
-   *excess* and keeps the guards. Otherwise the edits are added one by one, best
-   first, each kept when it lowers the excess (greedy).
+   average ally; the combination replaces the current deck when it is better
+   (below). Otherwise the edits are added one by one, best first, each kept when
+   it makes the deck better (greedy); an edit refused because it grew the edge is
+   tried once more after the others, which may have lowered it.
+
+A deck is better than another when it breaks fewer guards, in order, then has a
+smaller *excess*:
+
+- *length*: mean game length within ±:data:`LENGTH_TOLERANCE` of the original's
+  (or inside ``target_turns``);
+- *edge* (a hard constraint, issue 36): the first player's edge (win rate of
+  turn-order position 1 minus ``1/players``, R9.4) is not larger than the
+  original's. Both decks played the same games, so the growth is the paired
+  difference of position 1's win (:func:`analysis.experiments.compare.seat_differences`,
+  t interval, 95%). The edge counts as larger when that interval lies above 0
+  (a significant growth, however small) or when the estimate exceeds
+  :data:`EDGE_TOLERANCE_PP` (a growth too large to wave through, significant or
+  not). A paired growth within the noise of ``n_games`` games, below 0.25 pp, is
+  not called larger: on 20,000 games the paired interval of one edit is about
+  ±0.8 pp wide, so a bare "estimate ≤ 0" would refuse half of the edge-neutral
+  edits by luck (0.25 pp: a quarter), and a bare significance test would let a
+  real growth of 0.5 pp through. The hold-out
+  then tests the proposal's edge afresh.
+
+  When the constrained search proposes nothing although some screened edit moved
+  its target towards zero and was refused only for the edge (the planted test's
+  deck: removing its one strong ally raised the first player's edge by 2.5 pp),
+  the search runs again with the edge *relaxed*: its growth is then only weighed
+  in the excess. :attr:`Advice.edge_relaxed` says so, and so does ``advice.html``.
 
 The excess is ``Σ max(|effect_pp| − AIM·τ, 0)/τ`` over the allies, plus the same over
-the tasks' gaps in points, plus the growth of the first player's edge over the
-original's in units of ``τ`` (pp): an edit may trade a little edge for a large
-verdict, never for nothing. The guard is mean game length within
-±:data:`LENGTH_TOLERANCE` of the original's (or inside ``target_turns``): a deck
-that breaks it loses to any deck that keeps it. (A hard guard on the edge would
-refuse the planted test's fix: removing a deck's one strong ally raised the first
-player's edge by 2.5 pp there.)
+the tasks' gaps in points, plus the first player's edge growth over the original's
+(the paired estimate, when positive) in units of ``τ`` (pp).
 
 No winner's curse. The proposal is chosen on the search seed, whose figures flatter
 it; they are labelled in-sample. The original and the proposal are then played on
@@ -49,7 +72,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +83,8 @@ from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength, verdicts
 from analysis.experiments.advise_edits import (
     STRENGTHEN, WEAKEN, Change, Key, Lock, apply, candidate_values, changes, check, editable,
 )  # fmt: skip
-from analysis.experiments.compare import comparison_tables
+from analysis.data.runs import Run
+from analysis.experiments.compare import comparison_tables, seat_differences
 from analysis.experiments.tune import holdout_seed
 from analysis.length import game_length
 from analysis.morale import morale_per_game
@@ -73,7 +97,8 @@ DEFAULT_GAMES = 20_000  # games per deck on the search seed (and as many points-
 HOLDOUT_GAMES = 100_000  # games per deck on the hold-out seed (and as many points-blind)
 AIM = 0.75  # the search aims each quantity inside this share of its threshold
 LENGTH_TOLERANCE = 0.05  # mean game length may move this share from the original's
-ROUNDS = 2  # screen-and-combine rounds
+ROUNDS = 3  # screen-and-combine rounds
+EDGE_TOLERANCE_PP = 0.25  # a paired growth of the first player's edge beyond this is larger (module docstring)
 
 
 @dataclass(frozen=True)
@@ -84,7 +109,9 @@ class Measures:
     :func:`analysis.task_calibration.task_calibration`; ``length``, ``edge``,
     ``morale``: dicts of ``value``, ``low``, ``high`` (95%) and ``games``, for mean
     turns per game, the first player's win rate minus ``1/players`` (pp, R9.4),
-    and morale-loss events per game (R8).
+    and morale-loss events per game (R8). ``edge_change``: the first player's edge
+    minus the original deck's on the same games (paired, pp: ``value``, ``low``,
+    ``high``, 95%; zero for the original itself, :func:`edge_change`).
     """
 
     allies: pd.DataFrame
@@ -92,6 +119,7 @@ class Measures:
     length: dict
     edge: dict
     morale: dict
+    edge_change: dict = field(default_factory=lambda: {"value": 0.0, "low": 0.0, "high": 0.0})
 
 
 def measure(run_dir: Path, threshold_pp: float = DEFAULT_THRESHOLD_PP,
@@ -111,14 +139,26 @@ def measure(run_dir: Path, threshold_pp: float = DEFAULT_THRESHOLD_PP,
     )  # fmt: skip
 
 
+def edge_change(original: Path, run_dir: Path) -> dict:
+    """The first player's edge of ``run_dir`` minus ``original``'s, paired on the
+    games both played (R9.4; :func:`analysis.experiments.compare.seat_differences`):
+    ``value``, ``low``, ``high`` (95% t interval), in pp, and ``games``."""
+    row = seat_differences(Run.open(original), Run.open(run_dir)).iloc[0]
+    return {"value": float(100 * row["difference"]), "low": float(100 * row["difference_low"]),
+            "high": float(100 * row["difference_high"]), "games": int(row["n"])}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Settings:
-    """The thresholds and guards of one search."""
+    """The thresholds and guards of one search; ``relaxed``: the edge is weighed,
+    not a guard (module docstring)."""
 
     threshold_pp: float = DEFAULT_THRESHOLD_PP
     threshold_points: float = DEFAULT_THRESHOLD_POINTS
     aim: float = AIM
     target_turns: tuple[float, float] | None = None
+    edge_tolerance_pp: float = EDGE_TOLERANCE_PP
+    relaxed: bool = False
 
     def targets(self, m: Measures) -> list[tuple[str, int, int]]:
         """``(section, index, direction)`` of the cards beyond the aim (module docstring)."""
@@ -135,13 +175,21 @@ class Settings:
         the original's, in thresholds (module docstring)."""
         effect = np.abs(np.nan_to_num(m.allies["effect_pp"].to_numpy(np.float64)))
         gap = np.abs(np.nan_to_num(m.tasks["gap_points"].to_numpy(np.float64)))
-        grown = max(m.edge["value"] - original.edge["value"], 0.0)
+        grown = max(m.edge_change["value"], 0.0)
         return float(np.maximum(effect - self.aim * self.threshold_pp, 0).sum() / self.threshold_pp
                      + np.maximum(gap - self.aim * self.threshold_points, 0).sum() / self.threshold_points
                      + grown / self.threshold_pp)  # fmt: skip
 
+    def edge_grew(self, m: Measures) -> bool:
+        """Is the first player's edge of ``m`` larger than the original's? Its paired
+        95% interval lies above 0, or its estimate exceeds ``edge_tolerance_pp``
+        (module docstring)."""
+        change = m.edge_change
+        return bool(change["low"] > 0 or change["value"] > self.edge_tolerance_pp)
+
     def guards(self, m: Measures, original: Measures) -> list[str]:
-        """The guard ``m`` breaks against the original: ``length`` (empty when it keeps it)."""
+        """The guards ``m`` breaks against the original, in order: ``length``, then
+        ``edge`` unless ``relaxed`` (empty when it keeps them)."""
         broken = []
         turns = m.length["value"]
         if self.target_turns is not None:
@@ -151,11 +199,14 @@ class Settings:
                 broken.append("length")
         elif abs(turns / original.length["value"] - 1) > LENGTH_TOLERANCE:
             broken.append("length")
+        if not self.relaxed and self.edge_grew(m):
+            broken.append("edge")
         return broken
 
-    def score(self, m: Measures, original: Measures) -> tuple[int, float]:
-        """Lower is better: the guards broken, then the excess."""
-        return len(self.guards(m, original)), self.excess(m, original)
+    def score(self, m: Measures, original: Measures) -> tuple[bool, bool, float]:
+        """Lower is better: the length guard broken, then the edge, then the excess."""
+        broken = self.guards(m, original)
+        return "length" in broken, "edge" in broken, self.excess(m, original)
 
 
 def quantity(m: Measures, section: str, index: int) -> float:
@@ -166,25 +217,43 @@ def quantity(m: Measures, section: str, index: int) -> float:
 
 @dataclass
 class Search:
-    """The state of one search: the decks played on the search seed, and its log."""
+    """The state of one search: the decks played on the search seed, and its log.
+
+    ``play(values)`` gives the :class:`Measures` of the card file ``text`` with
+    ``values`` in place on the search seed (None for a deck that does not validate);
+    ``status(stage, best)`` shows the progress. ``edge_refused`` counts the screened
+    edits that moved their target towards zero but grew the first player's edge.
+    """
 
     play: Callable[[dict[Key, Any]], Measures | None]
     settings: Settings
     original: Measures
     allowed: set[Key]
+    text: str = ""
+    file: str = "cards.yaml"
+    short_before: set[str] = field(default_factory=set)
+    status: Callable[[str, Measures], None] = lambda *_: None
     log: list[dict] = field(default_factory=list)
     tried: int = 0
+    edge_refused: int = 0
 
-    def record(self, stage: str, values: dict[Key, Any], m: Measures, note: str) -> None:
-        guards, excess = self.settings.score(m, self.original)
-        self.log.append({"stage": stage, "edits": note, "excess": excess, "guards_broken": guards,
-                         "allies_beyond_aim": sum(s == "allies" for s, *_ in self.settings.targets(m)),
-                         "tasks_beyond_aim": sum(s == "tasks" for s, *_ in self.settings.targets(m)),
-                         "turns": m.length["value"], "edge_pp": m.edge["value"]})  # fmt: skip
+    def record(self, stage: str, m: Measures, note: str) -> None:
+        targets = self.settings.targets(m)
+        self.log.append({"stage": stage, "edits": note, "excess": self.settings.excess(m, self.original),
+                         "guards_broken": ", ".join(self.settings.guards(m, self.original)),
+                         "allies_beyond_aim": sum(s == "allies" for s, *_ in targets),
+                         "tasks_beyond_aim": sum(s == "tasks" for s, *_ in targets),
+                         "turns": m.length["value"], "edge_pp": m.edge["value"],
+                         "edge_change_pp": m.edge_change["value"], "edge_change_low": m.edge_change["low"],
+                         "edge_change_high": m.edge_change["high"], "edge_relaxed": self.settings.relaxed})  # fmt: skip
+
+    def better(self, m: Measures, than: Measures) -> bool:
+        return self.settings.score(m, self.original) < self.settings.score(than, self.original)
 
     def screen(self, deck: Deck, values: dict[Key, Any], current: Measures, stage: str) -> list[tuple[float, Key, Any]]:
         """The best single-card edit of each target: ``(|quantity| after, key, value)``,
-        best first; only edits that move the quantity towards zero."""
+        best first; only edits that move the quantity towards zero, those that keep
+        the first player's edge before those that grow it (module docstring)."""
         best = []
         for section, index, direction in self.settings.targets(current):
             before = abs(quantity(current, section, index))
@@ -199,12 +268,64 @@ class Search:
                         continue
                     self.tried += 1
                     after = abs(quantity(m, section, index))
-                    self.record(stage, {**values, key: value}, m, f"{key[0]}[{key[1]}].{key[2]} = {value}")
-                    if after < before and (found is None or after < found[0]):
-                        found = (after, key, value)
+                    self.record(stage, m, f"{key[0]}[{key[1]}].{key[2]} = {value}")
+                    grew = not self.settings.relaxed and self.settings.edge_grew(m)
+                    self.edge_refused += bool(after < before and grew)
+                    if after < before and (found is None or (grew, after) < found[0]):
+                        found = ((grew, after), key, value)
             if found is not None:
-                best.append(found)
+                best.append((found[0][1], found[1], found[2]))
         return sorted(best, key=lambda b: b[0] - abs(quantity(current, *b[1][:2])))
+
+    def combine(self, values: dict[Key, Any], current: Measures, best: list[tuple[float, Key, Any]],
+                round_: int) -> tuple[dict[Key, Any], Measures] | None:  # fmt: skip
+        """The screened edits together, else added one at a time (module docstring);
+        None when no edit makes the deck better."""
+        chosen = {key: value for _, key, value in best}
+        combined = self.play({**values, **chosen})
+        if combined is not None:
+            self.record(f"combined {round_}", combined, f"{len(chosen)} edits")
+            if self.better(combined, current):
+                return {**values, **chosen}, combined
+        trial_values, trial = dict(values), current
+        pending = [(key, value) for _, key, value in best]
+        for _ in range(2):  # an edit refused for the edge is tried once more, after the others
+            refused = []
+            for key, value in pending:
+                self.status(f"round {round_}: combining", trial)
+                m = self.play({**trial_values, key: value})
+                if m is not None and self.better(m, trial):
+                    trial_values, trial = {**trial_values, key: value}, m
+                    self.record(f"greedy {round_}", m, f"{key[0]}[{key[1]}].{key[2]} = {value}")
+                elif m is not None and "edge" in self.settings.guards(m, self.original):
+                    refused.append((key, value))
+            pending = refused
+        return (trial_values, trial) if trial is not current else None
+
+    def rounds(self) -> tuple[dict[Key, Any], Measures]:
+        """Screen and combine, round after round (module docstring): the edits
+        chosen and the chosen deck's measures (the original's when none)."""
+        values: dict[Key, Any] = {}
+        current = self.original
+        for round_ in range(1, ROUNDS + 1):
+            deck = check(apply(self.text, values, self.file), self.file, self.short_before)
+            self.status(f"round {round_}: screening", current)
+            best = self.screen(deck, values, current, f"screen {round_}")
+            accepted = self.combine(values, current, best, round_) if best else None
+            if accepted is None:
+                break
+            values, current = accepted
+        return values, current
+
+    def run(self) -> tuple[dict[Key, Any], Measures]:
+        """:meth:`rounds` with the first player's edge as a guard, then, when that
+        proposes nothing although an edit was refused for the edge alone, again with
+        the edge relaxed (:attr:`Settings.relaxed`; module docstring)."""
+        values, current = self.rounds()
+        if not values and self.edge_refused:
+            self.settings = replace(self.settings, relaxed=True)
+            values, current = self.rounds()
+        return values, current
 
 
 def _diff(text: str, edited: str, old_name: str, new_name: str) -> str:
@@ -240,6 +361,9 @@ class Advice:
         included, whether played now or reused from ``out``), ``holdout`` (likewise
         on the hold-out seed), ``candidates`` (decks played).
     seed, holdout_seed, n_games, holdout_games : int
+    edge_relaxed : bool
+        No candidate kept the first player's edge, so the search weighed its
+        growth instead of refusing it (module docstring).
     """
 
     changes: list[Change]
@@ -255,6 +379,7 @@ class Advice:
     holdout_seed: int
     n_games: int
     holdout_games: int
+    edge_relaxed: bool = False
 
 
 def advise(
@@ -340,44 +465,22 @@ def advise(
             return None
         name = deck.content_hash[:16]
         if name not in played:
-            played[name] = measure(run(deck, out / "search" / name, seed, n_games, "search"), threshold_pp,
-                                   threshold_points)  # fmt: skip
+            run_dir = run(deck, out / "search" / name, seed, n_games, "search")
+            played[name] = measure(run_dir, threshold_pp, threshold_points)
+            if values:
+                played[name] = replace(played[name], edge_change=edge_change(out / "search" / first, run_dir))
             if "search" in status:
                 status["bar"](status["stage"], status["search"], status["current"])
         return played[name]
 
+    first = check(text, str(cards), short_before).content_hash[:16]
     with _progress(progress) as bar:
         start = play({})
-        search = Search(play, settings, start, allowed)
+        search = Search(play, settings, start, allowed, text, str(cards), short_before,
+                        lambda stage, best: status.update(stage=stage, current=best))  # fmt: skip
         status.update(bar=bar, search=search, current=start)
-        search.record("original", {}, start, "")
-        values: dict[Key, Any] = {}
-        current = start
-        for round_ in range(1, ROUNDS + 1):
-            deck = check(apply(text, values, str(cards)), str(cards), short_before)
-            status.update(stage=f"round {round_}: screening", current=current)
-            best = search.screen(deck, values, current, f"screen {round_}")
-            if not best:
-                break
-            chosen = {key: value for _, key, value in best}
-            combined = play({**values, **chosen})
-            accepted = None
-            if combined is not None:
-                search.record(f"combined {round_}", {**values, **chosen}, combined, f"{len(chosen)} edits")
-                if settings.score(combined, start) < settings.score(current, start):
-                    accepted = ({**values, **chosen}, combined)
-            if accepted is None:  # greedy: one edit at a time, best first
-                trial_values, trial = dict(values), current
-                for _, key, value in best:
-                    status.update(stage=f"round {round_}: combining", current=trial)
-                    m = play({**trial_values, key: value})
-                    if m is not None and settings.score(m, start) < settings.score(trial, start):
-                        trial_values, trial = {**trial_values, key: value}, m
-                        search.record(f"greedy {round_}", trial_values, m, f"{key[0]}[{key[1]}].{key[2]} = {value}")
-                accepted = (trial_values, trial) if trial is not current else None
-            if accepted is None:
-                break
-            values, current = accepted
+        search.record("original", start, "")
+        values, current = search.run()
 
         edited = apply(text, values, str(cards))
         proposal_deck = check(edited, str(cards), short_before)
@@ -394,7 +497,7 @@ def advise(
         changes=changes(original, values), deck=proposal_deck, proposal=proposal,
         diff=_diff(text, edited, str(cards), str(proposal)), before=before, after=after, differences=differences,
         search=pd.DataFrame(search.log), games={**games, "candidates": len(played)}, seed=seed, holdout_seed=fresh,
-        n_games=n_games, holdout_games=holdout_games,
+        n_games=n_games, holdout_games=holdout_games, edge_relaxed=search.settings.relaxed,
     )  # fmt: skip
 
 

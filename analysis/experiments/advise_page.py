@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.experiments.advise import Advice, Measures
+from analysis.experiments.advise import EDGE_TOLERANCE_PP, Advice, Measures
 from analysis.report.html import estimate, figure_png, image_html, page, table_html
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
@@ -139,6 +139,17 @@ def plot_forest(flagged: pd.DataFrame) -> Figure:
     return figure
 
 
+def edge_note(advice: Advice) -> str:
+    """How the search held the first player's edge (:mod:`.advise`): a hard
+    constraint, or relaxed because no candidate kept it."""
+    if advice.edge_relaxed:
+        return (f"No candidate kept the first player's edge (on the search seed, every edit that moved a flagged "
+                f"card towards its threshold grew it significantly or by more than {EDGE_TOLERANCE_PP} pp), so the search "
+                "relaxed that constraint and weighed the edge's growth against the verdicts it fixes instead.")  # fmt: skip
+    return ("The search refused every candidate whose first player's edge grew on the search seed (its paired 95% "
+            f"CI above 0, or its estimate above {EDGE_TOLERANCE_PP} pp).")  # fmt: skip
+
+
 def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
     """Write ``advice.html``, ``advice.csv`` (flagged quantities, then the summary
     rows) and ``search.csv`` (the search's decks, in-sample) to ``out``; returns the
@@ -157,6 +168,7 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             f"in-sample, is from {advice.holdout_games:,} fresh games per deck on the hold-out seed "
             f"{advice.holdout_seed}, which the search never used (and as many with every task paying alike).</p>",
             "<h2>The edits</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
+            f"<p class=\"note\">{escape(edge_note(advice))}</p>",
             "<h2>Every flagged quantity, before and after</h2>",
             table_html(flagged), image_html(figure_png(plot_forest(flagged)), "forest plot"),
             "<h2>Counts and side effects</h2>", table_html(summary),
