@@ -7,9 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
-from analysis.experiments.advise import advise
+from analysis.experiments.advise import EDGE_TOLERANCE_PP, Measures, Search, Settings, advise
 from analysis.experiments.advise_edits import (
     STRENGTHEN, WEAKEN, Change, Lock, apply, candidate_values, changes, check, editable,
 )  # fmt: skip
@@ -33,6 +35,58 @@ def _deck_file(default_deck, path: Path, planted: bool = False) -> Path:
 
 def _short(deck) -> set[str]:
     return {c.colour for c in short_colours(summarise(deck).colours)}
+
+
+def _measures(deck, effect_pp: float, edge_change_pp: float, half_width: float = 0.8) -> Measures:
+    """Measures of a search deck in which only Evrart Claire (ally 15) has an effect,
+    ``effect_pp``, and the first player's edge moved ``edge_change_pp`` from the
+    original's (paired 95% CI ± ``half_width``) on the same games (R9.4)."""
+    effect = np.zeros(len(deck.allies))
+    effect[15] = effect_pp
+    allies = pd.DataFrame({"effect_pp": effect, "p_value": np.where(effect != 0, 1e-9, 0.9)})
+    tasks = pd.DataFrame({"gap_points": np.zeros(len(deck.tasks))})
+    turns = {"value": 55.0, "low": 54.9, "high": 55.1, "games": 20_000}
+    change = {"value": edge_change_pp, "low": edge_change_pp - half_width, "high": edge_change_pp + half_width}
+    return Measures(allies, tasks, turns, {"value": 3.0 + edge_change_pp}, turns, change)
+
+
+def _search(default_deck, purple_edge: float, yellow_edge: float) -> Search:
+    """A search of Evrart Claire's symbols (yellow, purple) alone, whose decks are
+    planted: removing yellow leaves him at +0.5 pp, removing purple at +1.0 pp
+    (both inside the aim), each moving the first player's edge as given."""
+    decks = {(): _measures(default_deck, 12.0, 0.0), ("purple",): _measures(default_deck, 0.5, purple_edge),
+             ("yellow",): _measures(default_deck, 1.0, yellow_edge)}  # fmt: skip
+    key = ("allies", 15, "symbols")
+    return Search(lambda values: decks[tuple(values.get(key, ()))], Settings(), decks[()], {key},
+                  DEFAULT_CARDS.read_text(), "cards.yaml")  # fmt: skip
+
+
+def test_r9_4_a_candidate_that_grows_the_first_players_edge_is_refused_for_one_that_keeps_it(default_deck):
+    search = _search(default_deck, purple_edge=1.0, yellow_edge=0.0)
+    values, chosen = search.run()
+    assert values == {("allies", 15, "symbols"): ["yellow"]}  # Evrart at +1.0 pp, the edge kept
+    assert chosen.edge_change["value"] == 0.0 and not search.settings.relaxed
+    assert search.edge_refused == 1  # the closer fix, ['purple'], grew the edge by 1 pp
+
+
+def test_r9_4_when_every_candidate_grows_the_edge_the_constraint_is_relaxed_and_said(default_deck):
+    search = _search(default_deck, purple_edge=1.0, yellow_edge=2.5)
+    values, _ = search.run()
+    assert values == {("allies", 15, "symbols"): ["purple"]}  # the best fix, its edge weighed in the excess
+    assert search.settings.relaxed and search.log[-1]["edge_relaxed"]
+
+
+@pytest.mark.parametrize(("change", "half_width", "grew"), [
+    (0.1, 0.05, True),  # small but significant: its 95% CI lies above 0
+    (EDGE_TOLERANCE_PP + 0.05, 0.8, True),  # not significant, but beyond the practical tolerance
+    (EDGE_TOLERANCE_PP - 0.05, 0.8, False),  # within the search's noise and the tolerance
+    (-0.5, 0.3, False),  # lowered
+])  # fmt: skip
+def test_r9_4_the_edge_counts_as_larger_when_its_growth_is_significant_or_beyond_the_tolerance(
+        default_deck, change, half_width, grew):  # fmt: skip
+    m = _measures(default_deck, 0.0, change, half_width)
+    assert Settings().edge_grew(m) is grew
+    assert ("edge" in Settings().guards(m, m)) is grew and "edge" not in Settings(relaxed=True).guards(m, m)
 
 
 def test_locked_list_lock_option_and_only_estimated_leave_those_fields_out(default_deck):
@@ -111,7 +165,7 @@ def test_an_edit_reads_as_a_designer_would_say_it(default_deck):
 def test_placebo_identical_allies_get_no_proposal(tmp_path, default_deck):
     cards = _deck_file(default_deck, tmp_path / "identical.yaml")
     advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=2_000, n_jobs=2, progress=False)
-    assert advice.changes == [] and advice.diff == ""
+    assert advice.changes == [] and advice.diff == "" and not advice.edge_relaxed
     assert advice.proposal.read_text() == cards.read_text()
 
 
@@ -123,6 +177,7 @@ def test_planted_an_extra_white_crown_gets_the_edit_that_removes_it(tmp_path, de
     planted = [c for c in advice.changes if c.card == default_deck.allies[0].id]
     assert [(c.field, c.old, c.new) for c in planted] == [("symbols", ["crown", "crown"], ["crown"])]
     assert all(c.card != "cuno" and c.section == "allies" for c in advice.changes)  # locked: tasks and cuno
+    assert advice.edge_relaxed  # the fix alone grew the first player's edge (R9.4, +2.5 pp on 10,000 games)
     proposal = load_deck(advice.proposal)  # the proposal validates
     assert proposal.allies[0].symbols == ["crown"]
     flagged = flagged_table(advice).set_index("card").loc[default_deck.allies[0].id]
@@ -131,6 +186,7 @@ def test_planted_an_extra_white_crown_gets_the_edit_that_removes_it(tmp_path, de
     assert summary_table(advice)["n"].eq(10_000).all()
     html, csv = write_advice(advice, tmp_path / "out")
     assert "Remove the crown symbol" in html.read_text() and csv.read_text().count("\n") > 5
+    assert "relaxed that constraint" in html.read_text()
 
 
 def test_the_command_line_refuses_an_unknown_lock_with_one_line(tmp_path):
