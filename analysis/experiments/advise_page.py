@@ -146,8 +146,9 @@ def edge_note(advice: Advice) -> str:
         return (f"No candidate kept the first player's edge (on the search seed, every edit that moved a flagged "
                 f"card towards its threshold grew it significantly or by more than {EDGE_TOLERANCE_PP} pp), so the search "
                 "relaxed that constraint and weighed the edge's growth against the verdicts it fixes instead.")  # fmt: skip
-    return ("The search refused every candidate whose first player's edge grew on the search seed (its paired 95% "
-            f"CI above 0, or its estimate above {EDGE_TOLERANCE_PP} pp).")  # fmt: skip
+    return ("The search refused every candidate whose first player's edge grew against the original's (its paired "
+            f"95% CI above 0, or its estimate above {EDGE_TOLERANCE_PP} pp): screened on the search seed, and checked "
+            f"on {advice.holdout_games:,} games of a seed of its own before any deck was accepted.")  # fmt: skip
 
 
 def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
@@ -175,7 +176,8 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             "<h2>The proposal's diff</h2>", f"<pre>{escape(advice.diff) or 'no change'}</pre>",
             f"<h2>The search (in-sample: seed {advice.seed}, {advice.n_games:,} games per deck)</h2>",
             f"<p class=\"note\">{advice.games['candidates']} decks played, {advice.games['search']:,} games on the "
-            f"search seed and {advice.games['holdout']:,} on the hold-out seed (points-blind companions included). "
+            f"search seed, {advice.games['edge']:,} in the edge checks and {advice.games['holdout']:,} on the "
+            f"hold-out seed (points-blind companions included). "
             f"These figures chose the proposal and flatter it.</p>", table_html(advice.search)]  # fmt: skip
     if command:
         body.insert(0, f"<p>Command: <code>{escape(command)}</code></p>")
