@@ -481,7 +481,7 @@ def advise(
     import time
 
     from analysis.experiments.advise import advise as run_advise, edge_seed
-    from analysis.experiments.advise_page import edge_note, edit_sentences, summary_table, write_advice
+    from analysis.experiments.advise_page import edge_note, edit_sentences, resist_sentences, summary_table, write_advice
     from analysis.experiments.tune import Target
     from analysis.report.terminal import print_table
     from sim.cards import DeckError
@@ -506,6 +506,8 @@ def advise(
         _fail(str(exc))
     typer.echo(advice.diff or "No edit proposed: nothing flagged could be moved towards its threshold by the edits allowed.")
     for sentence in edit_sentences(advice):
+        typer.echo(f"- {sentence}")
+    for sentence in resist_sentences(advice):
         typer.echo(f"- {sentence}")
     typer.echo(edge_note(advice))
     print_table(summary_table(advice), f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "

@@ -11,11 +11,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.experiments.advise import EDGE_TOLERANCE_PP, Measures, Search, Settings, advise
+from analysis.experiments.advise import EDGE_TOLERANCE_PP, Measures, Search, Settings, advise, quantity
 from analysis.experiments.advise_edits import (
     STRENGTHEN, WEAKEN, Change, Lock, apply, candidate_values, changes, check, editable,
 )  # fmt: skip
-from analysis.experiments.advise_page import edit_sentences, flagged_table, summary_table, write_advice
+from analysis.experiments.advise_page import (
+    edit_sentences, flagged_table, summary_table, tried_sentence, write_advice,
+)  # fmt: skip
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
 from sim.deck_summary import short_colours, summarise
 from tests.conftest import DEFAULT_CARDS
@@ -37,15 +39,17 @@ def _short(deck) -> set[str]:
     return {c.colour for c in short_colours(summarise(deck).colours)}
 
 
-def _measures(deck, effect_pp: float, edge_change_pp: float, half_width: float = 0.8) -> Measures:
+def _measures(deck, effect_pp: float, edge_change_pp: float, half_width: float = 0.8, kim_pp: float = 0.0,
+              turns: float = 55.0) -> Measures:  # fmt: skip
     """Measures of a search deck in which only Evrart Claire (ally 15) has an effect,
-    ``effect_pp``, and the first player's edge moved ``edge_change_pp`` from the
-    original's (paired 95% CI ± ``half_width``) on the same games (R9.4)."""
+    ``effect_pp``, and Kim Kitsuragi (ally 10) ``kim_pp``; the first player's edge
+    moved ``edge_change_pp`` from the original's (paired 95% CI ± ``half_width``) on
+    the same games (R9.4); ``turns`` per game on average."""
     effect = np.zeros(len(deck.allies))
-    effect[15] = effect_pp
+    effect[15], effect[10] = effect_pp, kim_pp
     allies = pd.DataFrame({"effect_pp": effect, "p_value": np.where(effect != 0, 1e-9, 0.9)})
     tasks = pd.DataFrame({"gap_points": np.zeros(len(deck.tasks))})
-    turns = {"value": 55.0, "low": 54.9, "high": 55.1, "games": 20_000}
+    turns = {"value": turns, "low": turns - 0.1, "high": turns + 0.1, "games": 20_000}
     change = {"value": edge_change_pp, "low": edge_change_pp - half_width, "high": edge_change_pp + half_width}
     return Measures(allies, tasks, turns, {"value": 3.0 + edge_change_pp}, turns, change)
 
@@ -89,6 +93,56 @@ def test_r9_4_a_deck_whose_edge_grows_on_the_edge_seed_is_not_accepted(default_d
     checks = [row for row in search.log if row["stage"].startswith("edge check")]
     assert [(row["edits"], row["guards_broken"]) for row in checks] == [
         ("1 edits", "edge"), ("allies[15].symbols = ['purple']", "edge"), ("allies[15].symbols = ['yellow']", "")]
+
+
+def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_and_the_guard_that_refused_it(default_deck):
+    """Removing Evrart Claire's yellow symbol kept the edge on the search seed but grew
+    it on the edge seed (+0.6 pp, 95% CI 0.2-1.0); removing his purple one made games
+    5.5% longer: both refused, each with its guard and numbers."""
+    decks = {(): _measures(default_deck, 12.0, 0.0), ("purple",): _measures(default_deck, 0.5, 0.0),
+             ("yellow",): _measures(default_deck, 1.0, 0.0, turns=58.0)}  # fmt: skip
+    key = ("allies", 15, "symbols")
+    search = Search(lambda values: decks[tuple(values.get(key, ()))], Settings(), decks[()], {key},
+                    DEFAULT_CARDS.read_text(), "cards.yaml",
+                    check=lambda values: {"value": 0.6, "low": 0.2, "high": 1.0})  # fmt: skip
+    values, _ = search.rounds()
+    assert values == {}
+    log = pd.DataFrame(search.log)
+    greedy = log[log["stage"] == "greedy 1"]
+    assert list(zip(greedy["edits"], greedy["refused_by"])) == [
+        ("allies[15].symbols = ['purple']", "edge"), ("allies[15].symbols = ['yellow']", "length")]
+    assert tried_sentence(log, "evrart_claire", "Evrart Claire", "stronger (+11.5 pp)") == (
+        "Evrart Claire is still stronger (+11.5 pp). Tried: Remove the yellow symbol from Evrart Claire, refused "
+        "(edge): the first player's edge grew by +0.60 pp (95% CI +0.20 to +1.00) on the edge seed; Remove the "
+        "purple symbol from Evrart Claire, refused (length): games +5.5% longer (58.00 turns against the original's "
+        "55.00; allowed ±5%).")  # fmt: skip
+    assert tried_sentence(log, "kim_kitsuragi", "Kim Kitsuragi", "stronger").startswith(
+        "Kim Kitsuragi is still stronger: no edit was tried for it")
+
+
+@pytest.mark.parametrize("guard", ["edge", "length"])
+def test_r9_4_a_fix_refused_by_a_guard_is_accepted_with_a_compensating_edit(default_deck, guard):
+    """Evrart Claire's fixes grow the first player's edge by 1 pp (or make games 5.5%
+    longer); removing a symbol from Kim Kitsuragi does not move Kim (+3.0 to +3.2 pp)
+    but lowers the edge by 1 pp (or shortens games by 2 turns). Alone, each is refused;
+    together, as a pair, they keep the guards and fix Evrart."""
+    edge, turns = (1.0, 55.0) if guard == "edge" else (0.0, 58.0)
+    kim_edge, kim_turns = (-1.0, 55.0) if guard == "edge" else (0.0, 53.0)
+    evrart, kim = ("allies", 15, "symbols"), ("allies", 10, "symbols")
+
+    def play(values):
+        fixed, moved = values.get(evrart) is not None, values.get(kim) is not None
+        return _measures(default_deck, 0.5 if fixed else 12.0, fixed * edge + moved * kim_edge,
+                         kim_pp=3.2 if moved else 3.0,
+                         turns=55.0 + fixed * (turns - 55.0) + moved * (kim_turns - 55.0))  # fmt: skip
+
+    search = Search(play, Settings(), play({}), {evrart, kim}, DEFAULT_CARDS.read_text(), "cards.yaml")
+    values, chosen = search.run()
+    assert values == {evrart: ["purple"], kim: ["orange"]} and not search.settings.relaxed
+    assert quantity(chosen, "allies", 15) == 0.5 and not search.settings.guards(chosen, search.original)
+    pairs = pd.DataFrame(search.log).query("stage == 'pair 1'")
+    assert list(pairs["refused_by"]) == [""] and pairs["edit"].iloc[0] == (
+        "Remove the yellow symbol from Evrart Claire, with Remove the blue symbol from Kim Kitsuragi")
 
 
 @pytest.mark.parametrize(("change", "half_width", "grew"), [

@@ -32,6 +32,18 @@ left flagged, often new verdicts, since every edit moves the average ally):
    when the edge refuses it, the target's next edit is tried, and a target whose
    every edit the edge refused is tried once more after the others, which may
    have lowered the edge.
+4. *Pair moves*, after the rounds: a target still beyond the aim whose best edit
+   the edge or the length guard alone refused in the last round is tried together
+   with one compensating edit, among the last screen's edits of other cards that
+   broke no guard and lowered the first player's edge (for the edge) or moved game
+   length back towards the original's (for the length), the most first. At most
+   :data:`PAIRS` pairs per such card, each played on the same seeds and accepted by
+   the same guards (the edge checked on the edge seed), the first accepted kept.
+   Pairs come last so that they cost at most ``PAIRS`` decks per resisting card.
+
+Every attempt at a target is logged (``search.csv``: ``card``, ``refused_by``,
+``why``), so that a card still flagged in the proposal can be told with the edits
+tried for it and the guard that refused each (:func:`.advise_page.resist_sentences`).
 
 A deck is better than another when it breaks fewer guards, in order, then has a
 smaller *excess*:
@@ -110,6 +122,8 @@ AIM = 0.75  # the search aims each quantity inside this share of its threshold
 LENGTH_TOLERANCE = 0.05  # mean game length may move this share from the original's
 ROUNDS = 3  # screen-and-combine rounds
 EDGE_TOLERANCE_PP = 0.25  # a paired growth of the first player's edge beyond this is larger (module docstring)
+INVALID = "the deck does not validate (or leaves a colour short of its demand)"
+PAIRS = 3  # pair moves tried per card whose best edit a guard refused (module docstring)
 
 
 @dataclass(frozen=True)
@@ -255,42 +269,92 @@ class Search:
     log: list[dict] = field(default_factory=list)
     tried: int = 0
     edge_refused: int = 0
+    screened: list[tuple[Key, Any, Measures]] = field(default_factory=list)
+    refused: dict[tuple[str, int], tuple[Key, Any, str, Measures]] = field(default_factory=dict)
+    deck: Deck | None = None
 
-    def record(self, stage: str, m: Measures, note: str) -> None:
-        targets = self.settings.targets(m)
-        self.log.append({"stage": stage, "edits": note, "excess": self.settings.excess(m, self.original),
-                         "guards_broken": ", ".join(self.settings.guards(m, self.original)),
-                         "allies_beyond_aim": sum(s == "allies" for s, *_ in targets),
-                         "tasks_beyond_aim": sum(s == "tasks" for s, *_ in targets),
-                         "turns": m.length["value"], "edge_pp": m.edge["value"],
-                         "edge_change_pp": m.edge_change["value"], "edge_change_low": m.edge_change["low"],
-                         "edge_change_high": m.edge_change["high"], "edge_relaxed": self.settings.relaxed})  # fmt: skip
+    def record(self, stage: str, m: Measures | None, note: str, card: str = "", refused_by: str = "",
+               why: str = "", edit: str = "") -> None:  # fmt: skip
+        """One row of the log (``search.csv``): a deck played, and, for an attempt at a
+        target, its ``card`` (id), the guard that refused it (``refused_by``: ``edge``,
+        ``length``, ``new verdict``, ``excess``, ``no closer``, ``validation``; empty
+        when accepted), ``why``, with its numbers, and ``edit`` in a designer's words."""
+        row = {"stage": stage, "edits": note, "card": card, "edit": edit, "refused_by": refused_by, "why": why,
+               "edge_relaxed": self.settings.relaxed}  # fmt: skip
+        if m is not None:
+            targets = self.settings.targets(m)
+            row |= {"excess": self.settings.excess(m, self.original),
+                    "guards_broken": ", ".join(self.settings.guards(m, self.original)),
+                    "allies_beyond_aim": sum(s == "allies" for s, *_ in targets),
+                    "tasks_beyond_aim": sum(s == "tasks" for s, *_ in targets),
+                    "turns": m.length["value"], "edge_pp": m.edge["value"], "edge_change_pp": m.edge_change["value"],
+                    "edge_change_low": m.edge_change["low"], "edge_change_high": m.edge_change["high"]}  # fmt: skip
+        self.log.append(row)
 
     def better(self, m: Measures, than: Measures) -> bool:
         return self.settings.score(m, self.original) < self.settings.score(than, self.original)
 
-    def accepts(self, values: dict[Key, Any], m: Measures, than: Measures, stage: str, note: str) -> bool:
-        """Is the deck of ``values`` better than ``than``, its edge checked on the edge
-        seed (module docstring)? Logs the check."""
+    def card(self, key: Key) -> Any:
+        """The card a key edits, in the original deck."""
+        return getattr(self.deck, key[0])[key[1]]
+
+    def edit(self, key: Key, value: Any) -> str:
+        """An edit in a designer's words (:meth:`advise_edits.Change.sentence`)."""
+        done = changes(self.deck, {key: value})
+        return done[0].sentence() if done else f"{key[0]}[{key[1]}].{key[2]} = {value}"
+
+    def refusal(self, values: dict[Key, Any], m: Measures, than: Measures, stage: str,
+                note: str) -> tuple[str, str] | None:  # fmt: skip
+        """Why the deck of ``values`` is not accepted over ``than``: ``(guard, why)``, the
+        guard first broken (``length``, ``edge``, ``new verdict``, ``excess``) and its
+        numbers; None when it is better and its edge holds on the edge seed (module
+        docstring; the check is logged)."""
         if not self.better(m, than):
-            return False
+            broken = self.settings.guards(m, self.original)
+            if "length" in broken:
+                turns, start = m.length["value"], self.original.length["value"]
+                return "length", (f"games {100 * (turns / start - 1):+.1f}% longer ({turns:.2f} turns against the "
+                                  f"original's {start:.2f}; allowed ±{100 * LENGTH_TOLERANCE:.0f}%)")  # fmt: skip
+            if "edge" in broken:
+                return "edge", _edge_words(m.edge_change, "the search seed")
+            new = {t[:2] for t in self.settings.targets(m)} - {t[:2] for t in self.settings.targets(than)}
+            if new:
+                return "new verdict", "it put " + ", ".join(sorted(self.card(t).name for t in new)) + " beyond the aim"
+            return "excess", (f"no better: excess {self.settings.excess(m, self.original):.2f} thresholds against "
+                              f"{self.settings.excess(than, self.original):.2f}")  # fmt: skip
         if self.settings.relaxed or self.check is None:
-            return True
+            return None
         change = self.check(values)
         grew = self.settings.edge_grew(change)
         self.edge_refused += grew
         self.log.append({"stage": f"edge check {stage}", "edits": note, "guards_broken": "edge" if grew else "",
                          "edge_change_pp": change["value"], "edge_change_low": change["low"],
                          "edge_change_high": change["high"], "edge_relaxed": False})  # fmt: skip
-        return not grew
+        return ("edge", _edge_words(change, "the edge seed")) if grew else None
+
+    def attempt(self, values: dict[Key, Any], current: Measures, stage: str, target: Key, note: str,
+                edit: str) -> tuple[Measures | None, tuple[str, str] | None]:  # fmt: skip
+        """Play ``values`` against ``current`` for ``target``'s card and log the outcome:
+        its measures (None when it does not validate) and its refusal (None when
+        accepted)."""
+        m = self.play(values)
+        card = self.card(target).id
+        if m is None:
+            self.record(stage, None, note, card, "validation", INVALID, edit)
+            return None, ("validation", INVALID)
+        refused = self.refusal(values, m, current, stage.split()[-1], note)
+        why = refused[1] if refused else (f"accepted (in-sample, {_quantity_words(m, target)})")
+        self.record(stage, m, note, card, refused[0] if refused else "", why, edit)
+        return m, refused
 
     def screen(self, deck: Deck, values: dict[Key, Any], current: Measures,
                stage: str) -> list[list[tuple[float, Key, Any]]]:  # fmt: skip
         """The single-card edits of each target that move its quantity towards zero,
         ``(|quantity| after, key, value)``, those that keep the first player's edge
         first, then the closest to zero; the targets whose best edit gains most first
-        (module docstring)."""
+        (module docstring). Every edit played is kept in :attr:`screened`."""
         best = []
+        self.screened = []
         for section, index, direction in self.settings.targets(current):
             before = abs(quantity(current, section, index))
             found = []
@@ -299,15 +363,21 @@ class Search:
                 keys = [(section, index, "points")]
             for key in keys:
                 for value in candidate_values(deck, key, direction):
+                    note, card = f"{key[0]}[{key[1]}].{key[2]} = {value}", self.card(key).id
                     m = self.play({**values, key: value})
                     if m is None:
+                        self.record(stage, None, note, card, "validation", INVALID, self.edit(key, value))
                         continue
                     self.tried += 1
+                    self.screened.append((key, value, m))
                     after = abs(quantity(m, section, index))
-                    self.record(stage, m, f"{key[0]}[{key[1]}].{key[2]} = {value}")
+                    closer = after < before
+                    self.record(stage, m, note, card, "" if closer else "no closer",
+                                "" if closer else f"it did not move its {_quantity_words(m, key)} towards zero "
+                                f"(from {quantity(current, section, index):+.2f})", self.edit(key, value))  # fmt: skip
                     grew = not self.settings.relaxed and self.settings.edge_grew(m.edge_change)
-                    self.edge_refused += bool(after < before and grew)
-                    if after < before:
+                    self.edge_refused += bool(closer and grew)
+                    if closer:
                         found.append(((grew, after), key, value))
             if found:
                 best.append([(rank[1], key, value) for rank, key, value in sorted(found, key=lambda f: f[0])])
@@ -317,12 +387,14 @@ class Search:
                 round_: int) -> tuple[dict[Key, Any], Measures] | None:  # fmt: skip
         """Each target's best screened edit, together; else added one target at a time,
         a target's next edit tried when the edge refused its better one (module
-        docstring). None when no edit makes the deck better."""
+        docstring). None when no edit makes the deck better. The targets whose best
+        edit the edge or length guard refused are left in :attr:`refused`."""
+        self.refused = {}
         chosen = {edits[0][1]: edits[0][2] for edits in best}
         combined = self.play({**values, **chosen})
         if combined is not None:
             self.record(f"combined {round_}", combined, f"{len(chosen)} edits")
-            if self.accepts({**values, **chosen}, combined, current, str(round_), f"{len(chosen)} edits"):
+            if self.refusal({**values, **chosen}, combined, current, str(round_), f"{len(chosen)} edits") is None:
                 return {**values, **chosen}, combined
         trial_values, trial = dict(values), current
         pending = [[(key, value) for _, key, value in edits] for edits in best]
@@ -331,27 +403,63 @@ class Search:
             for edits in pending:
                 for key, value in edits:
                     self.status(f"round {round_}: combining", trial)
-                    m = self.play({**trial_values, key: value})
+                    m, why = self.attempt({**trial_values, key: value}, trial, f"greedy {round_}", key,
+                                          f"{key[0]}[{key[1]}].{key[2]} = {value}", self.edit(key, value))  # fmt: skip
+                    if m is not None and why is None:
+                        trial_values, trial = {**trial_values, key: value}, m
+                        self.refused.pop(key[:2], None)
+                        break
                     if m is None:
                         continue
-                    note = f"{key[0]}[{key[1]}].{key[2]} = {value}"
-                    if self.accepts({**trial_values, key: value}, m, trial, str(round_), note):
-                        trial_values, trial = {**trial_values, key: value}, m
-                        self.record(f"greedy {round_}", m, note)
-                        break
-                    broken = self.settings.guards(m, self.original)
-                    if "length" in broken or not ("edge" in broken or self.better(m, trial)):
-                        break  # refused for its length or its excess, not for the edge (here or on the edge seed)
+                    if (key, value) == edits[0] and why[0] in ("edge", "length"):
+                        self.refused[key[:2]] = (key, value, why[0], m)
+                    if why[0] != "edge":
+                        break  # refused for its length, its excess or its validity, not for the edge
                 else:
                     refused.append(edits)
             pending = refused
         return (trial_values, trial) if trial is not current else None
 
+    def compensators(self, guard: str, refused: Measures, values: dict[Key, Any], current: Measures,
+                     target: Key) -> list[tuple[Key, Any]]:  # fmt: skip
+        """At most :data:`PAIRS` screened edits (:attr:`screened`, the last round's,
+        another card's) that break no guard themselves and lowered the first player's
+        edge (``guard`` ``edge``) or moved game length back towards the original's
+        (``length``), the most first."""
+        sign = 1.0 if refused.length["value"] > self.original.length["value"] else -1.0
+        measure = (lambda m: m.edge_change["value"]) if guard == "edge" else (lambda m: sign * m.length["value"])
+        pool = [(measure(m), key, value) for key, value, m in self.screened
+                if key[:2] != target[:2] and values.get(key) != value and measure(m) < measure(current)
+                and not self.settings.guards(m, self.original)]  # fmt: skip
+        return [(key, value) for _, key, value in sorted(pool, key=lambda p: p[0])[:PAIRS]]
+
+    def pairs(self, values: dict[Key, Any], current: Measures, round_: int) -> tuple[dict[Key, Any], Measures]:
+        """Pair moves (module docstring): each target whose best edit the edge or length
+        guard alone refused in the last round, tried with one compensating edit at a
+        time (:meth:`compensators`), played together on the same seeds and accepted by
+        the same guards."""
+        for target, (key, value, guard, m) in list(self.refused.items()):
+            if target not in {t[:2] for t in self.settings.targets(current)}:
+                continue
+            for other, other_value in self.compensators(guard, m, values, current, key):
+                self.status(f"round {round_}: pair moves", current)
+                pair = {**values, key: value, other: other_value}
+                note = f"{key[0]}[{key[1]}].{key[2]} = {value} + {other[0]}[{other[1]}].{other[2]} = {other_value}"
+                words = f"{self.edit(key, value)}, with {self.edit(other, other_value)}"
+                paired, why = self.attempt(pair, current, f"pair {round_}", key, note, words)
+                if paired is not None and why is None:
+                    values, current = pair, paired
+                    break
+        return values, current
+
     def rounds(self) -> tuple[dict[Key, Any], Measures]:
-        """Screen and combine, round after round (module docstring): the edits
-        chosen and the chosen deck's measures (the original's when none)."""
+        """Screen and combine, round after round, then pair moves for what the guards
+        refused (module docstring): the edits chosen and the chosen deck's measures
+        (the original's when none)."""
         values: dict[Key, Any] = {}
         current = self.original
+        self.deck = check(apply(self.text, {}, self.file), self.file, self.short_before)
+        self.screened, self.refused = [], {}
         for round_ in range(1, ROUNDS + 1):
             deck = check(apply(self.text, values, self.file), self.file, self.short_before)
             self.status(f"round {round_}: screening", current)
@@ -360,7 +468,7 @@ class Search:
             if accepted is None:
                 break
             values, current = accepted
-        return values, current
+        return self.pairs(values, current, round_)
 
     def run(self) -> tuple[dict[Key, Any], Measures]:
         """:meth:`rounds` with the first player's edge as a guard, then, when that
@@ -371,6 +479,16 @@ class Search:
             self.settings = replace(self.settings, relaxed=True)
             values, current = self.rounds()
         return values, current
+
+
+def _edge_words(change: dict, sample: str) -> str:
+    return (f"the first player's edge grew by {change['value']:+.2f} pp (95% CI {change['low']:+.2f} to "
+            f"{change['high']:+.2f}) on {sample}")  # fmt: skip
+
+
+def _quantity_words(m: Measures, key: Key) -> str:
+    what = "effect" if key[0] == "allies" else "gap from par"
+    return f"{what} {quantity(m, key[0], key[1]):+.2f} {'pp' if key[0] == 'allies' else 'points'}"
 
 
 def _diff(text: str, edited: str, old_name: str, new_name: str) -> str:

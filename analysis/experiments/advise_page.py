@@ -116,6 +116,34 @@ def edit_sentences(advice: Advice) -> list[str]:
     return out
 
 
+def tried_sentence(search: pd.DataFrame, card: str, name: str, still: str) -> str:
+    """What the search tried for a card still flagged, from its log (``search.csv``):
+    ``Evrart Claire is still stronger (+11.5 pp …): tried Remove the purple symbol
+    from Evrart Claire, refused: the first player's edge grew by +0.30 pp (95% CI
+    +0.02 to +0.58) on the edge seed; …``. Each edit once, with its last outcome;
+    ``still`` is the card's verdict and figure on the hold-out."""
+    rows = search[(search["card"] == card) & search["stage"].str.startswith(("greedy", "pair", "screen"))]
+    rows = rows[~(rows["stage"].str.startswith("screen") & (rows["refused_by"] == ""))]  # a screen's fair try goes on
+    if rows.empty:
+        return (f"{name} is still {still}: no edit was tried for it (on the search seed it was inside the aim, or "
+                "its fields are locked).")  # fmt: skip
+    last = rows.drop_duplicates("edits", keep="last")
+    parts = [f"{row['edit'] or row['edits']}, " + (f"refused ({row['refused_by']}): {row['why']}" if row["refused_by"] else row["why"])
+             for _, row in last.iterrows()]  # fmt: skip
+    return f"{name} is still {still}. Tried: " + "; ".join(parts) + "."
+
+
+def resist_sentences(advice: Advice) -> list[str]:
+    """One sentence per card flagged in the proposal on the hold-out: the edits the
+    search tried for it and the guard that refused each, with its numbers
+    (:func:`tried_sentence`)."""
+    flagged = flagged_table(advice)
+    still = flagged[flagged["verdict_after"] != ""]
+    return [tried_sentence(advice.search, r["card"], r["name"], f"{r['verdict_after']} "
+                           f"({_figure(r['after'], r['after_low'], r['after_high'], r['unit'])} on the hold-out)")
+            for _, r in still.iterrows()]  # fmt: skip
+
+
 def plot_forest(flagged: pd.DataFrame) -> Figure:
     """Forest plot: each flagged quantity before (grey) and after (blue) with its 95%
     CI; one panel for the allies (pp), one for the tasks (points)."""
@@ -158,6 +186,9 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
     out = Path(out)
     advice.search.to_csv(out / "search.csv", index=False)
     flagged, summary = flagged_table(advice), summary_table(advice)
+    resisting = resist_sentences(advice)
+    still = flagged["verdict_after"] != ""
+    flagged.loc[still, "tried"] = resisting
     csv = out / "advice.csv"
     pd.concat([flagged.assign(sample=f"hold-out (seed {advice.holdout_seed})"),
                summary.rename(columns={"what": "name"}).assign(kind="summary",
@@ -169,6 +200,8 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             f"in-sample, is from {advice.holdout_games:,} fresh games per deck on the hold-out seed "
             f"{advice.holdout_seed}, which the search never used (and as many with every task paying alike).</p>",
             "<h2>The edits</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
+            *(["<h2>The cards that resist</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in resisting) + "</ul>"]
+              if resisting else []),
             f"<p class=\"note\">{escape(edge_note(advice))}</p>",
             "<h2>Every flagged quantity, before and after</h2>",
             table_html(flagged), image_html(figure_png(plot_forest(flagged)), "forest plot"),
