@@ -112,12 +112,12 @@ def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_and_the_guard_tha
     assert list(zip(greedy["edits"], greedy["refused_by"])) == [
         ("allies[15].symbols = ['purple']", "edge"), ("allies[15].symbols = ['yellow']", "length")]
     assert tried_sentence(log, "evrart_claire", "Evrart Claire", "stronger (+11.5 pp)") == (
-        "Evrart Claire is still stronger (+11.5 pp). Tried: Remove the yellow symbol from Evrart Claire, refused "
+        "Evrart Claire still has a verdict, stronger (+11.5 pp). Tried: Remove the yellow symbol from Evrart Claire, refused "
         "(edge): the first player's edge grew by +0.60 pp (95% CI +0.20 to +1.00) on the edge seed; Remove the "
         "purple symbol from Evrart Claire, refused (length): games +5.5% longer (58.00 turns against the original's "
         "55.00; allowed ±5%).")  # fmt: skip
     assert tried_sentence(log, "kim_kitsuragi", "Kim Kitsuragi", "stronger").startswith(
-        "Kim Kitsuragi is still stronger: no edit was tried for it")
+        "Kim Kitsuragi still has a verdict, stronger: no edit was tried for it")
 
 
 @pytest.mark.parametrize("guard", ["edge", "length"])

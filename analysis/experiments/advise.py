@@ -36,7 +36,8 @@ left flagged, often new verdicts, since every edit moves the average ally):
    the edge or the length guard alone refused in the last round is tried together
    with one compensating edit, among the last screen's edits of other cards that
    broke no guard and lowered the first player's edge (for the edge) or moved game
-   length back towards the original's (for the length), the most first. At most
+   length back towards the original's (for the length); those that do not push the
+   other guard's quantity the wrong way first, then the most. At most
    :data:`PAIRS` pairs per such card, each played on the same seeds and accepted by
    the same guards (the edge checked on the edge seed), the first accepted kept.
    Pairs come last so that they cost at most ``PAIRS`` decks per resisting card.
@@ -425,13 +426,15 @@ class Search:
         """At most :data:`PAIRS` screened edits (:attr:`screened`, the last round's,
         another card's) that break no guard themselves and lowered the first player's
         edge (``guard`` ``edge``) or moved game length back towards the original's
-        (``length``), the most first."""
+        (``length``); those that do not push the other guard's quantity the wrong
+        way (lengthen games, raise the edge) first, then the most."""
         sign = 1.0 if refused.length["value"] > self.original.length["value"] else -1.0
-        measure = (lambda m: m.edge_change["value"]) if guard == "edge" else (lambda m: sign * m.length["value"])
-        pool = [(measure(m), key, value) for key, value, m in self.screened
+        edge, length = (lambda m: m.edge_change["value"]), (lambda m: sign * m.length["value"])
+        measure, other = (edge, length) if guard == "edge" else (length, edge)
+        pool = [(other(m) > other(current), measure(m), key, value) for key, value, m in self.screened
                 if key[:2] != target[:2] and values.get(key) != value and measure(m) < measure(current)
                 and not self.settings.guards(m, self.original)]  # fmt: skip
-        return [(key, value) for _, key, value in sorted(pool, key=lambda p: p[0])[:PAIRS]]
+        return [(key, value) for *_, key, value in sorted(pool, key=lambda p: p[:2])[:PAIRS]]
 
     def pairs(self, values: dict[Key, Any], current: Measures, round_: int) -> tuple[dict[Key, Any], Measures]:
         """Pair moves (module docstring): each target whose best edit the edge or length

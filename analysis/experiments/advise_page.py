@@ -118,19 +118,19 @@ def edit_sentences(advice: Advice) -> list[str]:
 
 def tried_sentence(search: pd.DataFrame, card: str, name: str, still: str) -> str:
     """What the search tried for a card still flagged, from its log (``search.csv``):
-    ``Evrart Claire is still stronger (+11.5 pp …): tried Remove the purple symbol
+    ``Evrart Claire still has a verdict, stronger (+11.5 pp …). Tried: Remove the purple symbol
     from Evrart Claire, refused: the first player's edge grew by +0.30 pp (95% CI
     +0.02 to +0.58) on the edge seed; …``. Each edit once, with its last outcome;
     ``still`` is the card's verdict and figure on the hold-out."""
     rows = search[(search["card"] == card) & search["stage"].str.startswith(("greedy", "pair", "screen"))]
     rows = rows[~(rows["stage"].str.startswith("screen") & (rows["refused_by"] == ""))]  # a screen's fair try goes on
     if rows.empty:
-        return (f"{name} is still {still}: no edit was tried for it (on the search seed it was inside the aim, or "
+        return (f"{name} still has a verdict, {still}: no edit was tried for it (on the search seed it was inside the aim, or "
                 "its fields are locked).")  # fmt: skip
     last = rows.drop_duplicates("edits", keep="last")
     parts = [f"{row['edit'] or row['edits']}, " + (f"refused ({row['refused_by']}): {row['why']}" if row["refused_by"] else row["why"])
              for _, row in last.iterrows()]  # fmt: skip
-    return f"{name} is still {still}. Tried: " + "; ".join(parts) + "."
+    return f"{name} still has a verdict, {still}. Tried: " + "; ".join(parts) + "."
 
 
 def resist_sentences(advice: Advice) -> list[str]:
