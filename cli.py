@@ -480,8 +480,8 @@ def advise(
     import sys
     import time
 
-    from analysis.experiments.advise import advise as run_advise
-    from analysis.experiments.advise_page import edit_sentences, summary_table, write_advice
+    from analysis.experiments.advise import advise as run_advise, edge_seed
+    from analysis.experiments.advise_page import edge_note, edit_sentences, resist_sentences, summary_table, write_advice
     from analysis.experiments.tune import Target
     from analysis.report.terminal import print_table
     from sim.cards import DeckError
@@ -507,10 +507,14 @@ def advise(
     typer.echo(advice.diff or "No edit proposed: nothing flagged could be moved towards its threshold by the edits allowed.")
     for sentence in edit_sentences(advice):
         typer.echo(f"- {sentence}")
+    for sentence in resist_sentences(advice):
+        typer.echo(f"- {sentence}")
+    typer.echo(edge_note(advice))
     print_table(summary_table(advice), f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "
                 "deck, original (before) and proposal (after); differences paired on the same games")  # fmt: skip
     typer.echo(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {seed} "
-               f"(in-sample); hold-out: {advice.games['holdout']:,} games; {time.monotonic() - began:,.0f} s")  # fmt: skip
+               f"(in-sample); edge checks: {advice.games['edge']:,} games on seed {edge_seed(seed)}; hold-out: "
+               f"{advice.games['holdout']:,} games; {time.monotonic() - began:,.0f} s")  # fmt: skip
     typer.echo(f"written: {advice.proposal}, {csv}\nadvice: {html}")
 
 

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.experiments.advise import Advice, Measures
+from analysis.experiments.advise import EDGE_TOLERANCE_PP, Advice, Measures
 from analysis.report.html import estimate, figure_png, image_html, page, table_html
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
@@ -116,6 +116,34 @@ def edit_sentences(advice: Advice) -> list[str]:
     return out
 
 
+def tried_sentence(search: pd.DataFrame, card: str, name: str, still: str) -> str:
+    """What the search tried for a card still flagged, from its log (``search.csv``):
+    ``Evrart Claire still has a verdict, stronger (+11.5 pp …). Tried: Remove the purple symbol
+    from Evrart Claire, refused: the first player's edge grew by +0.30 pp (95% CI
+    +0.02 to +0.58) on the edge seed; …``. Each edit once, with its last outcome;
+    ``still`` is the card's verdict and figure on the hold-out."""
+    rows = search[(search["card"] == card) & search["stage"].str.startswith(("greedy", "pair", "screen"))]
+    rows = rows[~(rows["stage"].str.startswith("screen") & (rows["refused_by"] == ""))]  # a screen's fair try goes on
+    if rows.empty:
+        return (f"{name} still has a verdict, {still}: no edit was tried for it (on the search seed it was inside the aim, or "
+                "its fields are locked).")  # fmt: skip
+    last = rows.drop_duplicates("edits", keep="last")
+    parts = [f"{row['edit'] or row['edits']}, " + (f"refused ({row['refused_by']}): {row['why']}" if row["refused_by"] else row["why"])
+             for _, row in last.iterrows()]  # fmt: skip
+    return f"{name} still has a verdict, {still}. Tried: " + "; ".join(parts) + "."
+
+
+def resist_sentences(advice: Advice) -> list[str]:
+    """One sentence per card flagged in the proposal on the hold-out: the edits the
+    search tried for it and the guard that refused each, with its numbers
+    (:func:`tried_sentence`)."""
+    flagged = flagged_table(advice)
+    still = flagged[flagged["verdict_after"] != ""]
+    return [tried_sentence(advice.search, r["card"], r["name"], f"{r['verdict_after']} "
+                           f"({_figure(r['after'], r['after_low'], r['after_high'], r['unit'])} on the hold-out)")
+            for _, r in still.iterrows()]  # fmt: skip
+
+
 def plot_forest(flagged: pd.DataFrame) -> Figure:
     """Forest plot: each flagged quantity before (grey) and after (blue) with its 95%
     CI; one panel for the allies (pp), one for the tasks (points)."""
@@ -139,6 +167,18 @@ def plot_forest(flagged: pd.DataFrame) -> Figure:
     return figure
 
 
+def edge_note(advice: Advice) -> str:
+    """How the search held the first player's edge (:mod:`.advise`): a hard
+    constraint, or relaxed because no candidate kept it."""
+    if advice.edge_relaxed:
+        return (f"No candidate kept the first player's edge (on the search seed, every edit that moved a flagged "
+                f"card towards its threshold grew it significantly or by more than {EDGE_TOLERANCE_PP} pp), so the search "
+                "relaxed that constraint and weighed the edge's growth against the verdicts it fixes instead.")  # fmt: skip
+    return ("The search refused every candidate whose first player's edge grew against the original's (its paired "
+            f"95% CI above 0, or its estimate above {EDGE_TOLERANCE_PP} pp): screened on the search seed, and checked "
+            f"on {advice.holdout_games:,} games of a seed of its own before any deck was accepted.")  # fmt: skip
+
+
 def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
     """Write ``advice.html``, ``advice.csv`` (flagged quantities, then the summary
     rows) and ``search.csv`` (the search's decks, in-sample) to ``out``; returns the
@@ -146,6 +186,9 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
     out = Path(out)
     advice.search.to_csv(out / "search.csv", index=False)
     flagged, summary = flagged_table(advice), summary_table(advice)
+    resisting = resist_sentences(advice)
+    still = flagged["verdict_after"] != ""
+    flagged.loc[still, "tried"] = resisting
     csv = out / "advice.csv"
     pd.concat([flagged.assign(sample=f"hold-out (seed {advice.holdout_seed})"),
                summary.rename(columns={"what": "name"}).assign(kind="summary",
@@ -157,13 +200,17 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             f"in-sample, is from {advice.holdout_games:,} fresh games per deck on the hold-out seed "
             f"{advice.holdout_seed}, which the search never used (and as many with every task paying alike).</p>",
             "<h2>The edits</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
+            *(["<h2>The cards that resist</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in resisting) + "</ul>"]
+              if resisting else []),
+            f"<p class=\"note\">{escape(edge_note(advice))}</p>",
             "<h2>Every flagged quantity, before and after</h2>",
             table_html(flagged), image_html(figure_png(plot_forest(flagged)), "forest plot"),
             "<h2>Counts and side effects</h2>", table_html(summary),
             "<h2>The proposal's diff</h2>", f"<pre>{escape(advice.diff) or 'no change'}</pre>",
             f"<h2>The search (in-sample: seed {advice.seed}, {advice.n_games:,} games per deck)</h2>",
             f"<p class=\"note\">{advice.games['candidates']} decks played, {advice.games['search']:,} games on the "
-            f"search seed and {advice.games['holdout']:,} on the hold-out seed (points-blind companions included). "
+            f"search seed, {advice.games['edge']:,} in the edge checks and {advice.games['holdout']:,} on the "
+            f"hold-out seed (points-blind companions included). "
             f"These figures chose the proposal and flatter it.</p>", table_html(advice.search)]  # fmt: skip
     if command:
         body.insert(0, f"<p>Command: <code>{escape(command)}</code></p>")
