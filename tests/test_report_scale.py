@@ -53,6 +53,7 @@ def test_runs_of_different_games_are_refused_in_step(run_dir, tmp_path):
         list(in_step(batches(Run.open(run_dir), Columns()), batches(Run.open(shorter), Columns())))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", [{"dask_local": 2}, {"workers": 2}], ids=["dask-local", "local-workers"])
 def test_a_report_read_on_two_workers_equals_the_one_read_here(run_dir, tmp_path, where):
     if "dask_local" in where:
@@ -71,6 +72,7 @@ def test_a_report_read_on_two_workers_equals_the_one_read_here(run_dir, tmp_path
                 assert x[column].equals(y[column]), f"{name}: {column}"
 
 
+@pytest.mark.slow
 def test_reduce_run_on_a_dask_local_cluster_maps_the_parts_on_the_workers_and_sums_in_chunk_order(run_dir):
     pytest.importorskip("dask.distributed")
     import os
@@ -90,6 +92,7 @@ def test_reduce_run_on_a_dask_local_cluster_maps_the_parts_on_the_workers_and_su
     assert np.array_equal(dask["score"].cross, local["score"].cross)  # the same sums in the same order
 
 
+@pytest.mark.slow
 def test_the_report_benchmark_reuses_a_complete_run_and_measures_its_report_in_a_child(run_dir):
     from analysis.report.bench import ensure_run, format_timings, run_name, time_report
 

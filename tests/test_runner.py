@@ -39,6 +39,7 @@ def assert_same_tables(a, b):
         assert a[table].equals(b[table]), table
 
 
+@pytest.mark.slow
 def test_same_tables_for_any_number_of_workers_and_chunk_size(tmp_path, default_arrays):
     one = simulate(CARDS, 1500, tmp_path / "one", players=3, seed=11, n_jobs=1, chunk_size=1500, progress=False)
     two = simulate(CARDS, 1500, tmp_path / "two", players=3, seed=11, n_jobs=2, chunk_size=400, progress=False)
@@ -92,6 +93,7 @@ def test_resume_redoes_only_missing_or_partial_chunks(tmp_path):
     assert_same_tables(before, tables(out))
 
 
+@pytest.mark.slow
 def test_a_run_killed_mid_way_resumes_to_identical_tables(tmp_path):
     if not SCRIPT.exists():
         pytest.skip("the revachol console script is not installed")
@@ -113,6 +115,7 @@ def test_a_run_killed_mid_way_resumes_to_identical_tables(tmp_path):
     assert_same_tables(tables(out), tables(whole))
 
 
+@pytest.mark.slow
 def test_a_dask_local_cluster_gives_the_same_tables_as_a_local_run(tmp_path):
     pytest.importorskip("distributed")
     local = simulate(CARDS, 800, tmp_path / "local", players=3, seed=4, n_jobs=1, chunk_size=200, progress=False)
@@ -306,6 +309,7 @@ def _simulate_in_background(out: Path, games: int, chunk_size: int) -> subproces
     return process
 
 
+@pytest.mark.slow
 def test_kill_9_of_the_main_process_takes_its_workers_with_it(tmp_path):
     process = _simulate_in_background(tmp_path / "run", 400_000, 1000)
     try:
