@@ -15,7 +15,9 @@ tree and its selection rule: :mod:`sim.bots.search_tree`). Each iteration:
    search, like every built-in bot, decides the same whatever the arrangement of
    the hidden cards (tests/test_bots_observation.py);
 3. plays the seat's turn with every decision of the seat chosen down the tree by
-   UCB1, expanding one node; the other seats play as ``planner``;
+   UCB1 with a progressive bias towards ``planner``'s choice
+   (:mod:`sim.bots.search_tree`), expanding one node; the other seats play as
+   ``planner``;
 4. plays the game out with ``planner`` in every seat (the default policy), scores it
    (R9) and backs up 1 for a win of the seat, else 0.
 

@@ -11,7 +11,17 @@ which its option was offered) in place of the parent's visits:
 
     mean reward + explore * sqrt(ln(availability) / visits),  explore = 0.7 by default
 
-(about 1/sqrt(2), the constant for rewards in [0, 1]). A node takes a new child only
+(about 1/sqrt(2), the constant for rewards in [0, 1]), plus a progressive bias towards
+the ``planner``'s choice among the rows (Chaslot, Winands, van den Herik, Uiterwijk &
+Bouzy, "Progressive Strategies for Monte-Carlo Tree Search", New Mathematics and
+Natural Computation 4(3), 2008):
+
+    + bias / (visits + 1)  for the planner's row only,  bias = 3 by default
+
+a heuristic prior that guides the first visits and fades as the child's own mean
+takes over. It pays: against ``planner`` at 2 players, seats shuffled, 600 games,
+seed 7, 128 iterations, the win rate went from 49.2% (Wilson 95% CI 45.2-53.2%)
+without it to 69.7% (65.9-73.2%) with ``bias=3`` (docs/BOTS.md). A node takes a new child only
 while its tried rows number fewer than ``1 + widen * sqrt(visits)`` (progressive
 widening, Coulom 2007; Chaslot et al. 2008), the ``planner``'s choice first, then
 untried rows drawn at random, so that a small budget is not spent trying each of a
@@ -66,11 +76,14 @@ from sim.state import (
     TURN,
 )
 
-PARAMS = {"iterations": 128.0, "explore": 0.7, "widen": 1.0}
-ITERATIONS, EXPLORE, WIDEN = 0, 1, 2
+# 192 iterations by default: at 4 players one search seat still plays 12 games/s on one
+# core and wins 47.9% against planner, where 128 won 45.2% (docs/BOTS.md, issue 37).
+PARAMS = {"iterations": 192.0, "explore": 0.7, "widen": 1.0, "bias": 3.0}
+ITERATIONS, EXPLORE, WIDEN, BIAS = 0, 1, 2, 3
 # Valid values (sim.bots.spec): low, high, whole numbers only. Iterations beyond the
 # node pool still refine the nodes it holds; the cap keeps a typo from running for days.
-LIMITS = {"iterations": (1.0, 100_000.0, True), "explore": (0.0, 10.0, False), "widen": (0.0, 100.0, False)}
+LIMITS = {"iterations": (1.0, 100_000.0, True), "explore": (0.0, 10.0, False), "widen": (0.0, 100.0, False),
+          "bias": (0.0, 100.0, False)}
 PLANNER_DEFAULTS = np.array(list(planner.PARAMS.values()), np.float64)
 MODE_OFF, MODE_SEARCH, MODE_FOLLOW = np.int64(0), np.int64(1), np.int64(2)  # numpy ints: sim/decisions.py
 VISITS, REWARD, AVAILABLE = 0, 1, 2  # columns of tree_stats
@@ -204,8 +217,10 @@ def _untried(st, deck, seat, kind, n_options, matched):
 
 
 @kernel
-def _ucb_choice(st, n_options, explore):
-    """The tried row of highest UCB1 value (module docstring), or EMPTY if none."""
+def _ucb_choice(st, n_options, explore, bias, favourite):
+    """The tried row of highest UCB1 value plus progressive bias (module docstring):
+    ``bias / (visits + 1)`` added to row ``favourite``, the ``planner``'s choice, or
+    EMPTY if no row is tried."""
     best, best_value = EMPTY, -1.0
     for i in range(n_options):
         child = st.tree_match[i]
@@ -216,6 +231,8 @@ def _ucb_choice(st, n_options, explore):
             return i  # an unvisited child first (UCB1)
         value = st.tree_stats[child, REWARD] / visits
         value += explore * math.sqrt(math.log(st.tree_stats[child, AVAILABLE]) / visits)
+        if i == favourite:
+            value += bias / (visits + 1.0)
         if value > best_value:
             best, best_value = i, value
     return best
@@ -270,7 +287,10 @@ def search_choose(st, deck, seat, kind, n_options, params):
                 return pick
             pick = EMPTY
         if pick == EMPTY:
-            pick = _ucb_choice(st, n_options, params[EXPLORE])
+            favourite = EMPTY
+            if params[BIAS] > 0.0:
+                favourite = planner_choose(st, deck, seat, kind, n_options, PLANNER_DEFAULTS)
+            pick = _ucb_choice(st, n_options, params[EXPLORE], params[BIAS], favourite)
     if pick == EMPTY:
         leave_tree(st)
         return planner_choose(st, deck, seat, kind, n_options, PLANNER_DEFAULTS)
