@@ -32,8 +32,13 @@ from sim.state import (
     TASK_DECK_N, State, kernel_state, new_state, new_twin,
 )  # fmt: skip
 
+# Every bot here plays in states typed with the search bot's policy set, whose compile alone
+# takes over a minute of CPU: the quick tier (pytest -m "not slow") leaves this file to the full suite.
+pytestmark = pytest.mark.slow
+
 PLAYERS = 3
 BOTS = ("random", "uniform", "greedy", "planner", "search:iterations=24")
+
 # (game index, turns played): positions of games played by planner, greedy and random
 POSITIONS = [(0, 4), (1, 9), (2, 17), (3, 26), (4, 33)]
 

@@ -97,7 +97,9 @@ def test_golden_rules_version():
     )
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize(  # the search case compiles the search bot: slow (the quick tier leaves it to the full suite)
+    "case", [pytest.param(c, marks=pytest.mark.slow) if CASES[c][1][0].startswith("search") else c for c in sorted(CASES)]
+)
 def test_golden_records(case, default_deck, default_arrays):
     """R1-R9 and the bots play the same games as at GOLDEN_RULES_VERSION."""
     got = record_hash(play_case(case, default_deck, default_arrays))
