@@ -480,7 +480,8 @@ def advise(
     import sys
     import time
 
-    from analysis.experiments.advise import advise as run_advise, edge_seed
+    from analysis.experiments.advise import advise as run_advise
+    from analysis.experiments.advise_measures import edge_seed
     from analysis.experiments.advise_page import edge_note, edit_sentences, resist_sentences, summary_table, write_advice
     from analysis.experiments.tune import Target
     from analysis.report.terminal import print_table

@@ -11,13 +11,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.experiments.advise import EDGE_TOLERANCE_PP, Measures, Search, Settings, advise, quantity
+from analysis.experiments.advise import advise
 from analysis.experiments.advise_edits import (
     STRENGTHEN, WEAKEN, Change, Lock, apply, candidate_values, changes, check, editable,
 )  # fmt: skip
+from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
     edit_sentences, flagged_table, summary_table, tried_sentence, write_advice,
 )  # fmt: skip
+from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
 from sim.deck_summary import short_colours, summarise
 from tests.conftest import DEFAULT_CARDS

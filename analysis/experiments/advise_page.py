@@ -21,7 +21,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.experiments.advise import EDGE_TOLERANCE_PP, Advice, Measures
+from analysis.experiments.advise import Advice
+from analysis.experiments.advise_measures import Measures
+from analysis.experiments.advise_search import EDGE_TOLERANCE_PP
 from analysis.report.html import estimate, figure_png, image_html, page, table_html
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
@@ -168,7 +170,7 @@ def plot_forest(flagged: pd.DataFrame) -> Figure:
 
 
 def edge_note(advice: Advice) -> str:
-    """How the search held the first player's edge (:mod:`.advise`): a hard
+    """How the search held the first player's edge (:mod:`.advise_search`): a hard
     constraint, or relaxed because no candidate kept it."""
     if advice.edge_relaxed:
         return (f"No candidate kept the first player's edge (on the search seed, every edit that moved a flagged "

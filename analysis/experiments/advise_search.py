@@ -1,0 +1,411 @@
+"""The advisor's search (:mod:`.advise`): which edits it tries, and when one deck
+is better than another.
+
+Measured on common random numbers. Every deck the search plays, the original and
+each candidate, plays the same ``n_games`` games on the search seed (same deals and
+dice, :mod:`sim.rng`) and their points-blind companion (:mod:`sim.points_blind`),
+so two decks differ by the edit, not by luck.
+
+The search, in rounds (at most :data:`ROUNDS`; the third aims at what the first two
+left flagged, often new verdicts, since every edit moves the average ally):
+
+1. *Targets*: the cards whose quantity is beyond :data:`AIM` × its threshold in the
+   current deck (an ally: a significant effect after Benjamini–Hochberg, as a
+   verdict, at ``AIM × threshold_pp``; a task: its gap from par beyond ``AIM ×
+   threshold_points``). Aiming inside the threshold leaves room for the hold-out's
+   noise.
+2. *Screen*: each target's single-card edits (a task's points when they may be
+   edited, else its requirement) in the direction its sign asks for
+   (a stronger ally loses a symbol, a task that overpays loses a point …) are
+   played one at a time on top of the current deck. Those that move it towards
+   zero are kept, ranked by whether they keep the first player's edge (below),
+   then by the target's measured quantity (closest to zero first).
+3. *Combine*: each target's best edit is played together with the others, since
+   every edit moves the average ally; the combination replaces the current deck
+   when it is better (below). Otherwise the targets are taken one by one, best
+   first, and the target's edit is kept when it makes the deck better (greedy);
+   when the edge refuses it, the target's next edit is tried, and a target whose
+   every edit the edge refused is tried once more after the others, which may
+   have lowered the edge.
+4. *Pair moves*, after the rounds: a target still beyond the aim whose best edit
+   the edge or the length guard alone refused in the last round is tried together
+   with one compensating edit, among the last screen's edits of other cards that
+   broke no guard and lowered the first player's edge (for the edge) or moved game
+   length back towards the original's (for the length); those that do not push the
+   other guard's quantity the wrong way first, then the most. At most
+   :data:`PAIRS` pairs per such card, each played on the same seeds and accepted by
+   the same guards (the edge checked on the edge seed), the first accepted kept.
+   Pairs come last so that they cost at most ``PAIRS`` decks per resisting card.
+
+Every attempt at a target is logged (``search.csv``: ``card``, ``refused_by``,
+``why``), so that a card still flagged in the proposal can be told with the edits
+tried for it and the guard that refused each (:func:`.advise_page.resist_sentences`).
+
+A deck is better than another when it breaks fewer guards, in order, then has a
+smaller *excess*:
+
+- *length*: mean game length within ±:data:`LENGTH_TOLERANCE` of the original's
+  (or inside ``target_turns``);
+- *edge* (a hard constraint, issue 36): the first player's edge (win rate of
+  turn-order position 1 minus ``1/players``, R9.4) is not larger than the
+  original's. Both decks played the same games, so the growth is the paired
+  difference of position 1's win (:func:`analysis.experiments.compare.seat_differences`,
+  t interval, 95%). The edge counts as larger when that interval lies above 0
+  (a significant growth, however small) or when the estimate exceeds
+  :data:`EDGE_TOLERANCE_PP` (a growth too large to wave through, significant or
+  not). A paired growth within the noise of ``n_games`` games, below 0.25 pp, is
+  not called larger: on 20,000 games the paired interval of one edit is about
+  ±0.8 pp wide, so a bare "estimate ≤ 0" would refuse half of the edge-neutral
+  edits by luck (0.25 pp: a quarter), and a bare significance test would let a
+  real growth of 0.5 pp through.
+
+  *Checked at the hold-out's resolution.* The search seed's ``n_games`` resolve
+  the edge more coarsely than the hold-out's ``holdout_games`` (±0.8 pp against
+  ±0.4 pp on the default deck), and a greedy chain of accepted edits keeps the
+  draws that happened to look edge-neutral (the winner's curse): a first version
+  kept the edge in-sample (−0.06 pp) and grew it by +0.6 pp (95% CI 0.2–1.0) on the
+  hold-out. So the screen's edge only ranks and pre-filters; before a deck is
+  accepted, it and the original are played on ``holdout_games`` games of a third
+  seed, the *edge seed* (:func:`.advise_measures.edge_seed`, never the search or the hold-out seed;
+  the runs only, no points-blind companion), and the same rule decides there.
+  The hold-out then tests the proposal's edge afresh.
+
+  When the constrained search proposes nothing although some screened edit moved
+  its target towards zero and was refused only for the edge (the planted test's
+  deck: removing its one strong ally raised the first player's edge by 2.5 pp),
+  the search runs again with the edge *relaxed*: its growth is then only weighed
+  in the excess. :attr:`.advise.Advice.edge_relaxed` says so, and so does ``advice.html``.
+
+The excess is ``Σ max(|effect_pp| − AIM·τ, 0)/τ`` over the allies, plus the same over
+the tasks' gaps in points, plus the first player's edge growth over the original's
+(the paired estimate, when positive) in units of ``τ`` (pp).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from analysis.cards import DEFAULT_THRESHOLD_PP, verdicts
+from analysis.experiments.advise_edits import STRENGTHEN, WEAKEN, Key, apply, candidate_values, changes, check
+from analysis.experiments.advise_measures import Measures, quantity
+from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
+from sim.cards import Deck
+
+AIM = 0.75  # the search aims each quantity inside this share of its threshold
+LENGTH_TOLERANCE = 0.05  # mean game length may move this share from the original's
+ROUNDS = 3  # screen-and-combine rounds
+EDGE_TOLERANCE_PP = 0.25  # a paired growth of the first player's edge beyond this is larger (module docstring)
+INVALID = "the deck does not validate (or leaves a colour short of its demand)"
+PAIRS = 3  # pair moves tried per card whose best edit a guard refused (module docstring)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The thresholds and guards of one search; ``relaxed``: the edge is weighed,
+    not a guard (module docstring)."""
+
+    threshold_pp: float = DEFAULT_THRESHOLD_PP
+    threshold_points: float = DEFAULT_THRESHOLD_POINTS
+    aim: float = AIM
+    target_turns: tuple[float, float] | None = None
+    edge_tolerance_pp: float = EDGE_TOLERANCE_PP
+    relaxed: bool = False
+
+    def targets(self, m: Measures) -> list[tuple[str, int, int]]:
+        """``(section, index, direction)`` of the cards beyond the aim (module docstring)."""
+        out = []
+        allies = m.allies
+        verdict, _ = verdicts(allies["effect_pp"], allies["p_value"], self.aim * self.threshold_pp)
+        out += [("allies", i, WEAKEN if v == "stronger" else STRENGTHEN) for i, v in enumerate(verdict) if v]
+        gap = m.tasks["gap_points"].to_numpy(np.float64)
+        out += [("tasks", i, -1 if g > 0 else +1) for i, g in enumerate(gap) if abs(g) >= self.aim * self.threshold_points]
+        return out
+
+    def excess(self, m: Measures, original: Measures) -> float:
+        """How far the quantities lie beyond the aim, and the first player's edge above
+        the original's, in thresholds (module docstring)."""
+        effect = np.abs(np.nan_to_num(m.allies["effect_pp"].to_numpy(np.float64)))
+        gap = np.abs(np.nan_to_num(m.tasks["gap_points"].to_numpy(np.float64)))
+        grown = max(m.edge_change["value"], 0.0)
+        return float(np.maximum(effect - self.aim * self.threshold_pp, 0).sum() / self.threshold_pp
+                     + np.maximum(gap - self.aim * self.threshold_points, 0).sum() / self.threshold_points
+                     + grown / self.threshold_pp)  # fmt: skip
+
+    def edge_grew(self, change: dict) -> bool:
+        """Is the first player's edge larger than the original's, by its paired change
+        (:func:`edge_change`, pp)? Its 95% interval lies above 0, or its estimate
+        exceeds ``edge_tolerance_pp`` (module docstring)."""
+        return bool(change["low"] > 0 or change["value"] > self.edge_tolerance_pp)
+
+    def guards(self, m: Measures, original: Measures) -> list[str]:
+        """The guards ``m`` breaks against the original, in order: ``length``, then
+        ``edge`` unless ``relaxed`` (empty when it keeps them)."""
+        broken = []
+        turns = m.length["value"]
+        if self.target_turns is not None:
+            low, high = self.target_turns
+            if not low <= turns <= high and abs(turns - np.clip(turns, low, high)) > abs(
+                    original.length["value"] - np.clip(original.length["value"], low, high)):
+                broken.append("length")
+        elif abs(turns / original.length["value"] - 1) > LENGTH_TOLERANCE:
+            broken.append("length")
+        if not self.relaxed and self.edge_grew(m.edge_change):
+            broken.append("edge")
+        return broken
+
+    def score(self, m: Measures, original: Measures) -> tuple[bool, bool, float]:
+        """Lower is better: the length guard broken, then the edge, then the excess."""
+        broken = self.guards(m, original)
+        return "length" in broken, "edge" in broken, self.excess(m, original)
+
+
+@dataclass
+class Search:
+    """The state of one search: the decks played on the search seed, and its log.
+
+    ``play(values)`` gives the :class:`Measures` of the card file ``text`` with
+    ``values`` in place on the search seed (None for a deck that does not validate);
+    ``status(stage, best)`` shows the progress. ``check(values)`` gives the paired
+    change of the first player's edge (:func:`edge_change`) on the edge seed's games,
+    None to skip that check. ``edge_refused`` counts the edits and decks refused for
+    the edge alone.
+    """
+
+    play: Callable[[dict[Key, Any]], Measures | None]
+    settings: Settings
+    original: Measures
+    allowed: set[Key]
+    text: str = ""
+    file: str = "cards.yaml"
+    short_before: set[str] = field(default_factory=set)
+    status: Callable[[str, Measures], None] = lambda *_: None
+    check: Callable[[dict[Key, Any]], dict] | None = None
+    log: list[dict] = field(default_factory=list)
+    tried: int = 0
+    edge_refused: int = 0
+    screened: list[tuple[Key, Any, Measures]] = field(default_factory=list)
+    refused: dict[tuple[str, int], tuple[Key, Any, str, Measures]] = field(default_factory=dict)
+    deck: Deck | None = None
+
+    def record(self, stage: str, m: Measures | None, note: str, card: str = "", refused_by: str = "",
+               why: str = "", edit: str = "") -> None:  # fmt: skip
+        """One row of the log (``search.csv``): a deck played, and, for an attempt at a
+        target, its ``card`` (id), the guard that refused it (``refused_by``: ``edge``,
+        ``length``, ``new verdict``, ``excess``, ``no closer``, ``validation``; empty
+        when accepted), ``why``, with its numbers, and ``edit`` in a designer's words."""
+        row = {"stage": stage, "edits": note, "card": card, "edit": edit, "refused_by": refused_by, "why": why,
+               "edge_relaxed": self.settings.relaxed}  # fmt: skip
+        if m is not None:
+            targets = self.settings.targets(m)
+            row |= {"excess": self.settings.excess(m, self.original),
+                    "guards_broken": ", ".join(self.settings.guards(m, self.original)),
+                    "allies_beyond_aim": sum(s == "allies" for s, *_ in targets),
+                    "tasks_beyond_aim": sum(s == "tasks" for s, *_ in targets),
+                    "turns": m.length["value"], "edge_pp": m.edge["value"], "edge_change_pp": m.edge_change["value"],
+                    "edge_change_low": m.edge_change["low"], "edge_change_high": m.edge_change["high"]}  # fmt: skip
+        self.log.append(row)
+
+    def better(self, m: Measures, than: Measures) -> bool:
+        return self.settings.score(m, self.original) < self.settings.score(than, self.original)
+
+    def card(self, key: Key) -> Any:
+        """The card a key edits, in the original deck."""
+        return getattr(self.deck, key[0])[key[1]]
+
+    def edit(self, key: Key, value: Any) -> str:
+        """An edit in a designer's words (:meth:`advise_edits.Change.sentence`)."""
+        done = changes(self.deck, {key: value})
+        return done[0].sentence() if done else f"{key[0]}[{key[1]}].{key[2]} = {value}"
+
+    def refusal(self, values: dict[Key, Any], m: Measures, than: Measures, stage: str,
+                note: str) -> tuple[str, str] | None:  # fmt: skip
+        """Why the deck of ``values`` is not accepted over ``than``: ``(guard, why)``, the
+        guard first broken (``length``, ``edge``, ``new verdict``, ``excess``) and its
+        numbers; None when it is better and its edge holds on the edge seed (module
+        docstring; the check is logged)."""
+        if not self.better(m, than):
+            broken = self.settings.guards(m, self.original)
+            if "length" in broken:
+                turns, start = m.length["value"], self.original.length["value"]
+                return "length", (f"games {100 * (turns / start - 1):+.1f}% longer ({turns:.2f} turns against the "
+                                  f"original's {start:.2f}; allowed ±{100 * LENGTH_TOLERANCE:.0f}%)")  # fmt: skip
+            if "edge" in broken:
+                return "edge", _edge_words(m.edge_change, "the search seed")
+            new = {t[:2] for t in self.settings.targets(m)} - {t[:2] for t in self.settings.targets(than)}
+            if new:
+                return "new verdict", "it put " + ", ".join(sorted(self.card(t).name for t in new)) + " beyond the aim"
+            return "excess", (f"no better: excess {self.settings.excess(m, self.original):.2f} thresholds against "
+                              f"{self.settings.excess(than, self.original):.2f}")  # fmt: skip
+        if self.settings.relaxed or self.check is None:
+            return None
+        change = self.check(values)
+        grew = self.settings.edge_grew(change)
+        self.edge_refused += grew
+        self.log.append({"stage": f"edge check {stage}", "edits": note, "guards_broken": "edge" if grew else "",
+                         "edge_change_pp": change["value"], "edge_change_low": change["low"],
+                         "edge_change_high": change["high"], "edge_relaxed": False})  # fmt: skip
+        return ("edge", _edge_words(change, "the edge seed")) if grew else None
+
+    def attempt(self, values: dict[Key, Any], current: Measures, stage: str, target: Key, note: str,
+                edit: str) -> tuple[Measures | None, tuple[str, str] | None]:  # fmt: skip
+        """Play ``values`` against ``current`` for ``target``'s card and log the outcome:
+        its measures (None when it does not validate) and its refusal (None when
+        accepted)."""
+        m = self.play(values)
+        card = self.card(target).id
+        if m is None:
+            self.record(stage, None, note, card, "validation", INVALID, edit)
+            return None, ("validation", INVALID)
+        refused = self.refusal(values, m, current, stage.split()[-1], note)
+        why = refused[1] if refused else (f"accepted (in-sample, {_quantity_words(m, target)})")
+        self.record(stage, m, note, card, refused[0] if refused else "", why, edit)
+        return m, refused
+
+    def screen(self, deck: Deck, values: dict[Key, Any], current: Measures,
+               stage: str) -> list[list[tuple[float, Key, Any]]]:  # fmt: skip
+        """The single-card edits of each target that move its quantity towards zero,
+        ``(|quantity| after, key, value)``, those that keep the first player's edge
+        first, then the closest to zero; the targets whose best edit gains most first
+        (module docstring). Every edit played is kept in :attr:`screened`."""
+        best = []
+        self.screened = []
+        for section, index, direction in self.settings.targets(current):
+            before = abs(quantity(current, section, index))
+            found = []
+            keys = sorted(k for k in self.allowed if k[:2] == (section, index))
+            if (section, index, "points") in keys:  # a task's reward first: its requirement moves its difficulty too
+                keys = [(section, index, "points")]
+            for key in keys:
+                for value in candidate_values(deck, key, direction):
+                    note, card = f"{key[0]}[{key[1]}].{key[2]} = {value}", self.card(key).id
+                    m = self.play({**values, key: value})
+                    if m is None:
+                        self.record(stage, None, note, card, "validation", INVALID, self.edit(key, value))
+                        continue
+                    self.tried += 1
+                    self.screened.append((key, value, m))
+                    after = abs(quantity(m, section, index))
+                    closer = after < before
+                    self.record(stage, m, note, card, "" if closer else "no closer",
+                                "" if closer else f"it did not move its {_quantity_words(m, key)} towards zero "
+                                f"(from {quantity(current, section, index):+.2f})", self.edit(key, value))  # fmt: skip
+                    grew = not self.settings.relaxed and self.settings.edge_grew(m.edge_change)
+                    self.edge_refused += bool(closer and grew)
+                    if closer:
+                        found.append(((grew, after), key, value))
+            if found:
+                best.append([(rank[1], key, value) for rank, key, value in sorted(found, key=lambda f: f[0])])
+        return sorted(best, key=lambda edits: edits[0][0] - abs(quantity(current, *edits[0][1][:2])))
+
+    def combine(self, values: dict[Key, Any], current: Measures, best: list[list[tuple[float, Key, Any]]],
+                round_: int) -> tuple[dict[Key, Any], Measures] | None:  # fmt: skip
+        """Each target's best screened edit, together; else added one target at a time,
+        a target's next edit tried when the edge refused its better one (module
+        docstring). None when no edit makes the deck better. The targets whose best
+        edit the edge or length guard refused are left in :attr:`refused`."""
+        self.refused = {}
+        chosen = {edits[0][1]: edits[0][2] for edits in best}
+        combined = self.play({**values, **chosen})
+        if combined is not None:
+            self.record(f"combined {round_}", combined, f"{len(chosen)} edits")
+            if self.refusal({**values, **chosen}, combined, current, str(round_), f"{len(chosen)} edits") is None:
+                return {**values, **chosen}, combined
+        trial_values, trial = dict(values), current
+        pending = [[(key, value) for _, key, value in edits] for edits in best]
+        for _ in range(2):  # a target whose edits the edge refused is tried once more, after the others
+            refused = []
+            for edits in pending:
+                for key, value in edits:
+                    self.status(f"round {round_}: combining", trial)
+                    m, why = self.attempt({**trial_values, key: value}, trial, f"greedy {round_}", key,
+                                          f"{key[0]}[{key[1]}].{key[2]} = {value}", self.edit(key, value))  # fmt: skip
+                    if m is not None and why is None:
+                        trial_values, trial = {**trial_values, key: value}, m
+                        self.refused.pop(key[:2], None)
+                        break
+                    if m is None:
+                        continue
+                    if (key, value) == edits[0] and why[0] in ("edge", "length"):
+                        self.refused[key[:2]] = (key, value, why[0], m)
+                    if why[0] != "edge":
+                        break  # refused for its length, its excess or its validity, not for the edge
+                else:
+                    refused.append(edits)
+            pending = refused
+        return (trial_values, trial) if trial is not current else None
+
+    def compensators(self, guard: str, refused: Measures, values: dict[Key, Any], current: Measures,
+                     target: Key) -> list[tuple[Key, Any]]:  # fmt: skip
+        """At most :data:`PAIRS` screened edits (:attr:`screened`, the last round's,
+        another card's) that break no guard themselves and lowered the first player's
+        edge (``guard`` ``edge``) or moved game length back towards the original's
+        (``length``); those that do not push the other guard's quantity the wrong
+        way (lengthen games, raise the edge) first, then the most."""
+        sign = 1.0 if refused.length["value"] > self.original.length["value"] else -1.0
+        edge, length = (lambda m: m.edge_change["value"]), (lambda m: sign * m.length["value"])
+        measure, other = (edge, length) if guard == "edge" else (length, edge)
+        pool = [(other(m) > other(current), measure(m), key, value) for key, value, m in self.screened
+                if key[:2] != target[:2] and values.get(key) != value and measure(m) < measure(current)
+                and not self.settings.guards(m, self.original)]  # fmt: skip
+        return [(key, value) for *_, key, value in sorted(pool, key=lambda p: p[:2])[:PAIRS]]
+
+    def pairs(self, values: dict[Key, Any], current: Measures, round_: int) -> tuple[dict[Key, Any], Measures]:
+        """Pair moves (module docstring): each target whose best edit the edge or length
+        guard alone refused in the last round, tried with one compensating edit at a
+        time (:meth:`compensators`), played together on the same seeds and accepted by
+        the same guards."""
+        for target, (key, value, guard, m) in list(self.refused.items()):
+            if target not in {t[:2] for t in self.settings.targets(current)}:
+                continue
+            for other, other_value in self.compensators(guard, m, values, current, key):
+                self.status(f"round {round_}: pair moves", current)
+                pair = {**values, key: value, other: other_value}
+                note = f"{key[0]}[{key[1]}].{key[2]} = {value} + {other[0]}[{other[1]}].{other[2]} = {other_value}"
+                words = f"{self.edit(key, value)}, with {self.edit(other, other_value)}"
+                paired, why = self.attempt(pair, current, f"pair {round_}", key, note, words)
+                if paired is not None and why is None:
+                    values, current = pair, paired
+                    break
+        return values, current
+
+    def rounds(self) -> tuple[dict[Key, Any], Measures]:
+        """Screen and combine, round after round, then pair moves for what the guards
+        refused (module docstring): the edits chosen and the chosen deck's measures
+        (the original's when none)."""
+        values: dict[Key, Any] = {}
+        current = self.original
+        self.deck = check(apply(self.text, {}, self.file), self.file, self.short_before)
+        self.screened, self.refused = [], {}
+        for round_ in range(1, ROUNDS + 1):
+            deck = check(apply(self.text, values, self.file), self.file, self.short_before)
+            self.status(f"round {round_}: screening", current)
+            best = self.screen(deck, values, current, f"screen {round_}")
+            accepted = self.combine(values, current, best, round_) if best else None
+            if accepted is None:
+                break
+            values, current = accepted
+        return self.pairs(values, current, round_)
+
+    def run(self) -> tuple[dict[Key, Any], Measures]:
+        """:meth:`rounds` with the first player's edge as a guard, then, when that
+        proposes nothing although an edit was refused for the edge alone, again with
+        the edge relaxed (:attr:`Settings.relaxed`; module docstring)."""
+        values, current = self.rounds()
+        if not values and self.edge_refused:
+            self.settings = replace(self.settings, relaxed=True)
+            values, current = self.rounds()
+        return values, current
+
+
+def _edge_words(change: dict, sample: str) -> str:
+    return (f"the first player's edge grew by {change['value']:+.2f} pp (95% CI {change['low']:+.2f} to "
+            f"{change['high']:+.2f}) on {sample}")  # fmt: skip
+
+
+def _quantity_words(m: Measures, key: Key) -> str:
+    what = "effect" if key[0] == "allies" else "gap from par"
+    return f"{what} {quantity(m, key[0], key[1]):+.2f} {'pp' if key[0] == 'allies' else 'points'}"
