@@ -568,7 +568,7 @@ def skill(
                            "fair_rate", "gain_pp", "gain_low_pp", "gain_high_pp", "pays"]],
                     "Skill trace: the bot at each budget against itself at half of it")  # fmt: skip
         flat = int(trace["flattens_at"].iloc[0])
-        typer.echo(f"the gain flattens at budget {flat}: doubling it gains less than {threshold:g} pp or nothing "
+        typer.echo(f"the gain flattens at budget {flat}: doubling it there or beyond gains less than {threshold:g} pp or nothing "
                    f"significant" if flat else "every budget still pays: try larger budgets")  # fmt: skip
     typer.echo(f"runs in {target}\nreport: {report_path}")
 

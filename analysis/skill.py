@@ -20,8 +20,11 @@ specifications counts):
   across the allies and the practical threshold). Runs of exactly two bots.
 * **skill trace** (Ludii's *SkillTrace*, :mod:`analysis.experiments.ladder`) — the
   win rate of a bot at budget ``b`` against itself at ``b/2``, as ``b`` doubles;
-  it *flattens* at the first budget whose gain over fair is not significant (its
-  Wilson interval reaches fair) or below the practical threshold. Ludii folds the
+  a budget *pays* when its gain over fair is significant (its Wilson interval
+  clears fair) and at least the practical threshold, and the trace *flattens* at the
+  first budget from which no larger budget pays: where more thinking stops paying.
+  A small budget that does not pay below larger ones that do is noise at the bottom
+  of the curve, not its knee. Ludii folds the
   points into one number (a regression's next step plus the area under the
   squared gains); the points themselves, with intervals, read more plainly.
 
@@ -155,16 +158,17 @@ def skill_trace(points: Sequence[tuple[int, str | Path | Run]], include_unfinish
     pandas.DataFrame
         One row per budget, ascending: ``budget``, and :func:`skill_summary`'s
         columns; ``pays`` (the gain is significant and at least ``threshold_pp``);
-        ``flattens_at`` (the first budget that does not pay, the same on every
-        row; 0 when every budget pays).
+        ``flattens_at`` (the first budget from which no budget pays, the same on
+        every row; 0 when the largest budget still pays).
     """
     points = sorted(points, key=lambda point: point[0])
     runs = open_runs([run for _, run in points])
     table = skill_summary(runs, include_unfinished, threshold_pp)
     table.insert(0, "budget", [budget for budget, _ in points])
     table = table.rename(columns={"beats": "pays"})
-    flat = table.loc[~table["pays"], "budget"]
-    table["flattens_at"] = int(flat.iloc[0]) if len(flat) else 0
+    paying = np.flatnonzero(table["pays"].to_numpy())
+    last = paying[-1] if len(paying) else -1  # the largest budget that pays
+    table["flattens_at"] = 0 if last == len(table) - 1 else int(table["budget"].iloc[last + 1])
     return table
 
 

@@ -50,9 +50,16 @@ def test_a_rung_beats_the_one_below_only_when_it_plays_better(ladder_runs):
     assert planted.beats and planted.win_rate_low > 0.25 + 0.02
 
 
-def test_the_skill_trace_flattens_at_the_first_budget_that_does_not_pay(ladder_runs):
+def test_the_skill_trace_flattens_at_the_first_budget_from_which_no_budget_pays(ladder_runs):
     same, planted = ladder_runs
-    trace = skill_trace([(4, planted), (2, same)])
+    trace = skill_trace([(2, planted), (4, same)])  # pays at 2, not at 4: the knee is 4
     assert trace["budget"].tolist() == [2, 4]
+    assert trace["pays"].tolist() == [True, False]
+    assert (trace["flattens_at"] == 4).all()
+
+
+def test_a_small_budget_that_does_not_pay_below_one_that_does_is_not_the_knee(ladder_runs):
+    same, planted = ladder_runs
+    trace = skill_trace([(4, planted), (2, same)])  # not at 2, pays at 4, the largest: still pays
     assert trace["pays"].tolist() == [False, True]
-    assert (trace["flattens_at"] == 2).all()
+    assert (trace["flattens_at"] == 0).all()

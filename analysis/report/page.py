@@ -411,7 +411,8 @@ SKILL_NOTE = (
     "share of its seats (seats / players), with a Wilson interval; the upset rate is the share the weaker bots "
     "win. Per bot, the win rate per seat pools a bot's seats, with intervals clustered by game. The skill trace "
     "(Ludii's SkillTrace) plays a bot at budget b in one seat against itself at b/2, as b doubles: the gain "
-    "flattens at the first budget whose interval reaches fair or whose gain is below the practical threshold. "
+    "pays when its interval clears fair and its gain reaches the practical threshold, and flattens at the first "
+    "budget from which no larger budget pays. "
     "Luck: R9.3's die roll (completed tasks tied too) and the morale saves (R8.2), pure dice."
 )
 
@@ -453,7 +454,7 @@ def _trace_answer(trace: pd.DataFrame) -> tuple[str, str]:
         verdict = (f"already at budget {first}, the smallest played, doubling the budget gains less than {threshold} "
                    f"or nothing significant")  # fmt: skip
     else:
-        verdict = (f"more thinking stops paying at budget {flat}: doubling the budget there gains less than "
+        verdict = (f"more thinking stops paying at budget {flat}: doubling the budget there or beyond gains less than "
                    f"{threshold} or nothing significant")  # fmt: skip
     bot = str(trace["strong"].iloc[0]).split(":")[0]
     answer = f"Skill trace ({bot} at budget b against itself at b/2, {trace['players'].iloc[0]} players): {verdict}."
