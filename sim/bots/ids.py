@@ -10,10 +10,18 @@ compiles the bots it names and the cheaper ones only: a ``greedy`` run never
 compiles ``planner`` or the search bot. Each set compiles the whole engine once,
 then loads it from numba's cache; rungs rather than every combination keep that to
 four compilations at most (the test suite meets all four).
+
+``REVACHOL_COMPILE_RUNG=NAME`` (``random``, ``greedy``, ``planner`` or ``search``)
+raises every set to that rung at least: one compilation then serves every mix of
+bots up to it, at the cost of compiling the rung's bots for runs that do not use
+them. The games are the same (a set only adds branches that no seat takes); CI's
+checked build uses it to compile the engine once, not once per rung
+(docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 RANDOM = 0
@@ -27,12 +35,34 @@ SEARCH = 6
 # first rung's kernels are small (a user bot is called through its address); search's
 # playouts seat planner everywhere (sim.bots.search), which sits below it.
 LADDER = ((RANDOM, SCRIPTED, UNIFORM, USER), (GREEDY,), (PLANNER,), (SEARCH,))
+RUNG_NAMES = ("random", "greedy", "planner", "search")  # each rung by its top policy's name
+RUNG_SWITCH = "REVACHOL_COMPILE_RUNG"
+
+
+def compile_floor(setting: str | None = None) -> int:
+    """The index in :data:`LADDER` of the lowest rung kernels are compiled for: 0, or
+    the rung that ``setting`` (default: the environment's :data:`RUNG_SWITCH`) names.
+
+    Raises
+    ------
+    ValueError
+        For a name not in :data:`RUNG_NAMES`.
+    """
+    setting = (os.environ.get(RUNG_SWITCH, "") if setting is None else setting).strip()
+    if not setting:
+        return 0
+    if setting not in RUNG_NAMES:
+        raise ValueError(f"{RUNG_SWITCH}={setting!r}: valid: {', '.join(RUNG_NAMES)}")
+    return RUNG_NAMES.index(setting)
+
+
+FLOOR = compile_floor()
 
 
 def policy_set(policy_ids: Iterable[int]) -> tuple[int, ...]:
     """The sorted policy set that kernels are compiled for when the bots table names
     ``policy_ids``: every policy of :data:`LADDER`'s rungs up to the highest that
-    holds one of them.
+    holds one of them, or up to :data:`FLOOR` if that is higher.
 
     Raises
     ------
@@ -40,7 +70,7 @@ def policy_set(policy_ids: Iterable[int]) -> tuple[int, ...]:
         For an id that names no policy.
     """
     ids = {int(i) for i in policy_ids}
-    top = max((r for r, rung in enumerate(LADDER) if ids & set(rung)), default=0)
+    top = max([FLOOR, *(r for r, rung in enumerate(LADDER) if ids & set(rung))])
     unknown = ids - {p for rung in LADDER for p in rung}
     if unknown:
         raise ValueError(f"unknown policy id {sorted(unknown)}")
