@@ -7,26 +7,32 @@ other files: after an edit to ``sim/rules/turn.py``, the game loop of
 ``sim/engine.py``, whose file had not changed, came from the cache and still played
 the old turn, while a test that called the turn's kernel directly saw the new one.
 
-For a kernel defined under the ``sim`` package, the locators below give numba a
-stamp of every Python source of the package (:func:`package_stamp`) instead, so an
-edit anywhere in the package compiles the engine again, once. Kernels of other
-files (a user bot's, say) keep numba's own locators. :func:`install` registers them
-(the ``cache`` patch of :mod:`sim._patches`), else :func:`stamped_cache_dir` keys the
-whole cache directory by the stamp.
+So the package points numba's public cache directory (``numba.config.CACHE_DIR``)
+at a folder named by a stamp of every Python source of the package
+(:func:`package_stamp`): an edit anywhere in the package compiles the engine again,
+once, in a new folder. :func:`use_stamped_cache_dir` removes the checkout's folders
+of earlier stamps that no process has written to for :data:`STALE_AFTER_S` (a run
+of the earlier sources may still be starting workers that load from one). A patch
+of numba's private cache locators did the same inside the package's
+``__pycache__``; it saved no compile time and was removed (issue 33).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
+import shutil
+import time
 from pathlib import Path
 
-from numba.core import caching, config
+import numba
 
 from sim._flags import FLAGS
 
 ROOT = Path(__file__).resolve().parent
+STALE_AFTER_S = 3600.0  # a directory of an earlier stamp unchanged this long is removed (seconds)
 
 
 @functools.cache
@@ -41,49 +47,32 @@ def package_stamp(root: Path = ROOT) -> str:
     return digest.hexdigest()
 
 
-class _PackageStamped:
-    """Locator mixin: for a kernel defined under :data:`ROOT`, the package's stamp;
-    for any other, no locator (numba's own then serve it)."""
-
-    @classmethod
-    def from_function(cls, py_func, py_file):
-        if not Path(py_file).resolve().is_relative_to(ROOT):
-            return None
-        return super().from_function(py_func, py_file)
-
-    def get_source_stamp(self):
-        return package_stamp()
+def cache_dir_name(root: Path = ROOT) -> str:
+    """``revachol-<checkout>-<stamp>``: 12 hex digits of the SHA-256 of ``root``'s
+    path (so that two checkouts or installs keep a directory each), then 16 of
+    :func:`package_stamp`."""
+    checkout = hashlib.sha256(str(root).encode()).hexdigest()[:12]
+    return f"revachol-{checkout}-{package_stamp(root)[:16]}"
 
 
-class PackageUserProvidedLocator(_PackageStamped, caching.UserProvidedCacheLocator):
-    """``NUMBA_CACHE_DIR`` set: numba's locator, with the package's stamp."""
+def use_stamped_cache_dir() -> Path:
+    """Point numba's ``CACHE_DIR`` at :func:`cache_dir_name` under the cache base
+    (``NUMBA_CACHE_DIR``, else ``$XDG_CACHE_HOME/numba``, else ``~/.cache/numba``),
+    and remove this checkout's directories of other stamps there unchanged for
+    :data:`STALE_AFTER_S`: only a run of earlier sources can load them. Idempotent. Call it before any kernel is defined: numba picks a
+    kernel's cache directory when the kernel is decorated.
 
-
-class PackageInTreeLocator(_PackageStamped, caching.InTreeCacheLocator):
-    """The package's ``__pycache__`` directories, with the package's stamp."""
-
-
-class PackageUserWideLocator(_PackageStamped, caching.UserWideCacheLocator):
-    """A read-only install: the user-wide cache directory, with the package's stamp."""
-
-
-def stamped_cache_dir() -> None:
-    """Without the locators (the ``cache`` patch off, :mod:`sim._patches`): numba's own
-    locators, under a cache directory named by :func:`package_stamp` (numba's public
-    ``CACHE_DIR``: ``NUMBA_CACHE_DIR``, else the user-wide cache), so that an edit to
-    any source of the package still compiles the engine again. Idempotent."""
-    name = f"revachol-{package_stamp()[:16]}"
-    base = Path(config.CACHE_DIR or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "numba")
-    if base.name != name:
-        config.CACHE_DIR = str(base / name)
-
-
-LOCATORS = (PackageUserProvidedLocator, PackageInTreeLocator, PackageUserWideLocator)  # numba's order
-
-
-def install() -> None:
-    """Put :data:`LOCATORS` first in numba's list of cache locators. Idempotent."""
-    classes = caching.CacheImpl._locator_classes
-    for locator in reversed(LOCATORS):
-        if locator not in classes:
-            classes.insert(0, locator)
+    Returns the directory."""
+    name = cache_dir_name()
+    base = Path(numba.config.CACHE_DIR or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "numba")
+    if base.name == name:
+        return base
+    prefix = name[: -len(package_stamp()[:16])]
+    if base.is_dir():
+        now = time.time()
+        for stale in base.glob(f"{prefix}*"):
+            with contextlib.suppress(OSError):  # another process may be removing it too
+                if stale.name != name and now - max(q.stat().st_mtime for q in [stale, *stale.rglob("*")]) > STALE_AFTER_S:
+                    shutil.rmtree(stale)
+    numba.config.CACHE_DIR = str(base / name)
+    return base / name

@@ -40,8 +40,9 @@ from numba.extending import (
 )
 from numba.np import arrayobj
 
-from sim import _patches
+from sim import _cache, _patches
 
+_cache.use_stamped_cache_dir()  # before any kernel is defined (sim._cache)
 _patches.install()
 
 KERNEL_OPTIONS = {"nogil": True, "forceinline": False}

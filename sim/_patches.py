@@ -5,10 +5,6 @@ everywhere; numba's *internals* (private attributes, pass names, classes replace
 run time) only through a patch named in :data:`PATCHES`, each in its own module:
 
 =============  ===================================================================
-cache          :mod:`sim._cache`: the package's kernels cached under a stamp of all
-               its sources (``CacheImpl._locator_classes``). Off: numba's own
-               locators under a cache directory named by that stamp (public
-               ``numba.config.CACHE_DIR``), so that an edit still recompiles.
 inline         :mod:`sim._inline`: numba's IR inliner without its two deep copies
                (``InlineWorker.inline_function``, ``ir.Block``).
 split          :mod:`sim.split_compile`: the first compilation split over two
@@ -19,11 +15,13 @@ engine_index   :mod:`sim._numba`: element access without negative-index wraparou
                Off: numba's own indexing, with wraparound.
 =============  ===================================================================
 
-Two earlier patches were removed because each saved under 2 s of the cold compile
+Three earlier patches were removed because each saved under 2 s of the cold compile
 (``revachol bench --cold --bot greedy``; issue 33): numba's compile flags compared
-in one dict merge (``TargetConfig.values``, about 0.4 s) and kernels compiled
+in one dict merge (``TargetConfig.values``, about 0.4 s), kernels compiled
 without numba's wrappers for calls from Python (a ``CPUDispatcher`` subclass, about
-0.6 s).
+0.6 s), and the package's kernels cached by numba's private locators under a stamp
+of all its sources (``CacheImpl._locator_classes``, about 0 s: :mod:`sim._cache`
+now keys a public ``CACHE_DIR`` by that stamp instead).
 
 All are on for the numba minor versions of :data:`TESTED` (the range that
 ``pyproject.toml`` pins), and all off for any other. ``REVACHOL_NUMBA_PATCHES=0``
@@ -42,7 +40,7 @@ import numba
 
 TESTED = ("0.61", "0.62", "0.63", "0.64", "0.65", "0.66", "0.67", "0.68")
 SWITCH = "REVACHOL_NUMBA_PATCHES"
-PATCHES = ("cache", "inline", "split", "engine_index")
+PATCHES = ("inline", "split", "engine_index")
 
 
 def numba_minor(version: str = numba.__version__) -> str:
@@ -87,13 +85,9 @@ def on(name: str) -> bool:
 
 
 def install() -> None:
-    """Install the active patches that change numba at import (``cache``, ``inline``);
-    the others act where they are used. Idempotent."""
-    from sim import _cache, _inline
+    """Install the active patches that change numba at import (``inline``); the
+    others act where they are used. Idempotent."""
+    from sim import _inline
 
-    if on("cache"):
-        _cache.install()
-    else:
-        _cache.stamped_cache_dir()
     if on("inline"):
         _inline.install()

@@ -1,7 +1,11 @@
 """Numba's cache is keyed by every source of the package (sim._cache): a kernel's
 machine code holds the kernels it calls, which live in other files."""
 
+import os
 import shutil
+import time
+
+import numba
 
 from sim import _cache
 from sim.engine import play_batch
@@ -28,8 +32,23 @@ def test_a_compile_time_switch_changes_the_stamp(monkeypatch):
     assert stamp(_cache.ROOT) != before
 
 
-def test_the_game_loop_and_the_turn_are_cached_under_the_package_stamp():
+def test_the_game_loop_and_the_turn_are_cached_in_the_directory_of_the_package_stamp():
+    assert numba.config.CACHE_DIR.endswith(_cache.package_stamp()[:16])
     for kernel in (play_batch, take_turn):
-        locator = kernel._cache._impl.locator
-        assert isinstance(locator, _cache.LOCATORS)
-        assert locator.get_source_stamp() == _cache.package_stamp()
+        assert kernel._cache.cache_path.startswith(numba.config.CACHE_DIR)
+
+
+def test_a_stale_directory_of_this_checkout_is_removed_and_a_recent_one_or_another_checkouts_kept(tmp_path, monkeypatch):
+    name = _cache.cache_dir_name()
+    prefix = name[: -16]
+    old, recent, other = tmp_path / f"{prefix}0000000000000000", tmp_path / f"{prefix}1111111111111111", tmp_path / "revachol-aaaaaaaaaaaa-0000000000000000"
+    for folder in (old, recent, other):
+        (folder / "sim").mkdir(parents=True)
+        (folder / "sim" / "kernel.nbi").write_bytes(b"")
+    hours_ago = time.time() - 2 * _cache.STALE_AFTER_S
+    for path in (old, old / "sim", old / "sim" / "kernel.nbi", other, other / "sim", other / "sim" / "kernel.nbi"):
+        os.utime(path, (hours_ago, hours_ago))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    assert _cache.use_stamped_cache_dir() == tmp_path / name
+    assert numba.config.CACHE_DIR == str(tmp_path / name)
+    assert not old.exists() and recent.exists() and other.exists()
