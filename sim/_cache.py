@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numba
 
+from sim import _patches
 from sim._flags import FLAGS
 
 ROOT = Path(__file__).resolve().parent
@@ -39,8 +40,11 @@ STALE_AFTER_S = 3600.0  # a directory of an earlier stamp unchanged this long is
 def package_stamp(root: Path = ROOT) -> str:
     """A SHA-256 hex digest of the path, modification time (ns) and size of every
     ``.py`` file under ``root`` (numba's own stamp uses modification time and size),
-    and of the compile-time switches (:data:`sim._flags.FLAGS`)."""
-    digest = hashlib.sha256(repr(sorted(FLAGS.items())).encode())
+    and of what else changes the machine code: the compile-time switches
+    (:data:`sim._flags.FLAGS`), the numba patches in use (:data:`sim._patches.ACTIVE`)
+    and ``NUMBA_BOUNDSCHECK``."""
+    switches = (sorted(FLAGS.items()), sorted(_patches.ACTIVE), numba.config.BOUNDSCHECK)
+    digest = hashlib.sha256(repr(switches).encode())
     for path in sorted(root.rglob("*.py")):
         stat = path.stat()
         digest.update(f"{path.relative_to(root).as_posix()}\0{stat.st_mtime_ns}\0{stat.st_size}\n".encode())

@@ -32,6 +32,17 @@ def test_a_compile_time_switch_changes_the_stamp(monkeypatch):
     assert stamp(_cache.ROOT) != before
 
 
+def test_the_patches_in_use_and_the_bounds_check_change_the_stamp(monkeypatch):
+    """A build with the numba patches off, or bounds-checked, is machine code of its
+    own: neither may load another build's kernels from the cache."""
+    stamp = _cache.package_stamp.__wrapped__  # uncached
+    before = stamp(_cache.ROOT)
+    monkeypatch.setattr(_cache._patches, "ACTIVE", frozenset())
+    patches_off = stamp(_cache.ROOT)
+    monkeypatch.setattr(numba.config, "BOUNDSCHECK", not numba.config.BOUNDSCHECK)
+    assert len({before, patches_off, stamp(_cache.ROOT)}) == 3
+
+
 def test_the_game_loop_and_the_turn_are_cached_in_the_directory_of_the_package_stamp():
     assert numba.config.CACHE_DIR.endswith(_cache.package_stamp()[:16])
     for kernel in (play_batch, take_turn):
