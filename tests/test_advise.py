@@ -42,13 +42,14 @@ def _short(deck) -> set[str]:
 
 
 def _measures(deck, effect_pp: float, edge_change_pp: float, half_width: float = 0.8, kim_pp: float = 0.0,
-              turns: float = 55.0) -> Measures:  # fmt: skip
+              turns: float = 55.0, cindy_pp: float = 0.0) -> Measures:  # fmt: skip
     """Measures of a search deck in which only Evrart Claire (ally 15) has an effect,
-    ``effect_pp``, and Kim Kitsuragi (ally 10) ``kim_pp``; the first player's edge
-    moved ``edge_change_pp`` from the original's (paired 95% CI ± ``half_width``) on
-    the same games (R9.4); ``turns`` per game on average."""
+    ``effect_pp``, Kim Kitsuragi (ally 10) ``kim_pp`` and Cindy the Skull (ally 9)
+    ``cindy_pp``; the first player's edge moved ``edge_change_pp`` from the
+    original's (paired 95% CI ± ``half_width``) on the same games (R9.4); ``turns``
+    per game on average."""
     effect = np.zeros(len(deck.allies))
-    effect[15], effect[10] = effect_pp, kim_pp
+    effect[15], effect[10], effect[9] = effect_pp, kim_pp, cindy_pp
     allies = pd.DataFrame({"effect_pp": effect, "p_value": np.where(effect != 0, 1e-9, 0.9)})
     tasks = pd.DataFrame({"gap_points": np.zeros(len(deck.tasks))})
     turns = {"value": turns, "low": turns - 0.1, "high": turns + 0.1, "games": 20_000}
@@ -145,6 +146,32 @@ def test_r9_4_a_fix_refused_by_a_guard_is_accepted_with_a_compensating_edit(defa
     pairs = pd.DataFrame(search.log).query("stage == 'pair 1'")
     assert list(pairs["refused_by"]) == [""] and pairs["edit"].iloc[0] == (
         "Remove the yellow symbol from Evrart Claire, with Remove the blue symbol from Kim Kitsuragi")
+
+
+def test_r9_4_a_fix_whose_pair_grows_the_edge_is_accepted_with_a_second_compensating_edit(default_deck):
+    """Evrart Claire's fix makes games 5.5% longer. Removing a symbol from Kim
+    Kitsuragi shortens them by 2 turns, and keeps the first player's edge alone but
+    grows it by 1 pp with Evrart's fix; removing one from Cindy the Skull lowers the
+    edge by 1 pp and leaves the length. The pair (Evrart, Kim) breaks the edge guard;
+    with Cindy the three keep both guards and fix Evrart."""
+    evrart, kim, cindy = ("allies", 15, "symbols"), ("allies", 10, "symbols"), ("allies", 9, "symbols")
+
+    def play(values):
+        fixed, moved, lowered = (values.get(key) is not None for key in (evrart, kim, cindy))
+        return _measures(default_deck, 0.5 if fixed else 12.0, fixed * moved * 1.0 - lowered * 1.0, half_width=0.2,
+                         kim_pp=3.2 if moved else 3.0, cindy_pp=3.2 if lowered else 3.0,
+                         turns=55.0 + fixed * 3.0 - moved * 2.0)  # fmt: skip
+
+    search = Search(play, Settings(), play({}), {evrart, kim, cindy}, DEFAULT_CARDS.read_text(), "cards.yaml")
+    values, chosen = search.run()
+    assert set(values) == {evrart, kim, cindy} and not search.settings.relaxed
+    assert quantity(chosen, "allies", 15) == 0.5 and not search.settings.guards(chosen, search.original)
+    log = pd.DataFrame(search.log)
+    assert list(log.query("stage == 'pair 1'")["refused_by"]) == ["edge"]
+    triple = log.query("stage == 'triple 1'")
+    assert list(triple["refused_by"]) == [""] and triple["edit"].iloc[0] == (
+        "Remove the yellow symbol from Evrart Claire, with Remove the blue symbol from Kim Kitsuragi and Remove the "
+        "yellow symbol from Cindy the Skull")
 
 
 @pytest.mark.parametrize(("change", "half_width", "grew"), [

@@ -124,7 +124,7 @@ def tried_sentence(search: pd.DataFrame, card: str, name: str, still: str) -> st
     from Evrart Claire, refused: the first player's edge grew by +0.30 pp (95% CI
     +0.02 to +0.58) on the edge seed; …``. Each edit once, with its last outcome;
     ``still`` is the card's verdict and figure on the hold-out."""
-    rows = search[(search["card"] == card) & search["stage"].str.startswith(("greedy", "pair", "screen"))]
+    rows = search[(search["card"] == card) & search["stage"].str.startswith(("greedy", "pair", "triple", "screen"))]
     rows = rows[~(rows["stage"].str.startswith("screen") & (rows["refused_by"] == ""))]  # a screen's fair try goes on
     if rows.empty:
         return (f"{name} still has a verdict, {still}: no edit was tried for it (on the search seed it was inside the aim, or "

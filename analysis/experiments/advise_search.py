@@ -35,7 +35,11 @@ left flagged, often new verdicts, since every edit moves the average ally):
    other guard's quantity the wrong way first, then the most. At most
    :data:`PAIRS` pairs per such card, each played on the same seeds and accepted by
    the same guards (the edge checked on the edge seed), the first accepted kept.
-   Pairs come last so that they cost at most ``PAIRS`` decks per resisting card.
+   A pair that keeps the first guard but breaks the other (Evrart Claire's fix and a
+   shorter game grew the first player's edge on the default deck) is tried with a
+   second compensating edit, for the other guard, chosen the same way: at most
+   :data:`PAIRS` such triples per pair. Pairs come last so that they cost at most
+   ``PAIRS × (1 + PAIRS)`` decks per resisting card.
 
 Every attempt at a target is logged (``search.csv``: ``card``, ``refused_by``,
 ``why``), so that a card still flagged in the proposal can be told with the edits
@@ -189,6 +193,7 @@ class Search:
     edge_refused: int = 0
     screened: list[tuple[Key, Any, Measures]] = field(default_factory=list)
     refused: dict[tuple[str, int], tuple[Key, Any, str, Measures]] = field(default_factory=dict)
+    moves: set[tuple[str, ...]] = field(default_factory=set)
     deck: Deck | None = None
 
     def record(self, stage: str, m: Measures | None, note: str, card: str = "", refused_by: str = "",
@@ -339,37 +344,59 @@ class Search:
         return (trial_values, trial) if trial is not current else None
 
     def compensators(self, guard: str, refused: Measures, values: dict[Key, Any], current: Measures,
-                     target: Key) -> list[tuple[Key, Any]]:  # fmt: skip
-        """At most :data:`PAIRS` screened edits (:attr:`screened`, the last round's,
-        another card's) that break no guard themselves and lowered the first player's
-        edge (``guard`` ``edge``) or moved game length back towards the original's
-        (``length``); those that do not push the other guard's quantity the wrong
-        way (lengthen games, raise the edge) first, then the most."""
+                     cards: set[tuple[str, int]]) -> list[tuple[Key, Any]]:  # fmt: skip
+        """At most :data:`PAIRS` screened edits (:attr:`screened`, the last round's, of
+        a card not in ``cards``) that break no guard themselves and lowered the first
+        player's edge (``guard`` ``edge``) or moved game length back towards the
+        original's (``length``); those that do not push the other guard's quantity
+        the wrong way (lengthen games, raise the edge) first, then the most."""
         sign = 1.0 if refused.length["value"] > self.original.length["value"] else -1.0
         edge, length = (lambda m: m.edge_change["value"]), (lambda m: sign * m.length["value"])
         measure, other = (edge, length) if guard == "edge" else (length, edge)
         pool = [(other(m) > other(current), measure(m), key, value) for key, value, m in self.screened
-                if key[:2] != target[:2] and values.get(key) != value and measure(m) < measure(current)
+                if key[:2] not in cards and values.get(key) != value and measure(m) < measure(current)
                 and not self.settings.guards(m, self.original)]  # fmt: skip
         return [(key, value) for *_, key, value in sorted(pool, key=lambda p: p[:2])[:PAIRS]]
 
+    def compensate(self, values: dict[Key, Any], current: Measures, move: dict[Key, Any], guard: str,
+                   refused: Measures, round_: int) -> tuple[dict[Key, Any], Measures] | None:  # fmt: skip
+        """Pair moves (module docstring): ``move`` (a target's fix, first, and the
+        compensating edits so far), which ``guard`` alone refused with measures
+        ``refused``, tried with each of its :meth:`compensators` in turn, on the same
+        seeds and under the same guards. A pair that the other guard refuses is tried
+        with a compensator for that one (at most two compensating edits). The values
+        and measures accepted, or None."""
+        target = next(iter(move))
+        cards = {key[:2] for key in move}
+        for other, other_value in self.compensators(guard, refused, {**values, **move}, current, cards):
+            self.status(f"round {round_}: pair moves", current)
+            trial = {**move, other: other_value}
+            edits = [f"{key[0]}[{key[1]}].{key[2]} = {value}" for key, value in trial.items()]
+            if tuple(sorted(edits)) in self.moves:  # the same edits, compensated in the other order
+                continue
+            self.moves.add(tuple(sorted(edits)))
+            note = " + ".join(edits)
+            first, *others = (self.edit(key, value) for key, value in trial.items())
+            words = f"{first}, with {' and '.join(others)}"
+            stage = f"{'pair' if len(trial) == 2 else 'triple'} {round_}"
+            m, why = self.attempt({**values, **trial}, current, stage, target, note, words)
+            if m is not None and why is None:
+                return {**values, **trial}, m
+            if len(trial) == 2 and m is not None and why[0] in ("edge", "length") and why[0] != guard:
+                accepted = self.compensate(values, current, trial, why[0], m, round_)
+                if accepted is not None:
+                    return accepted
+        return None
+
     def pairs(self, values: dict[Key, Any], current: Measures, round_: int) -> tuple[dict[Key, Any], Measures]:
-        """Pair moves (module docstring): each target whose best edit the edge or length
-        guard alone refused in the last round, tried with one compensating edit at a
-        time (:meth:`compensators`), played together on the same seeds and accepted by
-        the same guards."""
+        """Pair moves (module docstring) for each target whose best edit the edge or
+        length guard alone refused in the last round (:meth:`compensate`)."""
         for target, (key, value, guard, m) in list(self.refused.items()):
             if target not in {t[:2] for t in self.settings.targets(current)}:
                 continue
-            for other, other_value in self.compensators(guard, m, values, current, key):
-                self.status(f"round {round_}: pair moves", current)
-                pair = {**values, key: value, other: other_value}
-                note = f"{key[0]}[{key[1]}].{key[2]} = {value} + {other[0]}[{other[1]}].{other[2]} = {other_value}"
-                words = f"{self.edit(key, value)}, with {self.edit(other, other_value)}"
-                paired, why = self.attempt(pair, current, f"pair {round_}", key, note, words)
-                if paired is not None and why is None:
-                    values, current = pair, paired
-                    break
+            accepted = self.compensate(values, current, {key: value}, guard, m, round_)
+            if accepted is not None:
+                values, current = accepted
         return values, current
 
     def rounds(self) -> tuple[dict[Key, Any], Measures]:
@@ -379,7 +406,7 @@ class Search:
         values: dict[Key, Any] = {}
         current = self.original
         self.deck = check(apply(self.text, {}, self.file), self.file, self.short_before)
-        self.screened, self.refused = [], {}
+        self.screened, self.refused, self.moves = [], {}, set()
         for round_ in range(1, ROUNDS + 1):
             deck = check(apply(self.text, values, self.file), self.file, self.short_before)
             self.status(f"round {round_}: screening", current)
