@@ -461,7 +461,7 @@ def tune(
 @app.command()
 def advise(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file; the proposal edits a copy of its text, comments kept."),
-    games: int = typer.Option(20_000, "--games", "-n", min=100, help="Games per candidate deck on the search seed (and as many with every task paying alike)."),
+    games: int = typer.Option(50_000, "--games", "-n", min=100, help="Games per candidate deck on the search seed (and as many with every task paying alike); fewer make the search chase noise (docs/EXPERIMENTS.md)."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
     bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat. {BOTS}"),
     seed: int = typer.Option(0, help="The search seed: every candidate plays the same games (common random numbers); the result is measured on a hold-out seed the search never uses."),

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,7 @@ from analysis.experiments.advise_edits import (
 )  # fmt: skip
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
-    edit_sentences, flagged_table, summary_table, tried_sentence, write_advice,
+    edit_sentences, flagged_table, headline, summary_table, tried_sentence, write_advice,
 )  # fmt: skip
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
@@ -185,6 +186,26 @@ def test_r9_4_the_edge_counts_as_larger_when_its_growth_is_significant_or_beyond
     m = _measures(default_deck, 0.0, change, half_width)
     assert Settings().edge_grew(m.edge_change) is grew
     assert ("edge" in Settings().guards(m, m)) is grew and "edge" not in Settings(relaxed=True).guards(m, m)
+
+
+def test_the_page_opens_with_the_counts_length_and_edge_on_the_hold_out():
+    """advice.html's first sentence: the edits, the flagged counts before and after,
+    and the paired changes of game length and of the first player's edge (R9.4), the
+    edge judged by the search's rule."""
+    summary = pd.DataFrame([
+        {"what": "allies with a verdict", "before": 15, "after": 2},
+        {"what": "tasks out of line", "before": 1, "after": 2},
+        {"what": "mean turns per game", "before": 54.74, "difference": 2.62, "difference_low": 2.58, "difference_high": 2.66},
+        {"what": "first player's edge over a fair seat", "before": 3.02, "difference": -0.09, "difference_low": -0.47,
+         "difference_high": 0.29},
+    ])  # fmt: skip
+    advice = SimpleNamespace(changes=[object()] * 16, holdout_games=100_000)
+    assert headline(advice, summary) == (
+        "16 edits to the cards' data. On 100,000 fresh games per deck: allies with a verdict 15 → 2, tasks out of "
+        "line 1 → 2; games +4.8% longer (+2.62 turns, 95% CI +2.58 to +2.66); the first player's edge -0.09 pp "
+        "(95% CI -0.47 to +0.29), not larger.")  # fmt: skip
+    summary.loc[3, ["difference", "difference_low", "difference_high"]] = [0.3, 0.1, 0.5]
+    assert headline(advice, summary).endswith("the first player's edge +0.30 pp (95% CI +0.10 to +0.50), larger.")
 
 
 def test_locked_list_lock_option_and_only_estimated_leave_those_fields_out(default_deck):

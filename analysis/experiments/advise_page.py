@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 
 from analysis.experiments.advise import Advice
 from analysis.experiments.advise_measures import Measures
-from analysis.experiments.advise_search import EDGE_TOLERANCE_PP
+from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
 from analysis.report.html import estimate, figure_png, image_html, page, table_html
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
@@ -181,6 +181,25 @@ def edge_note(advice: Advice) -> str:
             f"on {advice.holdout_games:,} games of a seed of its own before any deck was accepted.")  # fmt: skip
 
 
+def headline(advice: Advice, summary: pd.DataFrame) -> str:
+    """The page's first sentence: how many edits, and on the hold-out games the flagged
+    counts before and after, the change of game length and of the first player's
+    edge, each with its paired 95% CI, the edge judged by the search's rule
+    (:meth:`.advise_search.Settings.edge_grew`)."""
+    rows = summary.set_index("what")
+    allies, tasks = rows.loc["allies with a verdict"], rows.loc["tasks out of line"]
+    turns, edge = rows.loc["mean turns per game"], rows.loc["first player's edge over a fair seat"]
+    longer = 100 * turns["difference"] / turns["before"]
+    grew = Settings().edge_grew({"value": edge["difference"], "low": edge["difference_low"]})
+    edge_words = "larger" if grew else "not larger"
+    return (f"{len(advice.changes)} edit{'s' * (len(advice.changes) != 1)} to the cards' data. On "
+            f"{advice.holdout_games:,} fresh games per deck: allies with a verdict {allies['before']:.0f} → "
+            f"{allies['after']:.0f}, tasks out of line {tasks['before']:.0f} → {tasks['after']:.0f}; games "
+            f"{longer:+.1f}% longer ({turns['difference']:+.2f} turns, 95% CI {turns['difference_low']:+.2f} to "
+            f"{turns['difference_high']:+.2f}); the first player's edge {edge['difference']:+.2f} pp (95% CI "
+            f"{edge['difference_low']:+.2f} to {edge['difference_high']:+.2f}), {edge_words}.")  # fmt: skip
+
+
 def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
     """Write ``advice.html``, ``advice.csv`` (flagged quantities, then the summary
     rows) and ``search.csv`` (the search's decks, in-sample) to ``out``; returns the
@@ -198,12 +217,17 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
               ignore_index=True).to_csv(csv, index=False)  # fmt: skip
     sentences = edit_sentences(advice) or ["No edit is proposed: no flagged quantity could be moved towards its "
                                            "threshold by the edits allowed."]  # fmt: skip
-    body = [f"<p>Proposal: <code>{escape(str(advice.proposal))}</code>. Every figure below, unless labelled "
-            f"in-sample, is from {advice.holdout_games:,} fresh games per deck on the hold-out seed "
-            f"{advice.holdout_seed}, which the search never used (and as many with every task paying alike).</p>",
+    provenance = (f"Proposal: <code>{escape(str(advice.proposal))}</code>. Every figure below, unless labelled "
+                  f"in-sample, is from {advice.holdout_games:,} fresh games per deck on the hold-out seed "
+                  f"{advice.holdout_seed}, which the search never used (and as many with every task paying alike).")
+    if command:
+        provenance = f"Command: <code>{escape(command)}</code>. " + provenance
+    body = ["<h1>What should I change?</h1>",
+            f"<p class=\"answer\">{escape(headline(advice, summary))}</p>",
             "<h2>The edits</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
             *(["<h2>The cards that resist</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in resisting) + "</ul>"]
               if resisting else []),
+            f"<p class=\"note\">{provenance}</p>",
             f"<p class=\"note\">{escape(edge_note(advice))}</p>",
             "<h2>Every flagged quantity, before and after</h2>",
             table_html(flagged), image_html(figure_png(plot_forest(flagged)), "forest plot"),
@@ -214,8 +238,6 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             f"search seed, {advice.games['edge']:,} in the edge checks and {advice.games['holdout']:,} on the "
             f"hold-out seed (points-blind companions included). "
             f"These figures chose the proposal and flatter it.</p>", table_html(advice.search)]  # fmt: skip
-    if command:
-        body.insert(0, f"<p>Command: <code>{escape(command)}</code></p>")
     html = out / "advice.html"
     html.write_text(page("What should I change? Card edits, confirmed on fresh games", "\n".join(body)),
                     encoding="utf-8")  # fmt: skip

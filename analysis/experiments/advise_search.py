@@ -59,13 +59,13 @@ smaller *excess*:
   :data:`EDGE_TOLERANCE_PP` (a growth too large to wave through, significant or
   not). A paired growth within the noise of ``n_games`` games, below 0.25 pp, is
   not called larger: on 20,000 games the paired interval of one edit is about
-  ±0.8 pp wide, so a bare "estimate ≤ 0" would refuse half of the edge-neutral
-  edits by luck (0.25 pp: a quarter), and a bare significance test would let a
-  real growth of 0.5 pp through.
+  ±0.8 pp wide (±0.5 pp on the default 50,000), so a bare "estimate ≤ 0" would
+  refuse half of the edge-neutral edits by luck, and a bare significance test
+  would let a real growth of 0.5 pp through.
 
   *Checked at the hold-out's resolution.* The search seed's ``n_games`` resolve
-  the edge more coarsely than the hold-out's ``holdout_games`` (±0.8 pp against
-  ±0.4 pp on the default deck), and a greedy chain of accepted edits keeps the
+  the edge more coarsely than the hold-out's ``holdout_games`` (±0.5 pp against
+  ±0.4 pp on the default deck, ±0.8 pp on 20,000 games), and a greedy chain of accepted edits keeps the
   draws that happened to look edge-neutral (the winner's curse): a first version
   kept the edge in-sample (−0.06 pp) and grew it by +0.6 pp (95% CI 0.2–1.0) on the
   hold-out. So the screen's edge only ranks and pre-filters; before a deck is
