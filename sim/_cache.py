@@ -51,12 +51,15 @@ def package_stamp(root: Path = ROOT) -> str:
     return digest.hexdigest()
 
 
+def checkout_prefix(root: Path = ROOT) -> str:
+    """``revachol-<checkout>-``: 12 hex digits of the SHA-256 of ``root``'s path, so
+    that two checkouts or installs keep a folder each."""
+    return f"revachol-{hashlib.sha256(str(root).encode()).hexdigest()[:12]}-"
+
+
 def cache_dir_name(root: Path = ROOT) -> str:
-    """``revachol-<checkout>-<stamp>``: 12 hex digits of the SHA-256 of ``root``'s
-    path (so that two checkouts or installs keep a directory each), then 16 of
-    :func:`package_stamp`."""
-    checkout = hashlib.sha256(str(root).encode()).hexdigest()[:12]
-    return f"revachol-{checkout}-{package_stamp(root)[:16]}"
+    """:func:`checkout_prefix`, then 16 hex digits of :func:`package_stamp`."""
+    return checkout_prefix(root) + package_stamp(root)[:16]
 
 
 def use_stamped_cache_dir() -> Path:
@@ -71,10 +74,9 @@ def use_stamped_cache_dir() -> Path:
     base = Path(numba.config.CACHE_DIR or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "numba")
     if base.name == name:
         return base
-    prefix = name[: -len(package_stamp()[:16])]
     if base.is_dir():
         now = time.time()
-        for stale in base.glob(f"{prefix}*"):
+        for stale in base.glob(f"{checkout_prefix()}*"):
             with contextlib.suppress(OSError):  # another process may be removing it too
                 if stale.name != name and now - max(q.stat().st_mtime for q in [stale, *stale.rglob("*")]) > STALE_AFTER_S:
                     shutil.rmtree(stale)

@@ -3,9 +3,10 @@
 Every kernel keeps its compiled machine code on disk (numba's ``cache=True``), so only
 the first process on a machine pays the compilation. ``nogil=True`` lets threads run
 kernels side by side. Set ``NUMBA_DISABLE_JIT=1`` to run the same code as plain
-Python (``.ci/run`` runs the rules tests so). Set ``NUMBA_BOUNDSCHECK=1``
-(a build of its own in the cache, :mod:`sim._cache`) for a build where an index past an array's end raises ``IndexError`` instead of corrupting
-memory (tests/test_large_deck_fuzz.py runs the large-deck tests so).
+Python (``.ci/run`` runs the rules tests so). Set ``NUMBA_BOUNDSCHECK=1`` (a build of
+its own in the cache, :mod:`sim._cache`) for a build where an index past an array's
+end raises ``IndexError`` instead of corrupting memory (tests/test_large_deck_fuzz.py
+runs the large-deck tests so).
 
 Kernels take the game state and the deck as *views* (:class:`View`): a bare pointer
 to a buffer laid out as the payload of a StructRef whose array fields are borrowed,
