@@ -16,6 +16,8 @@ from sim.deck_arrays import compile_deck
 from sim.play import run_games
 from sim.options import RuleOptions
 from sim._patches import PATCHES
+from sim.bots import ids
+from sim.bots.ids import RUNG_SWITCH
 from sim.split_compile import (
     AFTER_DECIDE, HELPER_SHARE, OWN_SHARE, _Split, _wait_for, compile_share, kernel_of, signature,
 )  # fmt: skip
@@ -56,17 +58,20 @@ print(json.dumps({"compiled": compiled, "signatures": signatures, "games": recor
 
 def cold_first_run(tmp_path, patches: str) -> dict:
     """:data:`_FIRST_RUN` in a fresh process with an empty numba cache and
-    ``REVACHOL_NUMBA_PATCHES=patches``."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "REVACHOL_NUMBA_PATCHES": patches}
+    ``REVACHOL_NUMBA_PATCHES=patches``, for the ``random`` set whatever the compile floor
+    of this run (``REVACHOL_COMPILE_RUNG``, sim.bots.ids)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "REVACHOL_NUMBA_PATCHES": patches,
+           RUNG_SWITCH: ""}  # fmt: skip
     out = subprocess.run([sys.executable, "-c", _FIRST_RUN, str(ROOT / "cards.yaml")], env=env, cwd=ROOT,
                          check=True, capture_output=True, text=True)  # fmt: skip
     return json.loads(out.stdout)
 
 
 @pytest.mark.slow
-def test_every_share_kernel_is_compiled_with_the_types_the_game_loop_calls_it_with(tmp_path):
+def test_every_share_kernel_is_compiled_with_the_types_the_game_loop_calls_it_with(tmp_path, monkeypatch):
     """On any machine: unsplit, the game loop compiles each share kernel once, with the
     signature that sim.split_compile derives, so a stale share cannot pass unseen."""
+    monkeypatch.setattr(ids, "FLOOR", 0)  # the child's set: random, no floor
     result = cold_first_run(tmp_path, ",".join(p for p in PATCHES if p != "split"))
     deck = compile_deck(load_deck(ROOT / "cards.yaml"))
     state = new_state(deck, RuleOptions().to_array())
