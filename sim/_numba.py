@@ -31,6 +31,7 @@ from numba.core.typing.templates import AttributeTemplate
 from numba.extending import (
     NativeValue,
     infer_getattr,
+    intrinsic,
     lower_getattr_generic,
     models,
     overload,
@@ -128,9 +129,11 @@ class ViewType(types.Type):
     StructRef, whose fields it exposes. Three kinds, by ``visible`` and ``writable``:
 
     * the engine's view (``visible`` None): every field, writable elements;
-    * a built-in bot's *seat view* (``writable`` a tuple, :mod:`sim.bots.observation`):
-      only the fields named in ``visible``, read-only but for those in ``writable``,
-      indexed as the engine indexes (:class:`EngineArray`);
+    * a *narrowed view* (``writable`` a tuple, :func:`view_of`): a part of the state
+      (:data:`sim.state.PARTS`) or a built-in bot's seat view
+      (:mod:`sim.bots.observation`), only the fields named in ``visible``, read-only
+      but for those in ``writable``, indexed as the engine indexes
+      (:class:`EngineArray`);
     * a user bot's observation (``writable`` None, :mod:`sim.bots.user`): only the
       fields in ``visible``, all read-only, with Python's negative indices
       (:class:`BorrowedArray`).
@@ -145,7 +148,7 @@ class ViewType(types.Type):
         self.visible = visible
         self.policies = policies
         self.writable = writable
-        kind = "View" if visible is None else "Observation" if writable is None else "SeatView"
+        kind = "View" if visible is None else "Observation" if writable is None else "NarrowView"
         with_policies = "" if policies is None else f", policies {list(policies)}"
         with_writable = "" if writable is None else f", writable {writable}"
         super().__init__(name=f"{kind}({ref_type}, {visible}{with_writable}{with_policies})")
@@ -251,8 +254,8 @@ if _patches.on("engine_index"):  # else numba's own indexing, with wraparound
 
 def _borrowed(field, typ, attr):
     """Field ``attr`` of view type ``typ`` (:class:`ViewType`'s three kinds) as a
-    borrowed array: an :class:`EngineArray` for the engine and a seat view, writable
-    for the engine and a seat view's ``writable`` fields; a read-only
+    borrowed array: an :class:`EngineArray` for the engine and a narrowed view,
+    writable for the engine and a narrowed view's ``writable`` fields; a read-only
     :class:`BorrowedArray` for a user bot's observation."""
     if not isinstance(field, types.Array):
         return field
@@ -332,6 +335,38 @@ class View:
     def policies(self) -> tuple[int, ...] | None:
         """The policy set of the view's numba type; None: no policy set."""
         return None
+
+
+def view_of(visible: tuple[str, ...], writable: tuple[str, ...]):
+    """``view(st)``: the state's view ``st`` retyped as a :class:`ViewType` that
+    shows the fields ``visible`` only and writes ``writable`` only (a subset of
+    them): the same pointer, so it costs nothing at run time. Reading another field
+    through it, or writing a read-only one, is a compile error. The state's parts
+    (:data:`sim.state.PARTS`) and a built-in bot's seat view
+    (:mod:`sim.bots.observation`) are views of this kind. A view only narrows: from
+    a view that already hides a field of ``visible``, or reads one of ``writable``
+    only, ``view`` does not compile. In plain Python (``NUMBA_DISABLE_JIT=1``) it
+    returns ``st`` itself.
+    """
+
+    @intrinsic
+    def retype(typingctx, st):
+        if not isinstance(st, ViewType):
+            return None
+        if st.visible is not None and not (set(visible) <= set(st.visible) and set(writable) <= set(st.writable or ())):
+            return None  # it would widen a narrower view
+
+        def codegen(context, builder, signature, args):
+            return args[0]
+
+        return ViewType(st.ref_type, visible, None, writable)(st), codegen
+
+    def view(st):
+        return st
+
+    if not numba.config.DISABLE_JIT:
+        overload(view, jit_options={"nogil": True})(lambda st: lambda st: retype(st))
+    return view
 
 
 @typeof_impl.register(View)

@@ -19,7 +19,9 @@ from sim.rules.scoring import score_game
 from sim.rules.setup import setup_game
 from sim.rules.turn import take_turn
 from sim.rules.zones import check_zones
-from sim.state import BAD_CHOICE, INITIAL_HAND, MAX_PLAYERS, MIN_PLAYERS, OUTCOME, OUTCOME_RUNNING, R_DEBUG
+from sim.state import (
+    BAD_CHOICE, INITIAL_HAND, MAX_PLAYERS, MIN_PLAYERS, OUTCOME, OUTCOME_RUNNING, R_DEBUG, game_view, record_view,
+)  # fmt: skip
 
 
 @inline_kernel
@@ -47,15 +49,16 @@ def play_game(st, backup, deck, n_players, keys, game_index):
 
 @kernel
 def play_batch(st, backup, deck, n_players, keys, first_game, games, players, held, played, opening, tasks, morale, allies):
-    """Play ``games.shape[0]`` consecutive games and fill their record rows; stop at a
-    game with a bad choice. Returns the number of games recorded."""
+    """Play ``games.shape[0]`` consecutive games and fill their record rows, from the
+    game part and the record part of ``st`` (their typed views, :mod:`sim.state`);
+    stop at a game with a bad choice. Returns the number of games recorded."""
     for i in range(games.shape[0]):
         game_index = first_game + i
         play_game(st, backup, deck, n_players, keys, game_index)
         if st.g[BAD_CHOICE]:
             return i
         games[i, 0] = game_index
-        write_record(st, i, games, players, held, played, opening, tasks, morale, allies)
+        write_record(game_view(st), record_view(st), i, games, players, held, played, opening, tasks, morale, allies)
     return games.shape[0]
 
 

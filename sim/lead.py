@@ -85,23 +85,24 @@ LONE_LEADER = _lone_leaders()  # a lookup per turn of the game, where a loop ove
 
 
 @inline_kernel
-def write_closeness(st, row, at):
+def write_closeness(game, record, row, at):
     """Write margin, lead_changes, lead_taken_turn and winner_behind_at_half (see the
-    module docstring) of the scored game in ``st`` into ``row[at : at + 4]``."""
-    winner = st.g[WINNER]
+    module docstring) of the scored game into ``row[at : at + 4]``, from the state's
+    game part and record part (``game_view(st)``, ``record_view(st)``)."""
+    winner = game.g[WINNER]
     runner_up = -1
-    for seat in range(st.g[N_PLAYERS]):
-        if seat != winner and st.seat_stats[seat, S_SCORE] > runner_up:
-            runner_up = st.seat_stats[seat, S_SCORE]
+    for seat in range(game.g[N_PLAYERS]):
+        if seat != winner and record.seat_stats[seat, S_SCORE] > runner_up:
+            runner_up = record.seat_stats[seat, S_SCORE]
     leader, changes, taken = EMPTY, 0, 0
-    for turn in range(1, st.g[TURN] + 1):
-        seat = LONE_LEADER[st.leaders[turn]]
+    for turn in range(1, game.g[TURN] + 1):
+        seat = LONE_LEADER[record.leaders[turn]]
         if seat != EMPTY and seat != leader:
             if leader != EMPTY:
                 changes += 1
             leader, taken = seat, turn
-    half = st.g[TURN] // 2
-    row[at] = st.seat_stats[winner, S_SCORE] - runner_up
+    half = game.g[TURN] // 2
+    row[at] = record.seat_stats[winner, S_SCORE] - runner_up
     row[at + 1] = changes
     row[at + 2] = taken
-    row[at + 3] = 1 if half > 0 and (st.leaders[half] >> winner) & 1 == 0 else 0
+    row[at + 3] = 1 if half > 0 and (record.leaders[half] >> winner) & 1 == 0 else 0

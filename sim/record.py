@@ -176,32 +176,34 @@ class Record(NamedTuple):
 
 
 @inline_kernel
-def write_record(st, i, games, players, held, played, opening, tasks, morale, allies):
-    """Copy the finished game in ``st`` into row ``i`` of the record arrays."""
-    n = st.g[N_PLAYERS]
-    first = st.g[FIRST]
+def write_record(game, record, i, games, players, held, played, opening, tasks, morale, allies):
+    """Copy the finished game into row ``i`` of the record arrays, from the state's
+    game part and record part (``game_view(st)`` and ``record_view(st)``,
+    :mod:`sim.state`), which is all it reads."""
+    n = game.g[N_PLAYERS]
+    first = game.g[FIRST]
     row = games[i]
     row[1] = n
-    row[2] = st.g[TURN]
-    row[3] = (st.g[TURN] + n - 1) // n
+    row[2] = game.g[TURN]
+    row[3] = (game.g[TURN] + n - 1) // n
     row[4] = first
-    row[5] = st.g[MORALE_EVENTS]
-    row[6] = st.g[TASKS_COMPLETED]
-    row[7] = st.g[TASKS_FAILED]
-    row[8] = st.g[STUCK_TURNS]
-    row[9] = 1 if st.g[OUTCOME] == OUTCOME_STALLED else 0
-    row[10] = 1 if st.g[OUTCOME] == OUTCOME_TRUNCATED else 0
-    row[11] = _turn_order(st.g[WINNER], first, n)
-    row[12] = st.g[TIE_DICE]
-    row[13] = st.g[FIRST_EVENT_TURN]
-    write_closeness(st, row, 14)
+    row[5] = game.g[MORALE_EVENTS]
+    row[6] = game.g[TASKS_COMPLETED]
+    row[7] = game.g[TASKS_FAILED]
+    row[8] = game.g[STUCK_TURNS]
+    row[9] = 1 if game.g[OUTCOME] == OUTCOME_STALLED else 0
+    row[10] = 1 if game.g[OUTCOME] == OUTCOME_TRUNCATED else 0
+    row[11] = _turn_order(game.g[WINNER], first, n)
+    row[12] = game.g[TIE_DICE]
+    row[13] = game.g[FIRST_EVENT_TURN]
+    write_closeness(game, record, row, 14)
     for order in range(n):
         seat = first + order if first + order < n else first + order - n
         out = players[i, order]
-        s = st.seat_stats[seat]
+        s = record.seat_stats[seat]
         out[0] = seat
         out[1] = s[S_SCORE]
-        out[2] = st.done_n[seat]
+        out[2] = game.done_n[seat]
         out[3] = s[S_TASKS_COMPLETED]
         out[4] = s[S_TASKS_LOST]
         out[5] = s[S_PEN_SQUAD_ALLY]
@@ -209,28 +211,28 @@ def write_record(st, i, games, players, held, played, opening, tasks, morale, al
         out[7] = s[S_PEN_HAND_ALLY]
         out[8] = s[S_PENALTY_NOTHING]
         out[9] = s[S_SAVES]
-        out[10] = st.received_n[seat]
-        out[11] = 1 if seat == st.g[WINNER] else 0
-        out[12] = st.seat_bot[seat]
+        out[10] = game.received_n[seat]
+        out[11] = 1 if seat == game.g[WINNER] else 0
+        out[12] = game.seat_bot[seat]
         # loops, not copy_into: nothing more to compile after the shares; one loop per
         # array, so that each is a single stream that LLVM can vectorise
         for a in range(held.shape[2]):
-            held[i, order, a] = st.held[seat, a]
+            held[i, order, a] = record.held[seat, a]
         for a in range(played.shape[2]):
-            played[i, order, a] = st.played[seat, a]
+            played[i, order, a] = record.played[seat, a]
         for a in range(opening.shape[2]):
-            opening[i, order, a] = st.opening[seat, a]
+            opening[i, order, a] = record.opening[seat, a]
     for t in range(tasks.shape[1]):
-        tasks[i, t, 0] = st.task_fate[t, 0]
-        seat = st.task_fate[t, TF_SEAT]
+        tasks[i, t, 0] = record.task_fate[t, 0]
+        seat = record.task_fate[t, TF_SEAT]
         tasks[i, t, 1] = EMPTY if seat == EMPTY else _turn_order(seat, first, n)
-        tasks[i, t, 2] = st.task_fate[t, 2]
+        tasks[i, t, 2] = record.task_fate[t, 2]
     for m in range(morale.shape[1]):
         for k in range(morale.shape[2]):
-            morale[i, m, k] = st.morale_stats[m, k]
+            morale[i, m, k] = record.morale_stats[m, k]
     for a in range(allies.shape[1]):
         for k in range(allies.shape[2]):
-            allies[i, a, k] = st.ally_stats[a, k]
+            allies[i, a, k] = record.ally_stats[a, k]
 
 
 @inline_kernel

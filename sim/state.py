@@ -58,6 +58,13 @@ record          :data:`RECORD`: ``seat_stats``,               the rules write, o
                 ``log``, ...                                  :mod:`sim.lead`) reads
 ==============  ===========================================  ============================
 
+Each part has its typed view (:data:`game_view`, :data:`scratch_view`,
+:data:`memory_view`, :data:`record_view`): the same state, typed to read and write
+that part's arrays only, so that a kernel given it cannot touch another part (a
+compile error). The game record is written from a game view and a record view
+(:func:`sim.record.write_record`), the search bot copies a game in progress from one
+game view to another and keeps its tree through a memory view (:mod:`sim.bots.search`).
+
 Of the game part, :data:`HIDDEN` is what no seat sees: the other seats' hands, the
 order of the task deck and the statue deck, the statue discard, and the deal and dice
 streams. A bot reads the game only through its seat view
@@ -79,7 +86,7 @@ from numba import types
 from numba.experimental import structref
 
 from sim import port
-from sim._numba import View, fields_copy
+from sim._numba import View, fields_copy, view_of
 from sim.cards import Ability
 from sim.deck_arrays import DeckArrays
 from sim.rng import BOT, N_STREAMS
@@ -309,6 +316,11 @@ RECORD = (
 )  # fmt: skip
 """What the rules and the game loop write for the record only; play never reads it."""
 PARTS = {"game": GAME, "rules scratch": SCRATCH, "bot memory": BOT_MEMORY, "record": RECORD}
+
+game_view, scratch_view, memory_view, record_view = (view_of(part, part) for part in PARTS.values())
+"""``game_view(st)``, ``scratch_view(st)``, ``memory_view(st)``, ``record_view(st)``:
+the typed view of one part of ``st``, which reads and writes that part's arrays
+only (:func:`sim._numba.view_of`): a kernel given one cannot touch another part."""
 
 copy_game = fields_copy(GAME)
 """``copy_game(src, dst)``: copy the game part of one state to another (a game in

@@ -6,7 +6,7 @@ import pytest
 from sim.play import run_games
 from sim.lead import note_leaders, write_closeness
 from sim.record import GAME_FIELDS, PLAYER_FIELDS
-from sim.state import MORALE_EVENTS, S_SCORE, S_TASKS_LOST, TASKS_COMPLETED, TURN, WINNER
+from sim.state import MORALE_EVENTS, S_SCORE, S_TASKS_LOST, TASKS_COMPLETED, TURN, WINNER, game_view, record_view
 from tests.table import ALLY, TASK, Table
 
 pytestmark = pytest.mark.nojit
@@ -21,7 +21,7 @@ def closeness(t: Table, leaders: list[int], scores: list[int], winner: int) -> d
     t.st.seat_stats[: len(scores), S_SCORE] = scores
     t.st.g[WINNER] = winner
     row = np.zeros(len(GAME_FIELDS), np.int32)
-    write_closeness(t.ref, row, AT)
+    write_closeness(game_view(t.ref), record_view(t.ref), row, AT)
     return dict(zip(GAME_FIELDS[AT:], row[AT:].tolist()))
 
 

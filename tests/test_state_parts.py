@@ -1,15 +1,22 @@
 """The state's parts by owner (sim.state: game, rules scratch, bot memory, record),
-the game-part copy built from them, and the twin that the search bot plays out in."""
+each part's typed view, the game-part copy built from them, and the twin that the
+search bot plays out in."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
+import pytest
+from numba.core.errors import TypingError
 
+from sim import state as state_module
 from sim._numba import kernel
 from sim.options import RuleOptions
 from sim.bots.ids import SEARCH
 from sim.rng import BOT
-from sim.state import BOT_POLICY, GAME, HIDDEN, PARTS, State, copy_game, kernel_state, new_state, new_twin
+from sim.state import (
+    BOT_POLICY, GAME, HIDDEN, PARTS, State, copy_game, game_view, kernel_state, new_state, new_twin, record_view,
+)  # fmt: skip
 
 
 @kernel
@@ -52,3 +59,39 @@ def test_a_twin_shares_the_bot_memory_but_not_the_game(default_arrays):
     twin.streams[BOT] = 99
     assert twin.bot_stream[0] == 99 and st.bot_stream[0] != 99
     assert kernel_state(twin).policies() == kernel_state(st).policies()
+
+
+VIEWS = {"game": "game_view", "rules scratch": "scratch_view", "bot memory": "memory_view", "record": "record_view"}
+
+
+def _through(view: str, source: str):
+    """A kernel ``kernel(st)`` that runs ``source`` on ``part = view(st)``."""
+    scope = {view: getattr(state_module, view)}
+    exec(f"def kernel(st):\n    part = {view}(st)\n    {source}", scope)  # noqa: S102 (a test's own source)
+    return numba.njit(scope["kernel"])
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="a part's view is a compiled type")
+@pytest.mark.parametrize("part", list(PARTS))
+def test_a_parts_view_writes_its_own_arrays_and_cannot_read_another_parts(part, default_arrays):
+    """Through ``game_view`` a kernel reads and writes the game part (R3-R9's state)
+    and nothing else: another part's array is a compile error; the same for each."""
+    st = filled(default_arrays, 0)
+    own = PARTS[part][0]
+    other = next(name for p, names in PARTS.items() if p != part for name in names if name != "bot_stream")
+    writer = _through(VIEWS[part], f"part.{own}.flat[0] = 1")
+    writer(kernel_state(st))
+    assert getattr(st, own).flat[0] == 1
+    reader = _through(VIEWS[part], f"return part.{other}.shape[0]")
+    with pytest.raises(TypingError):
+        reader(kernel_state(st))
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="a part's view is a compiled type")
+def test_a_view_only_narrows_a_record_view_cannot_become_a_game_view(default_arrays):
+    @numba.njit
+    def widen(st):
+        return game_view(record_view(st)).g[0]
+
+    with pytest.raises(TypingError):
+        widen(kernel_state(filled(default_arrays, 0)))

@@ -22,9 +22,8 @@ A user bot's observation (:mod:`sim.bots.user`) is the narrower, read-only
 """
 
 import numpy as np
-from numba.extending import intrinsic, overload
 
-from sim._numba import ViewType, hot_kernel
+from sim._numba import hot_kernel, view_of
 from sim.state import BOT_MEMORY, EMPTY, GAME, HIDDEN
 
 NEED_TABLES = ("needs", "subset_ok")  # rules scratch the dispatch fills for the bots that read it
@@ -33,28 +32,8 @@ SEAT_WRITABLE = BOT_MEMORY
 BOT_STREAM = np.int64(0)  # the one stream of ``bot_stream`` (a view of streams[sim.rng.BOT])
 
 
-@intrinsic
-def _as_seat_view(typingctx, st):
-    """The seat view of a state view: the same pointer, typed to show
-    :data:`SEAT_VISIBLE` and to write :data:`SEAT_WRITABLE` only."""
-    if not isinstance(st, ViewType):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return args[0]
-
-    return ViewType(st.ref_type, SEAT_VISIBLE, None, SEAT_WRITABLE)(st), codegen
-
-
-def seat_view(st):
-    """The seat view of ``st`` (module docstring); ``st`` itself in plain Python
-    (``NUMBA_DISABLE_JIT=1``)."""
-    return st
-
-
-@overload(seat_view, jit_options={"nogil": True})
-def _seat_view_compiled(st):
-    return lambda st: _as_seat_view(st)
+seat_view = view_of(SEAT_VISIBLE, SEAT_WRITABLE)
+"""``seat_view(st)``: the seat view of ``st`` (module docstring)."""
 
 
 @hot_kernel

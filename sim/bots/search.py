@@ -5,7 +5,8 @@ bot runs ``iterations`` iterations of IS-MCTS (Cowling, Powley & Whitehouse 2012
 tree and its selection rule: :mod:`sim.bots.search_tree`). Each iteration:
 
 1. copies the position's game part (:data:`sim.state.GAME`) into a second state, the
-   *twin*, which shares the bot's memory (the tree);
+   *twin*, which shares the bot's memory (the tree), from one game view to the other
+   (:data:`sim.state.game_view`: the copy can touch nothing else);
 2. *determinises* what the player cannot see (:data:`sim.state.HIDDEN`),
    consistently with what it has seen: the cards it cannot see, sorted, so that
    where they truly are does not matter, are shuffled from the bot's own stream;
@@ -50,6 +51,8 @@ from sim.state import (
     TASK_DECK_N,
     WINNER,
     copy_game,
+    game_view,
+    memory_view,
 )
 
 
@@ -106,7 +109,7 @@ def determinise(st, deck, seat):
 def _iteration(st, twin, deck, seat):
     """One IS-MCTS iteration (module docstring), played out in ``twin``; 1 if ``seat``
     wins."""
-    copy_game(st, twin)
+    copy_game(game_view(st), game_view(twin))
     determinise(twin, deck, seat)
     own = twin.seat_bot[seat]
     for b in range(twin.bots.shape[0]):
@@ -116,9 +119,9 @@ def _iteration(st, twin, deck, seat):
             twin.bot_params[b, : PLANNER_DEFAULTS.shape[0]] = PLANNER_DEFAULTS
     twin.rules[R_TRACE] = 0
     twin.rules[R_DEBUG] = 0
-    enter_tree(twin, MODE_SEARCH)
+    enter_tree(memory_view(twin), MODE_SEARCH)
     take_turn(twin, deck)
-    leave_tree(twin)
+    leave_tree(memory_view(twin))
     while twin.g[OUTCOME] == OUTCOME_RUNNING:
         take_turn(twin, deck)
     score_game(twin, deck)
@@ -135,5 +138,5 @@ def plan_turn(st, twin, deck):
     seat = st.g[ACTIVE]
     reset_tree(st, seat)
     for _ in range(int(st.bot_params[st.seat_bot[seat], ITERATIONS])):
-        backpropagate(st, _iteration(st, twin, deck, seat))
-    enter_tree(st, MODE_FOLLOW)
+        backpropagate(memory_view(st), _iteration(st, twin, deck, seat))
+    enter_tree(memory_view(st), MODE_FOLLOW)
