@@ -6,10 +6,14 @@ play Evrart Claire values him less than the same bot unrestricted)."""
 
 import pytest
 
+from analysis.data.load import load
 from analysis.data.runs import Run
+from analysis.experiments.ladder import chunk_size, plan, play
 from analysis.skill import ally_strength_by_bot, skill_summary, skill_trace
 from sim.options import RuleOptions
+from sim.rundir.manifest import read_manifest
 from sim.runner import simulate
+from tests.conftest import DEFAULT_CARDS
 
 GAMES = 20_000
 
@@ -63,3 +67,18 @@ def test_a_small_budget_that_does_not_pay_below_one_that_does_is_not_the_knee(la
     trace = skill_trace([(4, planted), (2, same)])  # not at 2, pays at 4, the largest: still pays
     assert trace["pays"].tolist() == [False, True]
     assert (trace["flattens_at"] == 0).all()
+
+
+def test_a_ladder_match_is_played_in_chunks_of_100_games_and_an_older_run_keeps_its_chunks(tmp_path):
+    """A match of 250 games is 3 parts, so every worker takes some (a match of
+    ``search`` at a large budget ran on one worker in a single 25,000-game chunk); a
+    complete run written in 25,000-game chunks, as earlier versions did, is reused."""
+    [new] = plan(tmp_path / "new", rungs=("random", "uniform"), players=(2,), trace_budgets=())
+    play(DEFAULT_CARDS, [new], n_games=250, trace_games=0, n_jobs=2)
+    assert sorted(p.name for p in (new.run / "games").iterdir()) == [f"part-0000{k}.parquet" for k in range(3)]
+    [old] = plan(tmp_path / "old", rungs=("random", "uniform"), players=(2,), trace_budgets=())
+    simulate(DEFAULT_CARDS, 250, old.run, 2, ["uniform", "random"], 0, 2, RuleOptions(shuffle_seats=True),
+             chunk_size=25_000, progress=False)  # fmt: skip
+    play(DEFAULT_CARDS, [old], n_games=250, trace_games=0, n_jobs=2)  # refused before: chunk_size differs
+    assert read_manifest(old.run)["chunk_size"] == 25_000 and chunk_size(old.run) == 25_000
+    assert load(old.run, "games").equals(load(new.run, "games"))  # the same games, whatever the chunks

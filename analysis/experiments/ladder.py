@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.options import RuleOptions
+from sim.rundir.manifest import read_manifest
+from sim.rundir.schema import MANIFEST
 from sim.runner import simulate
 
 RUNGS = ("random", "greedy", "planner", "search")  # weakest first
@@ -97,10 +99,30 @@ def plan(out: str | Path, rungs: Sequence[str] = RUNGS, players: Sequence[int] =
     return matches
 
 
+CHUNK = 100
+"""Games per chunk of a ladder or trace run. ``search`` at a large budget plays about
+a game a second on a core, so a match of 2,000 games in one chunk (the runner's
+default is 25,000 games) ran on one worker, with nothing kept when it was stopped;
+chunks of 100 games spread a match over every worker and keep what was played."""
+
+
+def chunk_size(run: Path) -> int:
+    """:data:`CHUNK`, or the chunk size of the run already in ``run``, which resuming
+    or reusing it must keep (runs of earlier versions have chunks of 25,000 games).
+
+    Raises
+    ------
+    sim.rundir.RunError
+        For a manifest that cannot be read.
+    """
+    return int(read_manifest(run).get("chunk_size", CHUNK)) if (run / MANIFEST).exists() else CHUNK
+
+
 def play(cards: str | Path, matches: Sequence[Match], n_games: int, trace_games: int, seed: int = 0,
          n_jobs: int = -1, progress: bool | None = None) -> list[Match]:  # fmt: skip
     """Play every match (``n_games`` per ladder rung, ``trace_games`` per trace
-    point) with seats shuffled; complete runs are reused, interrupted ones resumed.
+    point) with seats shuffled, in chunks of :data:`CHUNK` games (:func:`chunk_size`);
+    complete runs are reused, interrupted ones resumed.
 
     Returns
     -------
@@ -115,6 +137,6 @@ def play(cards: str | Path, matches: Sequence[Match], n_games: int, trace_games:
     for match in matches:
         games = n_games if match.kind == "ladder" else trace_games
         simulate(cards, games, match.run, match.players, [match.strong] + [match.weak] * (match.players - 1), seed,
-                 n_jobs, RuleOptions(shuffle_seats=True), resume=(match.run / "manifest.json").exists(),
-                 progress=progress)  # fmt: skip
+                 n_jobs, RuleOptions(shuffle_seats=True), chunk_size(match.run),
+                 resume=(match.run / MANIFEST).exists(), progress=progress)  # fmt: skip
     return list(matches)
