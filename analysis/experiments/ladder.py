@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.options import RuleOptions
-from sim.rundir.manifest import read_manifest
+from sim.rundir.manifest import RunSpec, read_manifest
 from sim.rundir.schema import MANIFEST
 from sim.runner import simulate
 
@@ -115,7 +115,7 @@ def chunk_size(run: Path) -> int:
     sim.rundir.RunError
         For a manifest that cannot be read.
     """
-    return int(read_manifest(run).get("chunk_size", CHUNK)) if (run / MANIFEST).exists() else CHUNK
+    return RunSpec.of(read_manifest(run)).chunk_size if (run / MANIFEST).exists() else CHUNK
 
 
 def play(cards: str | Path, matches: Sequence[Match], n_games: int, trace_games: int, seed: int = 0,
