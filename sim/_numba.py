@@ -23,6 +23,7 @@ import operator
 
 import numba
 import numpy as np
+from llvmlite import ir
 from numba import njit, typeof, types
 from numba.core import cgutils, imputils
 from numba.core.datamodel import default_manager as _data_models
@@ -308,7 +309,9 @@ class View:
     It holds the owning NamedTuple, so the buffers live as long as the view, and the
     *payload* that kernels point at: an int64 buffer laid out as numba lays out the
     payload of a ``ref_class`` StructRef over the arrays (one array struct per field,
-    in field order, every member 8 bytes), each struct borrowed. Building it in Python
+    in field order, every member 8 bytes), each struct borrowed, then one word more:
+    the address of a *linked* view's payload (``link``, held so that it lives as long
+    as this one), or 0 (:func:`linked_view`). Building it in Python
     compiles nothing: numba's StructRef constructor cost about 1.5 s of every cold
     compile, and 0.7 s in each new process before it was cached. The payload is never
     written once built, which lets kernels mark their reads of it invariant
@@ -322,19 +325,71 @@ class View:
         array struct changed): kernels would read past the buffer.
     """
 
-    def __init__(self, ref_class, owner):
+    def __init__(self, ref_class, owner, link: "View | None" = None):
         self.owner = owner
+        self.link = link
         self.ref_type = ref_class([(name, typeof(array)) for name, array in zip(owner._fields, owner)])
-        self.payload = np.array([word for array in owner for word in _array_struct(array)], np.int64)
+        words = [word for array in owner for word in _array_struct(array)]
+        self.payload = np.array([*words, 0 if link is None else link.address], np.int64)
         self.address = self.payload.ctypes.data
         payload_type = _data_models[self.ref_type.get_data_type()].get_value_type()
-        expected = cpu_target.target_context.get_abi_sizeof(payload_type)
+        expected = cpu_target.target_context.get_abi_sizeof(payload_type) + 8
         if self.payload.nbytes != expected:  # not an assert, which python -O drops
             raise RuntimeError(f"a kernel view's payload holds {self.payload.nbytes} bytes, numba's {expected}")
 
     def policies(self) -> tuple[int, ...] | None:
         """The policy set of the view's numba type; None: no policy set."""
         return None
+
+
+def _link_word(context, builder, view_type, view):
+    """The LLVM int64 after the fields of the payload that ``view`` points at: the
+    linked view's address, or 0 (:class:`View`)."""
+    payload = context.data_model_manager[view_type.ref_type.get_data_type()].get_value_type()
+    words = builder.bitcast(view, ir.IntType(64).as_pointer())
+    return builder.load(builder.gep(words, [ir.Constant(ir.IntType(64), context.get_abi_sizeof(payload) // 8)]))
+
+
+def linked_view(policies: tuple[int, ...]):
+    """``(is_linked, linked)``: ``is_linked(st)`` whether the engine's view ``st``
+    links a second state's view (:class:`View`), and ``linked(st)`` that view, typed
+    with policy set ``policies`` (its kernels are compiled for those policies, not
+    ``st``'s). Only a full view links one; from a narrowed view neither compiles.
+    ``linked(st)`` of a view that links none is a null pointer: callers ask
+    ``is_linked`` first. In plain Python (``NUMBA_DISABLE_JIT=1``) the link is the
+    ``link`` attribute of the state that :func:`sim.state.kernel_state` returns."""
+
+    @intrinsic
+    def link_address(typingctx, st):
+        if not isinstance(st, ViewType) or st.visible is not None:
+            return None
+
+        def codegen(context, builder, signature, args):
+            return _link_word(context, builder, st, args[0])
+
+        return types.int64(st), codegen
+
+    @intrinsic
+    def link_of(typingctx, st):
+        if not isinstance(st, ViewType) or st.visible is not None:
+            return None
+        linked_type = ViewType(st.ref_type, None, policies, None)
+
+        def codegen(context, builder, signature, args):
+            return builder.inttoptr(_link_word(context, builder, st, args[0]), context.get_value_type(linked_type))
+
+        return linked_type(st), codegen
+
+    def is_linked(st):
+        return getattr(st, "link", None) is not None
+
+    def linked(st):
+        return st.link
+
+    if not numba.config.DISABLE_JIT:
+        overload(is_linked, jit_options={"nogil": True})(lambda st: lambda st: link_address(st) != 0)
+        overload(linked, jit_options={"nogil": True})(lambda st: lambda st: link_of(st))
+    return is_linked, linked
 
 
 def view_of(visible: tuple[str, ...], writable: tuple[str, ...]):

@@ -107,10 +107,9 @@ def run_games(
     st.bots[:], st.bot_params[:] = bot_tables(specs)
     record = record if record is not None else Record.empty(n_games, MAX_PLAYERS, deck.n_allies, deck.n_tasks,
                                                             deck.n_morale)  # fmt: skip
-    backup = new_twin(st, deck)  # the search bot's playouts run there
+    handle = kernel_state(st, new_twin(st, deck))  # the search bot's playouts run in the twin
     with split_compile(play_batch, __name__):
-        played = play_batch(kernel_state(st), kernel_state(backup), deck.kernel_ref(), n_players, stream_keys(seed),
-                            first_game, *record)  # fmt: skip
+        played = play_batch(handle, handle.link, deck.kernel_ref(), n_players, stream_keys(seed), first_game, *record)
     if st.g[BAD_CHOICE]:
         raise BadChoiceError(bad_choice_message(st, specs, first_game + played))
     return record

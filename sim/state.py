@@ -131,7 +131,8 @@ BAD_KIND = 24  # the decision kind (sim.decisions.D_*)
 BAD_INDEX = 25  # the index returned (BOT_RAISED when a user bot raised an error)
 BAD_N_OPTIONS = 26  # the options offered
 SCORE_STAMP = 27  # completions + morale events + allies received when sim.lead last scored the seats
-G_LEN = 28
+TURN_ACTION = 28  # the active seat's action this turn, ACTION_PLAY or ACTION_DRAW (sim.decisions)
+G_LEN = 29
 
 OUTCOME_RUNNING = 0
 OUTCOME_FINISHED = 1  # R9.1
@@ -289,6 +290,7 @@ class State(NamedTuple):
     tree_stats: np.ndarray  # float64 (N, 3): visits, reward sum, availability
     tree_path: np.ndarray  # int64 (MAX_TREE_DEPTH,): the nodes of the current iteration
     tree_match: np.ndarray  # int64 (option_rows(deck),): the child matching each offered row
+    penalty_stats: np.ndarray  # float64 (option_rows(deck), 2): playouts, wins of each penalty row (sim.bots.penalty_search)
 
 
 GAME = (
@@ -308,7 +310,7 @@ SCRATCH = (
 as it was (``needs``, ``special_needs``)."""
 BOT_MEMORY = (
     "script", "own_hand", "bot_stream", "pool", "tree_g", "tree_key", "tree_child", "tree_stats", "tree_path",
-    "tree_match",
+    "tree_match", "penalty_stats",
 )  # fmt: skip
 """The bots' own arrays (:mod:`sim.bots`)."""
 RECORD = (
@@ -464,6 +466,7 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
         tree_stats=np.zeros((MAX_TREE_NODES, 3), np.float64),
         tree_path=np.zeros(MAX_TREE_DEPTH, i8),
         tree_match=np.zeros(rows, i8),
+        penalty_stats=np.zeros((rows, 2), np.float64),
     )
 
 
@@ -486,14 +489,41 @@ class StateType(types.StructRef):
 
 class StateView(View):
     """A state's view, typed with the policy set of the bots its ``bots`` table names
-    when a kernel is called (the bots' ``policy_set``, through :mod:`sim.port`)."""
+    when a kernel is called (the bots' ``policy_set``, through :mod:`sim.port`), or
+    with the set ``policies`` given: a twin's view keeps its state's set, whatever a
+    playout writes to the twin's table."""
+
+    def __init__(self, ref_class, owner, link: View | None = None, policies: tuple[int, ...] | None = None):
+        super().__init__(ref_class, owner, link)
+        self.fixed = policies
 
     def policies(self) -> tuple[int, ...]:
-        return port.policy_set(self.owner.bots[:, BOT_POLICY])
+        return self.fixed if self.fixed is not None else port.policy_set(self.owner.bots[:, BOT_POLICY])
 
 
-def kernel_state(state: State) -> View | State:
+class LinkedState(State):
+    """In plain Python (``NUMBA_DISABLE_JIT=1``), a state's handle that links its
+    twin's (``link``), as a compiled view links its twin's view (:func:`kernel_state`)."""
+
+    link: State | None = None
+
+
+def kernel_state(state: State, twin: State | None = None) -> View | State:
     """The handle that kernels take for ``state``: a view of its buffers (why:
-    :mod:`sim._numba`), typed with the policy set of its bots. With
-    ``NUMBA_DISABLE_JIT=1`` kernels are plain Python and take ``state`` itself."""
-    return state if numba.config.DISABLE_JIT else StateView(StateType, state)
+    :mod:`sim._numba`), typed with the policy set of its bots. With ``twin``
+    (:func:`new_twin`), the handle links the twin's own handle, which kernels reach
+    by :func:`sim._numba.linked_view` (the search bot's playouts from a penalty on
+    another seat's turn, :mod:`sim.bots.penalty_search`). With
+    ``NUMBA_DISABLE_JIT=1`` kernels are plain Python and take ``state`` itself, or
+    a :class:`LinkedState` of it. The twin's handle is typed with ``state``'s policy
+    set now, so that the playouts' writes to the twin's bots table do not retype it."""
+    if numba.config.DISABLE_JIT:
+        if twin is None:
+            return state
+        linked = LinkedState(*state)
+        linked.link = twin
+        return linked
+    if twin is None:
+        return StateView(StateType, state)
+    twin_view = StateView(StateType, twin, policies=port.policy_set(state.bots[:, BOT_POLICY]))
+    return StateView(StateType, state, twin_view)

@@ -35,7 +35,8 @@ def seat_bots(t: Table, *specs: str) -> Table:
 
 @pytest.mark.parametrize(
     "bot",
-    ["random", "uniform", "greedy", "planner", pytest.param("search:iterations=4", marks=pytest.mark.slow),
+    ["random", "uniform", "greedy", "planner",
+     pytest.param("search:iterations=4,penalty_iterations=4", marks=pytest.mark.slow),
      "greedy:never=kim_kitsuragi", "planner:always=cuno"],  # search: its compile is slow (tests/test_search_bot.py)
 )
 @pytest.mark.parametrize("n_players", [2, 4])
@@ -180,7 +181,7 @@ def test_bot_specs_parse_parameters_and_name_what_is_wrong():
         parse_bot("greedy:speed=3")
     with pytest.raises(ValueError, match="w_points must be a number"):
         parse_bot("greedy:w_points=lots")
-    assert parse_bot("search:iterations=256,explore=1").params == (256.0, 1.0, 1.0, 3.0)
+    assert parse_bot("search:iterations=256,explore=1").params == (256.0, 1.0, 1.0, 3.0, 512.0)
     with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 100000, got 0"):
         parse_bot("search:iterations=0")
     with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 100000, got 2.5"):
@@ -209,8 +210,9 @@ def test_seats_get_the_bots_in_order_or_shuffled_per_game(default_arrays):
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "players, strong, weak, n_games",
-    [(4, "greedy", "random", 3000), (4, "planner", "greedy", 8000), (4, "search:iterations=32", "planner", 1500),
-     (2, "search:iterations=32", "planner", 600)],
+    [(4, "greedy", "random", 3000), (4, "planner", "greedy", 8000),
+     (4, "search:iterations=32,penalty_iterations=32", "planner", 1500),
+     (2, "search:iterations=32,penalty_iterations=32", "planner", 600)],
 )  # fmt: skip
 def test_ladder_each_rung_beats_the_one_below(default_arrays, players, strong, weak, n_games):
     """One seat of the stronger bot against the weaker in every other seat, seats

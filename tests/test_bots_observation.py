@@ -21,15 +21,17 @@ from sim.bots.observation import seat_view
 from sim.bots.policy import decide
 from sim.bots.search import determinise, plan_turn
 from sim.bots.spec import bot_tables, parse_bot
-from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_PLAY
+from sim.cards import Penalty
+from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_PENALTY, D_PLAY
 from sim.options import RuleOptions
 from sim.play import run_games
 from sim.rng import BOT, DEAL, DICE
 from sim.rules.abilities import play_options
+from sim.rules.morale import penalty_options
 from sim.rules.zones import check_zones
 from sim.state import (
-    ACTIVE, BOT_POLICY, HAND_LIMIT, N_PLAYERS, OUTCOME, OUTCOME_RUNNING, R_TURN_CAP, STATUE_DISCARD_N, STATUE_N,
-    TASK_DECK_N, State, kernel_state, new_state, new_twin,
+    ACTIVE, BOT_POLICY, EMPTY, HAND_LIMIT, N_PLAYERS, OUTCOME, OUTCOME_RUNNING, PERM_TASKS_N, R_TURN_CAP,
+    STATUE_DISCARD_N, STATUE_N, TASK_DECK_N, TRACK_N, TURN_ACTION, State, kernel_state, new_state, new_twin,
 )  # fmt: skip
 
 # Every bot here plays in states typed with the search bot's policy set, whose compile alone
@@ -222,3 +224,62 @@ def test_r6_1_seat_view_reads_the_squads_but_cannot_write_them(public, positions
     writer = _kernel(f"def kernel(st):\n    seat_view(st).{public}[{index}] += 1")
     with pytest.raises(TypingError):
         writer(kernel_state(positions[0]))
+
+
+def mid_event(st: State, arrays, seat: int) -> tuple[State, int] | None:
+    """A copy of ``st`` in the middle of a morale-loss event set off by the active
+    seat's draw (R4.2, R7.2), at ``seat``'s hand-ally penalty (R8.3): the track's
+    cards go to the statue discard, three morale cards of the statue deck to the
+    track, one costing a hand ally oldest (R7.3), and the task at position 3 has
+    failed (R8.1). With the count of ``seat``'s penalty rows; None when ``seat``
+    holds fewer than two allies, the active seat could not draw (R4.3: a full hand)
+    or the statue deck holds too few morale cards."""
+    mid = clone(st, arrays)
+    n_allies, n_statue = arrays.n_allies, int(mid.g[STATUE_N])
+    morale = [i for i in range(n_statue) if mid.statue[i] >= n_allies]
+    hand_cost = [i for i in morale if arrays.morale_penalty[mid.statue[i] - n_allies] == int(Penalty.HAND_ALLY)]
+    if mid.hand_n[seat] < 2 or mid.hand_n[mid.g[ACTIVE]] == HAND_LIMIT or len(morale) < 3 or not hand_cost:
+        return None
+    taken = [hand_cost[0], *[i for i in morale if i != hand_cost[0]][:2]]
+    for pos in range(int(mid.g[TRACK_N])):
+        mid.statue_discard[mid.g[STATUE_DISCARD_N]] = n_allies + mid.track[pos]
+        mid.g[STATUE_DISCARD_N] += 1
+    mid.track[:] = [mid.statue[taken[2]] - n_allies, mid.statue[taken[1]] - n_allies, mid.statue[taken[0]] - n_allies]
+    mid.g[TRACK_N] = 3
+    kept = np.delete(mid.statue[:n_statue], taken)
+    mid.statue[: n_statue - 3], mid.g[STATUE_N] = kept, n_statue - 3
+    mid.perm_tasks[mid.g[PERM_TASKS_N]], mid.row[2] = mid.row[2], EMPTY
+    mid.g[PERM_TASKS_N] += 1
+    mid.g[TURN_ACTION] = ACTION_DRAW
+    return mid, penalty_options(kernel_state(mid), arrays.kernel_ref(), seat, int(Penalty.HAND_ALLY))
+
+
+def penalty_choice(st: State, arrays, seat: int, n_options: int) -> tuple:
+    """The search bot's choice of ``seat``'s penalty on the active seat's turn, with
+    its twin linked (sim.bots.penalty_search), the bot stream after it, and each
+    row's playouts and wins."""
+    st = clone(st, arrays)
+    seat_bot(st, seat, "search:iterations=24,penalty_iterations=24", arrays)
+    choice = decide(kernel_state(st, new_twin(st, arrays)), arrays.kernel_ref(), seat, D_PENALTY, n_options)
+    return choice, int(st.streams[BOT]), st.penalty_stats[:n_options].tolist()
+
+
+def test_r3_1_r3_2_r3_3_r8_3_hidden_cards_permuted_same_penalty_on_another_seats_turn(positions, default_arrays):
+    """R8.3 on another seat's turn, the search bot's own search (flat Monte-Carlo
+    from the turn in progress): with the cards hidden from the penalised seat
+    permuted, the same row, the same bot stream and the same playout statistics."""
+    rng = np.random.default_rng(11)
+    compared = 0
+    for st in positions:
+        seat = (int(st.g[ACTIVE]) + 1) % PLAYERS
+        laid_out = mid_event(st, default_arrays, seat)
+        if laid_out is None:
+            continue
+        mid, n_options = laid_out
+        expected = penalty_choice(mid, default_arrays, seat, n_options)
+        assert sum(plays for plays, _ in expected[2]) == 24  # it did search
+        for _ in range(2):
+            other = permute_hidden(mid, default_arrays, seat, rng)
+            assert penalty_choice(other, default_arrays, seat, n_options) == expected
+            compared += 1
+    assert compared >= 4

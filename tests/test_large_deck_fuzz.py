@@ -31,7 +31,7 @@ from sim.state import ACTIVE, BOT_POLICY, OUTCOME, OUTCOME_RUNNING, STATUE_N, ke
 from tests.test_invariants import BASE, GAME, check_scores, compiled, deck_data, play_checked
 
 LARGE_DECKS = deck_data(allies=(46, 200), tasks=(31, 100), morale=(31, 100))
-BOTS = [*(name for name in POLICY_IDS if name != "search"), "search:iterations=2"]  # every built-in bot
+BOTS = [*(name for name in POLICY_IDS if name != "search"), "search:iterations=2,penalty_iterations=2"]  # every built-in bot
 BIG_SQUAD = 65  # allies: more than the 64 of the old penalty encoding (squad x 64 + position)
 EXAMPLES = 4 if numba.config.BOUNDSCHECK else 25  # the bounds-checked build is slower
 
@@ -47,8 +47,8 @@ def play_arranged(deck, arrays, options: RuleOptions, n_players: int, seed: int,
     start needs this driver; unarranged games use the loop itself (:func:`play_checked`)."""
     s = new_state(arrays, options.to_array())
     s.bots[:], s.bot_params[:] = bot_tables([parse_bot(name) for name in bots])
-    backup = new_twin(s, arrays)  # the search bot's playout state: shares s's bot memory
-    ref, backup_ref, deck_ref = kernel_state(s), kernel_state(backup), arrays.kernel_ref()
+    ref = kernel_state(s, new_twin(s, arrays))  # the search bot's playout state: shares s's bot memory
+    backup_ref, deck_ref = ref.link, arrays.kernel_ref()
     setup_game(ref, deck_ref, n_players, stream_keys(seed), game_index)
     arrange(s, ref, deck_ref)
     ctx = f"seed={seed} n_players={n_players} game_index={game_index} bots={bots} {options}"

@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from sim.decisions import D_ACTION
+from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION
 from sim.play import run_games
 from sim.options import RuleOptions
 from sim.rng import stream_keys
 from sim.rules.setup import setup_game
 from sim.rules.squads import take_from_squad
-from sim.rules.turn import take_turn
+from sim.rules.turn import resume_turn, take_turn
 from sim.state import (
     ACTIVE,
     BAD_CHOICE,
@@ -18,6 +18,7 @@ from sim.state import (
     BAD_N_OPTIONS,
     BAD_SEAT,
     OUTCOME,
+    OUTCOME_FINISHED,
     OUTCOME_RUNNING,
     OUTCOME_STALLED,
     OUTCOME_TRUNCATED,
@@ -25,9 +26,11 @@ from sim.state import (
     STATUE_N,
     STUCK_TURNS,
     TASK_DECK_N,
+    PERM_TASKS_N,
     TURN,
+    TURN_ACTION,
 )
-from tests.table import ALLY, ARRAYS, Table
+from tests.table import ALLY, ARRAYS, TASK, Table
 
 pytestmark = pytest.mark.nojit
 
@@ -141,3 +144,75 @@ def test_r5_2_r5_3_a_squad_whose_last_ally_leaves_no_longer_exists_and_later_squ
     assert take_from_squad(t.ref, t.deck, 0, 1, 0) == ALLY["red"]
     assert t.squads_of(0) == [["blue"], ["green"]]
     assert list(t.st.squad_symbols[0, 1, :3]) == [0, 0, 1]  # green now at index 1
+
+
+NOT_SAVED = (2, 3)  # a roll that saves against none of the test deck's morale cards
+
+
+def at_seat_1_penalty(t: Table) -> Table:
+    """Seats 1 and 2 hold hand allies; seat 0's draw comes to m_task, the third morale
+    card (R7.2): m_hand, the oldest, costs every seat a hand ally, then ``blue`` is
+    drawn (R8.6). The position is laid out before the draw."""
+    t.row("t_blue", "t_red", "t_yellow").task_deck("t_orange").statue("blue", "m_task")
+    t.track("m_squad", "m_hand").hand(0, "red").hand(1, "green", "orange").hand(2, "purple")
+    return t.dice(NOT_SAVED, NOT_SAVED, NOT_SAVED)
+
+
+def zones(t: Table) -> dict:
+    return {"hands": [t.hand_of(seat) for seat in range(3)], "row": t.row_names(), "track": t.track_names(),
+            "perm tasks": t.perm_tasks(), "perm morale": t.perm_morale(), "statue": t.statue_names(),
+            "statue discard": sorted(t.statue_discard_names()),
+            "g": [int(t.st.g[k]) for k in (TURN, ACTIVE, OUTCOME)]}  # fmt: skip
+
+
+def test_r8_3_r8_5_r8_6_a_turn_resumed_at_a_penalty_ends_as_the_turn_played_through():
+    """The turn played through: seat 0 draws (R4.2), the event costs seat 0 ``red``,
+    seat 1 ``orange`` (its second row) and seat 2 ``purple`` (R8.3), then seat 0 draws
+    on to ``blue`` (R8.6). The same turn laid out by hand at seat 1's decision (R8.1
+    done, seat 0's card given up, seat 2 still to roll) and resumed with row 1 ends
+    in the same zones, turn count and active seat."""
+    through = at_seat_1_penalty(Table(n_players=3)).script(1, 0, 1, 0)  # draw; seat 0, 1, 2's penalties
+    turn(through)
+    resumed = Table(n_players=3).row("t_blue", "t_red", None).task_deck("t_orange").statue("blue")
+    resumed.statue_discard("red").track("m_task", "m_squad", "m_hand").hand(1, "green", "orange").hand(2, "purple")
+    resumed.st.perm_tasks[0], resumed.st.g[PERM_TASKS_N] = TASK["t_yellow"], 1
+    resumed.st.g[TURN_ACTION] = ACTION_DRAW
+    resumed.dice(NOT_SAVED).script(0)  # seat 2's roll and penalty
+    resume_turn(resumed.ref, resumed.deck, 1, 1)
+    assert zones(through) == zones(resumed)
+    assert zones(resumed)["hands"] == [["blue"], ["green"], []]
+    assert zones(resumed)["row"] == ["t_orange", "t_blue", "t_red"]
+    assert zones(resumed)["g"] == [1, 1, OUTCOME_RUNNING]
+
+
+def test_r8_6_a_turn_resumed_at_a_penalty_of_the_last_face_up_task_ends_the_game_without_a_draw():
+    """R8.6, R9.1: the failed task was the last one face up, so after the event the
+    game is over: the active seat draws nothing more, and the turn still ends."""
+    t = Table(n_players=3).row(None, None, None).statue("blue").statue_discard("red")
+    t.track("m_task", "m_squad", "m_hand").hand(1, "green", "orange").hand(2, "purple")
+    t.st.perm_tasks[0], t.st.g[PERM_TASKS_N] = TASK["t_yellow"], 1
+    t.st.g[TURN_ACTION] = ACTION_DRAW
+    t.dice(NOT_SAVED).script(0)
+    resume_turn(t.ref, t.deck, 1, 0)
+    assert t.hand_of(0) == [] and t.hand_of(1) == ["orange"] and t.statue_names() == ["blue"]
+    assert [int(t.st.g[k]) for k in (TURN, OUTCOME)] == [1, OUTCOME_FINISHED]
+
+
+def test_a9_r8_3_r4_1_a_play_turn_resumed_at_a_penalty_completes_as_the_turn_played_through():
+    """Seat 0 plays ``evrart`` (A9): its forced draw comes to m_task and the event costs
+    seat 1 ``orange`` and seat 2 ``purple`` (seat 0's hand is empty: nothing lost,
+    R8.3); the draw goes on to ``blue`` (R8.6), then the squad completes ``t_orange``,
+    revealed by the clean-up (R8.5, R4.1). Resumed by hand at seat 1's decision, the
+    turn ends in the same zones."""
+    through = at_seat_1_penalty(Table(n_players=3))
+    through.st.hand_n[0] = 0
+    through.hand(0, "evrart").script(0, 0, 1, 0, 1)  # play; evrart's row; seat 1, 2's penalties; complete
+    turn(through)
+    resumed = Table(n_players=3).row("t_blue", "t_red", None).task_deck("t_orange").statue("blue")
+    resumed.squad(0, "evrart").track("m_task", "m_squad", "m_hand").hand(1, "green", "orange").hand(2, "purple")
+    resumed.st.perm_tasks[0], resumed.st.g[PERM_TASKS_N] = TASK["t_yellow"], 1
+    resumed.st.g[TURN_ACTION] = ACTION_PLAY
+    resumed.dice(NOT_SAVED).script(0, 1)  # seat 2's penalty; complete
+    resume_turn(resumed.ref, resumed.deck, 1, 1)
+    assert zones(through) == zones(resumed)
+    assert resumed.done_of(0) == ["t_orange"] and resumed.hand_of(0) == ["blue"]

@@ -74,4 +74,11 @@ def policy_set(policy_ids: Iterable[int]) -> tuple[int, ...]:
     unknown = ids - {p for rung in LADDER for p in rung}
     if unknown:
         raise ValueError(f"unknown policy id {sorted(unknown)}")
+    return rung_set(top)
+
+
+def rung_set(top: int) -> tuple[int, ...]:
+    """The sorted policies of :data:`LADDER`'s rungs ``0 .. top``, whatever
+    :data:`FLOOR`: the set of a view that a kernel types itself (the search bot's
+    playouts from a penalty, :mod:`sim.bots.penalty_search`)."""
     return tuple(sorted(p for rung in LADDER[: top + 1] for p in rung))

@@ -20,6 +20,7 @@ from sim.bots.ids import SCRIPTED, policy_set
 from sim.bots.observation import seat_view, show_hand  # noqa: F401 (seat_view: named in the generated dispatch)
 from sim.bots.restrict import restrict_options
 from sim.bots.table import BY_ID, POLICIES
+from sim.decisions import D_PENALTY  # noqa: F401 (named in the generated dispatch)
 from sim.rules.completion import subset_needs  # noqa: F401 (named in the generated dispatch)
 from sim.state import (  # noqa: F401 (ACTIVE, BOT_ADDRESS: named in the generated dispatch)
     ACTIVE, BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, BOT_ADDRESS, BOT_POLICY, BOT_RESTRICTION,
@@ -60,13 +61,22 @@ def _dispatch(policies):
     branch per policy id in ``policies``, raising ValueError for any other id. A
     policy that reads the need tables gets them filled for the task row first, by the
     rules' kernel on the whole state: they depend on the face-up tasks alone (R6.1),
-    and the kernel is compiled once, not again for the seat view."""
+    and the kernel is compiled once, not again for the seat view. A policy with an
+    off-turn penalty kernel (:mod:`sim.bots.table`) is given the whole state for an
+    R8.3 penalty on another seat's turn, as its turn-start hook is at its own."""
     lines = ["def choose(st, deck, seat, kind, n_options, bot, policy):", "    obs = seat_view(st)"]
+    namespace = {}
     for p in policies:
         fill = "        subset_needs(st, deck)\n" if BY_ID[p].reads_need_tables else ""
-        lines.append(f"    if policy == {p}:\n{fill}        return choose_{p}({BY_ID[p].arguments})")
+        penalty = ""
+        if BY_ID[p].off_turn_penalty is not None:
+            namespace[f"penalty_{p}"] = BY_ID[p].off_turn_penalty
+            penalty = (f"        if kind == D_PENALTY and seat != st.g[ACTIVE]:\n"
+                       f"            return penalty_{p}(st, deck, seat, n_options, st.bot_params[bot])\n")  # fmt: skip
+        namespace[f"choose_{p}"] = BY_ID[p].choose
+        lines.append(f"    if policy == {p}:\n{fill}{penalty}        return choose_{p}({BY_ID[p].arguments})")
     lines.append('    raise ValueError("unknown policy id")')
-    return _compile_source("choose", lines, {f"choose_{p}": BY_ID[p].choose for p in policies})
+    return _compile_source("choose", lines, namespace)
 
 
 def _set_of(st):

@@ -24,8 +24,11 @@ tree and its selection rule: :mod:`sim.bots.search_tree`). Each iteration:
 
 Then the real turn follows the tree: at each decision of the seat the offered row
 whose child has the most visits, ``planner``'s choice off the tree. The search runs
-from the game loop, so no decision calls the engine back (numba cannot load cached
-mutually recursive kernels, docs/ARCHITECTURE.md).
+from the game loop, so no decision of the run's policy set calls the engine back
+(numba cannot load cached mutually recursive kernels, docs/ARCHITECTURE.md). The
+seat's penalties on other seats' turns are searched apart, from the decision, in
+playouts typed with a smaller policy set (:mod:`sim.bots.penalty_search`), which
+share :func:`start_playout`, :func:`seat_planners` and :func:`finish_playout`.
 """
 
 from sim._numba import kernel
@@ -106,27 +109,49 @@ def determinise(st, deck, seat):
 
 
 @kernel
-def _iteration(st, twin, deck, seat):
-    """One IS-MCTS iteration (module docstring), played out in ``twin``; 1 if ``seat``
-    wins."""
+def seat_planners(st, spare):
+    """Seat ``planner`` (its default parameters, no restriction) in every bot row of
+    ``st`` but ``spare``, for a playout (module docstring)."""
+    for b in range(st.bots.shape[0]):
+        if b != spare:
+            st.bots[b, BOT_POLICY] = PLANNER
+            st.bots[b, BOT_RESTRICTION] = RESTRICT_NONE
+            st.bot_params[b, : PLANNER_DEFAULTS.shape[0]] = PLANNER_DEFAULTS
+
+
+@kernel
+def start_playout(st, twin, deck, seat):
+    """Copy the game in progress of ``st`` into ``twin``, deal again what ``seat``
+    cannot see (:func:`determinise`), and turn off the twin's event log and zone
+    checks."""
     copy_game(game_view(st), game_view(twin))
     determinise(twin, deck, seat)
-    own = twin.seat_bot[seat]
-    for b in range(twin.bots.shape[0]):
-        if b != own:
-            twin.bots[b, BOT_POLICY] = PLANNER
-            twin.bots[b, BOT_RESTRICTION] = RESTRICT_NONE
-            twin.bot_params[b, : PLANNER_DEFAULTS.shape[0]] = PLANNER_DEFAULTS
     twin.rules[R_TRACE] = 0
     twin.rules[R_DEBUG] = 0
-    enter_tree(memory_view(twin), MODE_SEARCH)
-    take_turn(twin, deck)
-    leave_tree(memory_view(twin))
+
+
+@kernel
+def finish_playout(st, twin, deck, seat):
+    """Play the game in ``twin`` to its end and score it (R9); hand the bot stream
+    back to ``st``, for fresh randomness in the next playout. Returns 1.0 if ``seat``
+    won, else 0.0."""
     while twin.g[OUTCOME] == OUTCOME_RUNNING:
         take_turn(twin, deck)
     score_game(twin, deck)
-    st.streams[BOT] = twin.streams[BOT]  # fresh randomness for the next iteration
+    st.streams[BOT] = twin.streams[BOT]
     return 1.0 if twin.g[WINNER] == seat else 0.0
+
+
+@kernel
+def _iteration(st, twin, deck, seat):
+    """One IS-MCTS iteration (module docstring), played out in ``twin``; 1 if ``seat``
+    wins."""
+    start_playout(st, twin, deck, seat)
+    seat_planners(twin, twin.seat_bot[seat])
+    enter_tree(memory_view(twin), MODE_SEARCH)
+    take_turn(twin, deck)
+    leave_tree(memory_view(twin))
+    return finish_playout(st, twin, deck, seat)
 
 
 @kernel

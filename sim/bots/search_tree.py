@@ -31,8 +31,8 @@ seat's decisions during its turn, in the order the rules ask them: play or draw
 move, which completion (R6) and A1 borrows, and its penalties (R8.3, R8.7) when its
 own draw triggers a morale-loss event (R7.2). Chance (the card drawn, the dice)
 happens between decisions and is not a node: the rows offered after it are matched
-by content. Its penalties during other seats' turns are not searched: the
-``planner`` decides them.
+by content. Its penalties during other seats' turns are searched apart, flat
+(:mod:`sim.bots.penalty_search`, ``penalty_iterations`` playouts each).
 
 A key is the decision kind and the row's fields in use (``KEY_COLUMNS``), with hand
 positions replaced by the ally they hold (a draw changes what a position holds).
@@ -78,12 +78,12 @@ from sim.state import (
 
 # 192 iterations by default: at 4 players one search seat still plays 12 games/s on one
 # core and wins 47.9% against planner, where 128 won 45.2% (docs/BOTS.md, issue 37).
-PARAMS = {"iterations": 192.0, "explore": 0.7, "widen": 1.0, "bias": 3.0}
-ITERATIONS, EXPLORE, WIDEN, BIAS = 0, 1, 2, 3
+PARAMS = {"iterations": 192.0, "explore": 0.7, "widen": 1.0, "bias": 3.0, "penalty_iterations": 512.0}
+ITERATIONS, EXPLORE, WIDEN, BIAS, PENALTY_ITERATIONS = 0, 1, 2, 3, 4
 # Valid values (sim.bots.spec): low, high, whole numbers only. Iterations beyond the
 # node pool still refine the nodes it holds; the cap keeps a typo from running for days.
 LIMITS = {"iterations": (1.0, 100_000.0, True), "explore": (0.0, 10.0, False), "widen": (0.0, 100.0, False),
-          "bias": (0.0, 100.0, False)}
+          "bias": (0.0, 100.0, False), "penalty_iterations": (0.0, 100_000.0, True)}
 PLANNER_DEFAULTS = np.array(list(planner.PARAMS.values()), np.float64)
 MODE_OFF, MODE_SEARCH, MODE_FOLLOW = np.int64(0), np.int64(1), np.int64(2)  # numpy ints: sim/decisions.py
 VISITS, REWARD, AVAILABLE = 0, 1, 2  # columns of tree_stats

@@ -91,10 +91,17 @@ def suffer_penalty(st, deck, seat, penalty):
         st.seat_stats[seat, S_PENALTY_NOTHING] += 1
         log_event(st, EV_PENALTY, seat, penalty, EMPTY, 0, 0)
         return
-    choice = port.decide(st, deck, seat, D_PENALTY, n)
-    index = st.options[choice, P_INDEX]
+    give_up(st, deck, seat, penalty, port.decide(st, deck, seat, D_PENALTY, n))
+
+
+@kernel
+def give_up(st, deck, seat, penalty, option):
+    """R8.3: ``seat`` gives up the card of row ``option`` of its ``D_PENALTY`` options
+    (:func:`penalty_options`, written in ``st.options``): a squad ally or a hand ally
+    to the statue discard, a completed task to the permanent discard."""
+    index = st.options[option, P_INDEX]
     if penalty == SQUAD_ALLY:
-        card = take_from_squad(st, deck, seat, index, st.options[choice, P_POS])
+        card = take_from_squad(st, deck, seat, index, st.options[option, P_POS])
         to_statue_discard(st, card)
     elif penalty == COMPLETED_TASK:
         card = st.done[seat, index]
@@ -130,9 +137,17 @@ def morale_event(st, deck):
     st.task_fate[task, TF_STATUS] = TASK_FAILED
     st.task_fate[task, TF_TURN] = turn
     st.g[TASKS_FAILED] += 1
-    # R8.2: every player rolls, active player first, then clockwise.
+    roll_from(st, deck, morale, ZERO)
+    clean_up(st, deck, morale)
+
+
+@kernel
+def roll_from(st, deck, morale, first):
+    """R8.2: the players from the ``first``-th in rolling order on (0: the active
+    player, then clockwise) roll both dice against ``morale``; each one not saved
+    suffers its penalty (R8.3)."""
     n_players = st.g[N_PLAYERS]
-    for i in range(n_players):
+    for i in range(first, n_players):
         seat = (st.g[ACTIVE] + i) % n_players
         die1 = roll_die(st.streams)
         die2 = roll_die(st.streams)
@@ -143,8 +158,12 @@ def morale_event(st, deck):
             st.morale_stats[morale, MS_SAVES] += 1
         else:
             suffer_penalty(st, deck, seat, deck.morale_penalty[morale])
-    # R8.5: the used morale card to the permanent discard, the other two to the
-    # statue discard; the tasks slide and a new one is revealed; R9.1 if none is left.
+
+
+@kernel
+def clean_up(st, deck, morale):
+    """R8.5: the used morale card to the permanent discard, the other two to the
+    statue discard; the tasks slide and a new one is revealed; R9.1 if none is left."""
     st.perm_morale[st.g[PERM_MORALE_N]] = morale
     st.g[PERM_MORALE_N] += 1
     for pos in range(ROW_SIZE - 1):
@@ -153,6 +172,22 @@ def morale_event(st, deck):
         st.track[pos] = EMPTY
     st.g[TRACK_N] = 0
     refill_row(st)
+
+
+@kernel
+def resume_event(st, deck, seat, option):
+    """The morale-loss event in progress (R8), resumed at ``seat``'s penalty decision:
+    ``seat`` gives up the card of option row ``option`` (R8.3), the players after it
+    in rolling order roll (R8.2), then the clean-up (R8.5). The event's morale card
+    is still at track position 3 until then (R7.3). ``st.options`` need not hold the
+    rows: they are written again, as :func:`suffer_penalty` wrote them."""
+    morale = st.track[ROW_SIZE - 1]
+    penalty = deck.morale_penalty[morale]
+    penalty_options(st, deck, seat, penalty)
+    give_up(st, deck, seat, penalty, option)
+    n_players = st.g[N_PLAYERS]
+    roll_from(st, deck, morale, (seat - st.g[ACTIVE] + n_players) % n_players + 1)
+    clean_up(st, deck, morale)
 
 
 @inline_kernel

@@ -1,0 +1,109 @@
+"""The ``search`` bot's penalties on other seats' turns: a flat Monte-Carlo search.
+
+When a morale-loss event on another seat's turn costs the bot's seat a card (R8.2,
+R8.3), the choice is made during that turn, inside the rules, where the seat's turn
+tree (:mod:`sim.bots.search`) cannot reach. The policy dispatch
+(:func:`sim.bots.policy.decide`) then calls :func:`search_penalty` with the whole
+state, as the game loop calls the turn-start hook. For ``penalty_iterations``
+iterations it:
+
+1. picks an option row by UCB1 over the rows (Auer, Cesa-Bianchi & Fischer 2002),
+   rewards in [0, 1], ``explore`` as in the tree, with the same progressive bias
+   towards ``planner``'s choice (Chaslot et al. 2008; :mod:`sim.bots.search_tree`);
+   rows not yet tried first, ``planner``'s first of all;
+2. copies the game into the twin and deals again what the seat cannot see
+   (:func:`sim.bots.search.start_playout`), so that the choice is the same whatever
+   the arrangement of the hidden cards (tests/test_bots_observation.py);
+3. gives up the row's card and plays the turn in progress to its end
+   (:func:`sim.rules.turn.resume_turn`), then the game, with ``planner`` in every
+   seat, and scores it: 1 for a win of the seat, else 0.
+
+It then gives up the card of the row played most (ties: ``planner``'s choice, then
+the better mean). The search is flat, one level: the rows are the arms of a bandit,
+and what follows is ``planner``'s, as in the tree's playouts.
+
+The twin is the game loop's (:func:`sim.state.kernel_state` links it). Its kernels
+are typed with the policies up to ``planner`` (:data:`PLAYOUT_SET`), not the run's,
+so the playouts' decisions never reach this bot: no kernel calls itself (numba
+cannot load cached mutually recursive kernels, docs/ARCHITECTURE.md). In the turn
+tree's own playouts no twin is linked, and ``planner`` decides.
+"""
+
+import math
+
+import numpy as np
+
+from sim._numba import kernel, linked_view
+from sim.bots.ids import PLANNER, RUNG_NAMES, rung_set
+from sim.bots.observation import seat_view
+from sim.bots.planner import planner_choose
+from sim.bots.search import finish_playout, seat_planners, start_playout
+from sim.bots.search_tree import BIAS, EXPLORE, PENALTY_ITERATIONS, PLANNER_DEFAULTS
+from sim.decisions import D_PENALTY
+from sim.rules.turn import resume_turn
+from sim.state import BOT_POLICY, EMPTY
+
+PLAYOUT_SET = rung_set(RUNG_NAMES.index("planner"))
+"""The policy set of the twin's kernels in these playouts (:mod:`sim.bots.ids`)."""
+has_twin, playout_twin = linked_view(PLAYOUT_SET)
+PLAYS, WINS = 0, 1  # columns of State.penalty_stats
+
+
+@kernel
+def _pick(stats, n_options, played, explore, bias, favourite):
+    """The row to play out next: ``favourite`` untried, else the first untried row,
+    else the highest UCB1 value, ``bias / (plays + 1)`` added for ``favourite``."""
+    if stats[favourite, PLAYS] == 0.0:
+        return favourite
+    best, best_value = EMPTY, -math.inf
+    for i in range(n_options):
+        plays = stats[i, PLAYS]
+        if plays == 0.0:
+            return np.int64(i)
+        value = stats[i, WINS] / plays + explore * math.sqrt(math.log(played) / plays)
+        if i == favourite:
+            value += bias / (plays + 1.0)
+        if value > best_value:
+            best, best_value = np.int64(i), value
+    return best
+
+
+@kernel
+def _most_played(stats, n_options, favourite):
+    """The row played most; ties: ``favourite``, then the higher mean."""
+    best = favourite
+    for i in range(n_options):
+        plays, best_plays = stats[i, PLAYS], stats[best, PLAYS]
+        if plays > best_plays or (plays == best_plays and best != favourite
+                                  and stats[i, WINS] > stats[best, WINS]):  # fmt: skip
+            best = np.int64(i)
+    return best
+
+
+@kernel
+def search_penalty(st, deck, seat, n_options, params):
+    """The option row ``seat`` gives up to an R8.3 penalty on another seat's turn,
+    among the ``n_options`` rows of ``st.options`` (module docstring). ``params``:
+    the bot's parameters, float64 (``penalty_iterations``, ``explore``, ``bias``,
+    :mod:`sim.bots.search_tree`). Without a linked twin, with one row or with
+    ``penalty_iterations=0``: ``planner``'s choice.
+
+    Returns an index in ``[0, n_options)``; ``st.options`` is as it was."""
+    favourite = planner_choose(seat_view(st), deck, seat, D_PENALTY, n_options, PLANNER_DEFAULTS)
+    budget = int(params[PENALTY_ITERATIONS])
+    if budget == 0 or n_options == 1 or not has_twin(st):
+        return favourite
+    twin = playout_twin(st)
+    stats = st.penalty_stats
+    stats[:n_options] = 0.0
+    own = st.seat_bot[seat]
+    for played in range(budget):
+        i = _pick(stats, n_options, float(played), params[EXPLORE], params[BIAS], favourite)
+        start_playout(st, twin, deck, seat)
+        seat_planners(twin, own)
+        twin.bots[own, BOT_POLICY] = PLANNER  # the seat too, with its restriction, if any
+        twin.bot_params[own, : PLANNER_DEFAULTS.shape[0]] = PLANNER_DEFAULTS
+        resume_turn(twin, deck, seat, i)
+        stats[i, PLAYS] += 1.0
+        stats[i, WINS] += finish_playout(st, twin, deck, seat)
+    return _most_played(stats, n_options, favourite)
