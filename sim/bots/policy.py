@@ -81,9 +81,12 @@ def _dispatch(policies):
 
 def _set_of(st):
     """The policy ids kernels are compiled for with a state of type ``st``: its
-    policy set, or every policy for a state type that names none."""
+    policy set as the type carries it (a rung of the ladder, raised to the compile
+    floor when Python typed the view, :class:`sim.state.StateView`; the search bot's
+    playout set as it is, :mod:`sim.bots.penalty_search`), or every policy for a
+    state type that names none."""
     policies = getattr(st, "policies", None)
-    return sorted(BY_ID) if policies is None else policy_set(policies)
+    return sorted(BY_ID) if policies is None else list(policies)
 
 
 choose = _dispatch(sorted(BY_ID))  # plain Python (NUMBA_DISABLE_JIT=1): every policy
