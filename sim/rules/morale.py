@@ -94,7 +94,7 @@ def suffer_penalty(st, deck, seat, penalty):
     give_up(st, deck, seat, penalty, port.decide(st, deck, seat, D_PENALTY, n))
 
 
-@kernel
+@inline_kernel
 def give_up(st, deck, seat, penalty, option):
     """R8.3: ``seat`` gives up the card of row ``option`` of its ``D_PENALTY`` options
     (:func:`penalty_options`, written in ``st.options``): a squad ally or a hand ally
@@ -141,7 +141,7 @@ def morale_event(st, deck):
     clean_up(st, deck, morale)
 
 
-@kernel
+@inline_kernel
 def roll_from(st, deck, morale, first):
     """R8.2: the players from the ``first``-th in rolling order on (0: the active
     player, then clockwise) roll both dice against ``morale``; each one not saved
@@ -160,7 +160,7 @@ def roll_from(st, deck, morale, first):
             suffer_penalty(st, deck, seat, deck.morale_penalty[morale])
 
 
-@kernel
+@inline_kernel
 def clean_up(st, deck, morale):
     """R8.5: the used morale card to the permanent discard, the other two to the
     statue discard; the tasks slide and a new one is revealed; R9.1 if none is left."""

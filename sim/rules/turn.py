@@ -51,7 +51,7 @@ def play_turn(st, deck, seat):
     after_placement(st, deck, seat)
 
 
-@kernel
+@inline_kernel
 def after_placement(st, deck, seat):
     """R4.1 after the placement and its abilities: A7 may move, then one squad may
     complete tasks (R4.4, R6.2), choosing its A1 borrows one by one."""
