@@ -77,7 +77,9 @@ from sim.state import (
 )
 
 # 192 iterations by default: at 4 players one search seat still plays 12 games/s on one
-# core and wins 47.9% against planner, where 128 won 45.2% (docs/BOTS.md, issue 37).
+# core and wins 47.9% against planner, where 128 won 45.2%; 512 playouts a penalty on
+# another seat's turn (sim.bots.penalty_search) raise that to 51.6% at 18.6 games/s
+# (docs/BOTS.md, issue 37).
 PARAMS = {"iterations": 192.0, "explore": 0.7, "widen": 1.0, "bias": 3.0, "penalty_iterations": 512.0}
 ITERATIONS, EXPLORE, WIDEN, BIAS, PENALTY_ITERATIONS = 0, 1, 2, 3, 4
 # Valid values (sim.bots.spec): low, high, whole numbers only. Iterations beyond the
