@@ -34,14 +34,14 @@ import math
 import numpy as np
 
 from sim._numba import kernel, linked_view
-from sim.bots.ids import PLANNER, RUNG_NAMES, rung_set
+from sim.bots.ids import RUNG_NAMES, rung_set
 from sim.bots.observation import seat_view
 from sim.bots.planner import planner_choose
 from sim.bots.search import finish_playout, seat_planners, start_playout
 from sim.bots.search_tree import BIAS, EXPLORE, PENALTY_ITERATIONS, PLANNER_DEFAULTS
 from sim.decisions import D_PENALTY
 from sim.rules.turn import resume_turn
-from sim.state import BOT_POLICY, EMPTY
+from sim.state import BOT_RESTRICTION, EMPTY
 
 PLAYOUT_SET = rung_set(RUNG_NAMES.index("planner"))
 """The policy set of the twin's kernels in these playouts (:mod:`sim.bots.ids`)."""
@@ -100,9 +100,8 @@ def search_penalty(st, deck, seat, n_options, params):
     for played in range(budget):
         i = _pick(stats, n_options, float(played), params[EXPLORE], params[BIAS], favourite)
         start_playout(st, twin, deck, seat)
-        seat_planners(twin, own)
-        twin.bots[own, BOT_POLICY] = PLANNER  # the seat too, with its restriction, if any
-        twin.bot_params[own, : PLANNER_DEFAULTS.shape[0]] = PLANNER_DEFAULTS
+        seat_planners(twin, EMPTY)
+        twin.bots[own, BOT_RESTRICTION] = st.bots[own, BOT_RESTRICTION]  # the seat keeps its restriction, if any
         resume_turn(twin, deck, seat, i)
         stats[i, PLAYS] += 1.0
         stats[i, WINS] += finish_playout(st, twin, deck, seat)

@@ -111,7 +111,7 @@ def determinise(st, deck, seat):
 @kernel
 def seat_planners(st, spare):
     """Seat ``planner`` (its default parameters, no restriction) in every bot row of
-    ``st`` but ``spare``, for a playout (module docstring)."""
+    ``st`` but ``spare`` (``EMPTY``: every row), for a playout (module docstring)."""
     for b in range(st.bots.shape[0]):
         if b != spare:
             st.bots[b, BOT_POLICY] = PLANNER
