@@ -217,7 +217,8 @@ TG_NODE = 5  # the node the turn stands at, EMPTY off the tree
 TG_PATH_N = 6  # nodes in tree_path
 TG_EXPANDED = 7  # 1 once this iteration added its node
 TREE_G_LEN = 8
-MAX_TREE_NODES = 4096  # the node pool; an iteration adds one node at most
+MAX_ITERATIONS = 65_536  # the search bot's largest budget (sim.bots.search_tree.LIMITS)
+MAX_TREE_NODES = MAX_ITERATIONS + 1  # the node pool: the root, and one node an iteration at most
 MAX_TREE_DEPTH = 64  # decisions of one turn followed down the tree at most
 KEY_WIDTH = 1 + OPTION_WIDTH  # a node's key: decision kind and option row (sim.bots.search_tree)
 

@@ -17,7 +17,7 @@ from sim.play import run_games
 from sim.options import RuleOptions
 from sim.record import PLAYER_FIELDS
 from sim import rng
-from sim.state import EMPTY
+from sim.state import EMPTY, MAX_TREE_NODES
 from sim.rules.abilities import play_options
 from sim.rules.completion import completion_options
 from sim.rules.turn import take_turn
@@ -182,10 +182,14 @@ def test_bot_specs_parse_parameters_and_name_what_is_wrong():
     with pytest.raises(ValueError, match="w_points must be a number"):
         parse_bot("greedy:w_points=lots")
     assert parse_bot("search:iterations=256,explore=1").params == (256.0, 1.0, 1.0, 3.0, 512.0)
-    with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 100000, got 0"):
+    with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 65536, got 0"):
         parse_bot("search:iterations=0")
-    with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 100000, got 2.5"):
+    with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 65536, got 2.5"):
         parse_bot("search:iterations=2.5")
+    # The largest budget's tree fits the node pool: the root and a node an iteration.
+    assert parse_bot("search:iterations=65536").params[0] == MAX_TREE_NODES - 1
+    with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 65536, got 65537"):
+        parse_bot("search:iterations=65537")
     with pytest.raises(ValueError, match="explore must be a number from 0 to 10, got -1"):
         parse_bot("search:explore=-1")
     with pytest.raises(ValueError, match="bias must be a number from 0 to 100, got -1"):

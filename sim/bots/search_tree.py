@@ -38,8 +38,9 @@ A key is the decision kind and the row's fields in use (``KEY_COLUMNS``), with h
 positions replaced by the ally they hold (a draw changes what a position holds).
 The tree lives in preallocated arrays of :class:`sim.state.State`'s bot memory (``tree_*``,
 ``MAX_TREE_NODES`` nodes, paths of ``MAX_TREE_DEPTH``); each iteration expands one
-node at most, and none once the pool is full (``TG_FULL`` counts the refusals): the
-search then goes on over the nodes it has. Selection and backpropagation are
+node at most, so the pool holds the tree of the largest budget (``MAX_ITERATIONS``).
+A smaller pool stops expanding once full (``TG_FULL`` counts the refusals) and the
+search goes on over the nodes it has. Selection and backpropagation are
 iterative over ``tree_path`` (no recursion between kernels, docs/ARCHITECTURE.md).
 
 :func:`search_choose` is the bot's policy in :func:`sim.bots.policy.decide`: while
@@ -64,6 +65,7 @@ from sim.state import (
     ACTIVE,
     EMPTY,
     KEY_WIDTH,
+    MAX_ITERATIONS,
     MAX_TREE_DEPTH,
     TG_EXPANDED,
     TG_FULL,
@@ -82,9 +84,10 @@ from sim.state import (
 # (docs/BOTS.md, issue 37).
 PARAMS = {"iterations": 192.0, "explore": 0.7, "widen": 1.0, "bias": 3.0, "penalty_iterations": 512.0}
 ITERATIONS, EXPLORE, WIDEN, BIAS, PENALTY_ITERATIONS = 0, 1, 2, 3, 4
-# Valid values (sim.bots.spec): low, high, whole numbers only. Iterations beyond the
-# node pool still refine the nodes it holds; the cap keeps a typo from running for days.
-LIMITS = {"iterations": (1.0, 100_000.0, True), "explore": (0.0, 10.0, False), "widen": (0.0, 100.0, False),
+# Valid values (sim.bots.spec): low, high, whole numbers only. The node pool holds a
+# node for every iteration up to the cap, so a budget's tree is never cut short by it;
+# the cap keeps a typo from running for days.
+LIMITS = {"iterations": (1.0, float(MAX_ITERATIONS), True), "explore": (0.0, 10.0, False), "widen": (0.0, 100.0, False),
           "bias": (0.0, 100.0, False), "penalty_iterations": (0.0, 100_000.0, True)}
 PLANNER_DEFAULTS = np.array(list(planner.PARAMS.values()), np.float64)
 MODE_OFF, MODE_SEARCH, MODE_FOLLOW = np.int64(0), np.int64(1), np.int64(2)  # numpy ints: sim/decisions.py
