@@ -532,6 +532,8 @@ def skill(
     out: Path | None = typer.Option(None, help="Where to write the runs and the report; default runs/skill-..."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     quiet: bool = typer.Option(False, help="No progress bar."),
+    scheduler: str | None = typer.Option(None, help="Play the matches on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see OUT at the same path): a trace point at a large budget costs hours of CPU."),
+    dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and play the matches on it."),
     threshold: float = typer.Option(2.0, min=0.0, help="Smallest gain over fair, in percentage points, that counts as beating the rung below (and as a budget that pays)."),
 ) -> None:
     """How much does skill decide? Climbs the bot ladder at each player count: each rung plays one seat against the rung below in every other seat, seats shuffled, and its win rate (Wilson 95% CI, n games) is set against the fair 1/players. Then the skill trace (Ludii): the search bot at budget b against itself at b/2 as b doubles, and the budget where the gain flattens. Runs are kept under OUT and reused or resumed; prints both tables and writes a report with the skill-versus-luck section."""
@@ -548,7 +550,7 @@ def skill(
     target = out or Path("runs") / f"skill-{cards.stem}-{deck.content_hash[:8]}-{games}g-seed{seed}"
     try:
         matches = play(cards, plan(target, rung, counts, budgets, trace_bot), games, trace_games, seed, jobs,
-                       progress=None if not quiet else False)  # fmt: skip
+                       progress=None if not quiet else False, scheduler=scheduler, dask_local=dask_local)  # fmt: skip
         ladder = [m.run for m in matches if m.kind == "ladder"]
         points = [(m.budget, m.run) for m in matches if m.kind == "trace"]
         report_path = build_report(ladder or [m.run for m in matches], target / "report", threshold_pp=threshold,

@@ -392,6 +392,24 @@ def linked_view(policies: tuple[int, ...]):
     return is_linked, linked
 
 
+@intrinsic
+def call_c(typingctx, address, a, b, c, d, e):
+    """Call the C callback (a numba ``cfunc``) at machine address ``address`` with
+    five arguments, returning its int64. The call goes through the pointer, so none of
+    the callback's code is linked into the caller: numba optimises each kernel's code
+    again with the code of every kernel it calls (:func:`inline_kernel`), and a large
+    callback called from the turn's kernels would be optimised again in each of them.
+    ``address`` must be that of a callback compiled for these argument types (views
+    are pointers, so any view type passes one); 0 crashes: callers check it."""
+
+    def codegen(context, builder, signature, args):
+        argument_types = [context.get_value_type(t) for t in signature.args[1:]]
+        function = builder.inttoptr(args[0], ir.FunctionType(ir.IntType(64), argument_types).as_pointer())
+        return builder.call(function, args[1:])
+
+    return types.int64(address, a, b, c, d, e), codegen
+
+
 def view_of(visible: tuple[str, ...], writable: tuple[str, ...]):
     """``view(st)``: the state's view ``st`` retyped as a :class:`ViewType` that
     shows the fields ``visible`` only and writes ``writable`` only (a subset of

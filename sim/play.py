@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from sim import decisions
 from sim.bots import policy  # noqa: F401 (binds the bots to sim.port)
 from sim.bots.spec import BotSpec, bot_tables, parse_bot
-from sim.bots.user import RAISED
 from sim.deck_arrays import DeckArrays
 from sim.engine import check_players, play_batch
 from sim.options import RuleOptions
@@ -22,7 +21,8 @@ from sim.record import Record
 from sim.rng import stream_keys
 from sim.split_compile import split_compile
 from sim.state import (
-    BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, MAX_PLAYERS, State, kernel_state, new_state, new_twin,
+    BAD_CHOICE, BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, MAX_PLAYERS, RAISED, State, kernel_state, new_state,
+    new_twin,
 )  # fmt: skip
 
 DECISION_NAMES = {int(value): name for name, value in vars(decisions).items() if name.startswith("D_")}
@@ -125,4 +125,6 @@ def bad_choice_message(st: State, specs: Sequence[BotSpec], game: int) -> str:
     if spec.source and index == RAISED:
         return (f"{who} raised an error {where}: an index past the end of an array, a division by zero, "
                 f"or an exception it raises")  # fmt: skip
+    if index == RAISED:  # a built-in bot's compiled callback (sim.bots.penalty_search)
+        return f"{who} raised an error {where}; NUMBA_DISABLE_JIT=1 runs it as Python and shows the error"
     return f"{who} returned option index {index} {where}, which offered {n_options} options (0 to {n_options - 1})"

@@ -114,7 +114,7 @@ def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSp
     return chunk, n, time.perf_counter() - start, written
 
 
-def _manifest(spec: RunSpec, cards_file: str) -> dict:
+def _manifest(spec: RunSpec, cards_file: str, bots: list[BotSpec]) -> dict:
     return {
         "toolkit_version": __version__,
         "rules_version": RULES_VERSION,
@@ -123,6 +123,7 @@ def _manifest(spec: RunSpec, cards_file: str) -> dict:
         "n_games": spec.n_games,
         "n_players": spec.n_players,
         "bots": list(spec.bots),
+        "bot_params": [bot.settings for bot in bots],
         "root_seed": spec.seed,
         "chunk_size": spec.chunk_size,
         "rule_options": spec.options,
@@ -134,12 +135,36 @@ def _manifest(spec: RunSpec, cards_file: str) -> dict:
 
 
 def _same_run(old: dict, new: dict) -> list[str]:
+    """What differs between a run's manifest and a new one's settings. A bot's label
+    (``search``) means its defaults of the day, so the parameters it resolved to
+    (``bot_params``) are compared too: resuming a run whose bot has new defaults since
+    would mix two bots in one run. Manifests written before they were recorded are
+    compared by label only."""
     keys = ("deck_hash", "n_games", "n_players", "bots", "root_seed", "chunk_size", "rule_options", "rules_version")
-    return [key for key in keys if old.get(key) != new.get(key)]
+    differ = [key for key in keys if old.get(key) != new.get(key)]
+    if "bots" in differ or "bot_params" not in old or old["bot_params"] == new["bot_params"]:
+        return differ
+    recorded = old["bot_params"]
+    if not (isinstance(recorded, list) and len(recorded) == len(new["bots"])
+            and all(isinstance(params, dict) for params in recorded)):  # fmt: skip
+        return [*differ, "bot_params (unreadable)"]
+    seat = next(s for s, (then, now) in enumerate(zip(recorded, new["bot_params"])) if then != now)
+    return [*differ, f"seat {seat}'s {new['bots'][seat]} {_changed(recorded[seat], new['bot_params'][seat])}"]
 
 
-def _prepare(out_dir: Path, spec: RunSpec, deck_text: str, cards_file: str, resume: bool) -> dict:
-    manifest = _manifest(spec, cards_file)
+def _changed(then: dict, now: dict) -> str:
+    """How a bot's parameters changed, e.g. ``was played with iterations=128 and now means iterations=192``."""
+    keys = [key for key in dict.fromkeys([*then, *now]) if then.get(key) != now.get(key)]
+
+    def values(params: dict) -> str:
+        return ", ".join(f"{key}={params[key]}" if key in params else f"no {key}" for key in keys)
+
+    return f"was played with {values(then)} and now means {values(now)}"
+
+
+def _prepare(out_dir: Path, spec: RunSpec, bots: list[BotSpec], deck_text: str, cards_file: str,
+             resume: bool) -> dict:  # fmt: skip
+    manifest = _manifest(spec, cards_file, bots)
     if (out_dir / MANIFEST).exists():
         if not resume:
             raise RunError(f"{out_dir} already holds a run; pass resume to continue it, or choose another directory")
@@ -337,7 +362,7 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
     first finished chunk (``first_chunk_seconds``; None when every chunk was kept)."""
     fresh, manifest = all(path.name in LOCK_FILES for path in out_dir.iterdir()), None
     try:
-        manifest = _prepare(out_dir, spec, deck_text, cards_file, resume)
+        manifest = _prepare(out_dir, spec, bots, deck_text, cards_file, resume)
         todo = [c for c in range(spec.n_chunks) if chunk_problems(out_dir, spec, manifest["parts"], c)]
         done_games = spec.n_games - sum(spec.chunk_games(c)[1] for c in todo)
         show = sys.stderr.isatty() if how["progress"] is None else how["progress"]

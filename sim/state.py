@@ -128,11 +128,12 @@ SCRIPT_N = 21  # entries in ``script``
 BAD_CHOICE = 22  # 1 once a policy named no offered option; the game stops (sim.bots.policy.refuse_choice)
 BAD_SEAT = 23  # the seat that decided
 BAD_KIND = 24  # the decision kind (sim.decisions.D_*)
-BAD_INDEX = 25  # the index returned (BOT_RAISED when a user bot raised an error)
+BAD_INDEX = 25  # the index returned (RAISED when a bot's compiled callback raised an error)
 BAD_N_OPTIONS = 26  # the options offered
 SCORE_STAMP = 27  # completions + morale events + allies received when sim.lead last scored the seats
 TURN_ACTION = 28  # the active seat's action this turn, ACTION_PLAY or ACTION_DRAW (sim.decisions)
 G_LEN = 29
+RAISED = np.iinfo(np.int64).min  # what a C callback (a user bot, the search bot's penalty search) returns when it raised
 
 OUTCOME_RUNNING = 0
 OUTCOME_FINISHED = 1  # R9.1

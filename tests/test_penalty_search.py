@@ -8,7 +8,10 @@ from sim.bots.spec import bot_tables, parse_bot
 from sim.cards import Penalty
 from sim.decisions import ACTION_DRAW, D_PENALTY
 from sim.rules.morale import penalty_options
-from sim.state import PERM_TASKS_N, TURN_ACTION, kernel_state, new_twin
+from sim.play import bad_choice_message
+from sim.state import (
+    BAD_INDEX, BAD_KIND, BAD_N_OPTIONS, BAD_SEAT, BOT_ADDRESS, PERM_TASKS_N, RAISED, TURN_ACTION, kernel_state, new_twin,
+)  # fmt: skip
 from tests.table import ARRAYS, TASK, Table
 
 # The search bot's policy set compiles the engine twice (its own and the playouts'):
@@ -69,3 +72,28 @@ def test_r8_7_without_a_budget_or_a_twin_planner_decides(bot, linked):
     t.st.penalty_stats[:] = -1.0
     assert penalty(t, linked) == BLUE
     assert (t.st.penalty_stats == -1.0).all()
+
+
+def test_r8_7_a_search_row_without_its_callback_takes_planners_choice():
+    """The dispatch reaches the search through the C callback in the bot's
+    ``BOT_ADDRESS`` (sim.bots.spec.bot_tables); a bots table written without it plays
+    no playout and takes ``planner``'s choice instead of calling address 0."""
+    t = last_event("search:penalty_iterations=16")
+    assert t.st.bots[1, BOT_ADDRESS] != 0
+    t.st.bots[1, BOT_ADDRESS] = 0
+    t.st.penalty_stats[:] = -1.0
+    assert penalty(t, linked=True) == BLUE
+    assert (t.st.penalty_stats == -1.0).all()
+
+
+def test_a_penalty_search_that_raised_is_named_in_one_line():
+    """The callback returns RAISED when its playouts raise (a C callback passes no
+    exception on); the run stops with one line naming the bot, the decision and where
+    to see the error."""
+    t = last_event("search")
+    t.st.seat_bot[1] = 1
+    for index, value in ((BAD_SEAT, 1), (BAD_KIND, D_PENALTY), (BAD_INDEX, RAISED), (BAD_N_OPTIONS, 2)):
+        t.st.g[index] = value
+    message = bad_choice_message(t.st, [parse_bot("planner"), parse_bot("search")], 7)
+    assert message.startswith("bot 'search' raised an error at a ") and "(seat 1, game 7)" in message
+    assert message.endswith("NUMBA_DISABLE_JIT=1 runs it as Python and shows the error")

@@ -20,6 +20,7 @@ from analysis.data.load import load, unpacked
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
 from sim import runner
+from sim.bots.policy import POLICY_PARAMS
 from sim.play import run_games
 from sim.rundir.parts import temporary_name
 from sim.rundir import TABLES, RunError, check_parts, read_manifest
@@ -79,6 +80,25 @@ def test_a_run_directory_is_not_overwritten_and_resume_needs_the_same_settings(t
     (tmp_path / "other" / "notes.txt").write_text("mine")
     with pytest.raises(RunError, match="not a run directory"):
         simulate(CARDS, 100, tmp_path / "other", players=2, progress=False)
+
+
+def test_resume_refuses_a_run_whose_bot_has_new_defaults_since(tmp_path, monkeypatch):
+    """``greedy`` in the manifest means greedy's defaults when the run was played; resuming
+    it after they changed would mix two bots, so the resolved parameters are compared."""
+    out = simulate(CARDS, 100, tmp_path / "run", players=2, bots="greedy", seed=1, n_jobs=1, chunk_size=50,
+                   progress=False)  # fmt: skip
+    assert read_manifest(out)["bot_params"] == [{"w_points": 1.0, "w_gift": 1.0, "draw_below": 5.0}] * 2
+    (out / "games" / "part-00001.parquet").unlink()
+    monkeypatch.setitem(POLICY_PARAMS, "greedy", {"w_points": 1.0, "w_gift": 1.0, "draw_below": 4.0})
+    with pytest.raises(RunError, match="seat 0's greedy was played with draw_below=5.0 and now means draw_below=4.0"):
+        simulate(CARDS, 100, out, players=2, bots="greedy", seed=1, n_jobs=1, chunk_size=50, progress=False,
+                 resume=True)  # fmt: skip
+    monkeypatch.undo()
+    manifest = read_manifest(out)  # as an earlier version wrote it: compared by the bots' labels
+    del manifest["bot_params"]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    simulate(CARDS, 100, out, players=2, bots="greedy", seed=1, n_jobs=1, chunk_size=50, progress=False, resume=True)
+    assert read_manifest(out)["status"] == "complete" and len(read_manifest(out)["bot_params"]) == 2
 
 
 def test_resume_redoes_only_missing_or_partial_chunks(tmp_path):

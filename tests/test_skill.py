@@ -82,3 +82,16 @@ def test_a_ladder_match_is_played_in_chunks_of_100_games_and_an_older_run_keeps_
     play(DEFAULT_CARDS, [old], n_games=250, trace_games=0, n_jobs=2)  # refused before: chunk_size differs
     assert read_manifest(old.run)["chunk_size"] == 25_000 and chunk_size(old.run) == 25_000
     assert load(old.run, "games").equals(load(new.run, "games"))  # the same games, whatever the chunks
+
+
+@pytest.mark.slow
+def test_a_ladder_match_on_a_dask_cluster_plays_the_games_of_local_workers(tmp_path):
+    """``revachol skill --dask-local``/``--scheduler`` hand the chunks to Dask (a trace
+    point at a large budget costs hours of CPU); the games do not depend on where."""
+    pytest.importorskip("distributed")
+    [local] = plan(tmp_path / "local", rungs=("random", "uniform"), players=(2,), trace_budgets=())
+    [on_dask] = plan(tmp_path / "dask", rungs=("random", "uniform"), players=(2,), trace_budgets=())
+    play(DEFAULT_CARDS, [local], n_games=250, trace_games=0, n_jobs=1)
+    play(DEFAULT_CARDS, [on_dask], n_games=250, trace_games=0, dask_local=1)
+    assert read_manifest(on_dask.run)["backend"].startswith("dask")
+    assert load(on_dask.run, "games").equals(load(local.run, "games"))

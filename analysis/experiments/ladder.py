@@ -119,10 +119,15 @@ def chunk_size(run: Path) -> int:
 
 
 def play(cards: str | Path, matches: Sequence[Match], n_games: int, trace_games: int, seed: int = 0,
-         n_jobs: int = -1, progress: bool | None = None) -> list[Match]:  # fmt: skip
+         n_jobs: int = -1, progress: bool | None = None, scheduler: str | None = None,
+         dask_local: int | None = None) -> list[Match]:  # fmt: skip
     """Play every match (``n_games`` per ladder rung, ``trace_games`` per trace
     point) with seats shuffled, in chunks of :data:`CHUNK` games (:func:`chunk_size`);
-    complete runs are reused, interrupted ones resumed.
+    complete runs are reused, interrupted ones resumed. The chunks go to ``n_jobs``
+    local workers, or to a Dask cluster (``scheduler``, an address such as
+    ``tcp://HOST:8786``, or a local one of ``dask_local`` workers), as
+    :func:`sim.runner.simulate`: a trace point at a large budget costs hours of CPU
+    (docs/BOTS.md), and the games are the same wherever they are played.
 
     Returns
     -------
@@ -138,5 +143,6 @@ def play(cards: str | Path, matches: Sequence[Match], n_games: int, trace_games:
         games = n_games if match.kind == "ladder" else trace_games
         simulate(cards, games, match.run, match.players, [match.strong] + [match.weak] * (match.players - 1), seed,
                  n_jobs, RuleOptions(shuffle_seats=True), chunk_size(match.run),
-                 resume=(match.run / MANIFEST).exists(), progress=progress)  # fmt: skip
+                 resume=(match.run / MANIFEST).exists(), progress=progress, scheduler=scheduler,
+                 dask_local=dask_local)  # fmt: skip
     return list(matches)

@@ -27,13 +27,22 @@ are typed with the policies up to ``planner`` (:data:`PLAYOUT_SET`), not the run
 so the playouts' decisions never reach this bot: no kernel calls itself (numba
 cannot load cached mutually recursive kernels, docs/ARCHITECTURE.md). In the turn
 tree's own playouts no twin is linked, and ``planner`` decides.
+
+The dispatch reaches the search through a C callback (:func:`penalty_address`, in the
+bot's ``BOT_ADDRESS``; :func:`off_turn_penalty`), compiled once on its own: called
+as a kernel, its playouts (a whole game loop) were compiled again into every kernel
+of the turn that can ask for a penalty, which tripled the search bot's first
+compilation (docs/PERFORMANCE.md).
 """
 
+import functools
 import math
 
+import numba
 import numpy as np
+from numba.extending import overload
 
-from sim._numba import kernel, linked_view
+from sim._numba import ViewType, call_c, kernel, linked_view
 from sim.bots.ids import RUNG_NAMES, rung_set
 from sim.bots.observation import seat_view
 from sim.bots.planner import planner_choose
@@ -41,7 +50,7 @@ from sim.bots.search import finish_playout, seat_planners, start_playout
 from sim.bots.search_tree import BIAS, EXPLORE, PENALTY_ITERATIONS, PLANNER_DEFAULTS
 from sim.decisions import D_PENALTY
 from sim.rules.turn import resume_turn
-from sim.state import BOT_RESTRICTION, EMPTY
+from sim.state import BOT_ADDRESS, BOT_RESTRICTION, EMPTY, RAISED
 
 PLAYOUT_SET = rung_set(RUNG_NAMES.index("planner"))
 """The policy set of the twin's kernels in these playouts (:mod:`sim.bots.ids`)."""
@@ -106,3 +115,62 @@ def search_penalty(st, deck, seat, n_options, params):
         stats[i, PLAYS] += 1.0
         stats[i, WINS] += finish_playout(st, twin, deck, seat)
     return _most_played(stats, n_options, favourite)
+
+
+def _guarded(st, deck, seat, n_options, bot):
+    """:func:`search_penalty` for bot row ``bot``, or :data:`sim.state.RAISED` when it
+    raised (a C callback cannot pass an exception on; numba cannot bind its text)."""
+    try:
+        return search_penalty(st, deck, seat, n_options, st.bot_params[bot])
+    except Exception:
+        return RAISED
+
+
+@functools.cache
+def _callback():
+    from numba import cfunc, typeof, types
+
+    from sim.cards import Deck
+    from sim.deck_arrays import compile_deck
+    from sim.options import RuleOptions
+    from sim.state import kernel_state, new_state
+
+    empty = compile_deck(Deck(format=1, allies=[], tasks=[], morale=[]))
+    state_type = typeof(kernel_state(new_state(empty, RuleOptions().to_array())))
+    deck_type = typeof(empty.kernel_ref())
+    signature = types.int64(ViewType(state_type.ref_type, None, PLAYOUT_SET), deck_type, types.int64, types.int64,
+                            types.int64)  # fmt: skip
+    return cfunc(signature, cache=True)(_guarded)
+
+
+def penalty_address() -> int:
+    """The machine address of :func:`search_penalty` compiled as a C callback, for a
+    ``search`` row's ``BOT_ADDRESS`` (:func:`sim.bots.spec.bot_tables`); compiled, or
+    loaded from numba's cache, at the first call in a process. 0 with
+    ``NUMBA_DISABLE_JIT=1``, where :func:`off_turn_penalty` calls it as Python. Any
+    state's view passes (a pointer): the callback reads no policy of its type."""
+    return 0 if numba.config.DISABLE_JIT else _callback().address
+
+
+def off_turn_penalty(st, deck, seat, n_options, bot):
+    """The option row the ``search`` bot in row ``bot`` gives up to an R8.3 penalty
+    on another seat's turn (:func:`search_penalty`), for the policy dispatch. Compiled,
+    it calls the bot's C callback (``st.bots[bot, BOT_ADDRESS]``; with none,
+    ``planner``'s choice), which returns :data:`sim.state.RAISED` if it raised: the
+    dispatch's check then stops the game (:func:`sim.bots.policy.decide`).
+
+    Returns an index in ``[0, n_options)``, or ``RAISED``."""
+    return search_penalty(st, deck, seat, n_options, st.bot_params[bot])
+
+
+if not numba.config.DISABLE_JIT:
+
+    @overload(off_turn_penalty, jit_options={"nogil": True})
+    def _off_turn_penalty_compiled(st, deck, seat, n_options, bot):
+        def through_callback(st, deck, seat, n_options, bot):
+            address = st.bots[bot, BOT_ADDRESS]
+            if address == 0:
+                return planner_choose(seat_view(st), deck, seat, D_PENALTY, n_options, PLANNER_DEFAULTS)
+            return call_c(address, st, deck, seat, n_options, bot)
+
+        return through_callback

@@ -72,7 +72,7 @@ def _dispatch(policies):
         if BY_ID[p].off_turn_penalty is not None:
             namespace[f"penalty_{p}"] = BY_ID[p].off_turn_penalty
             penalty = (f"        if kind == D_PENALTY and seat != st.g[ACTIVE]:\n"
-                       f"            return penalty_{p}(st, deck, seat, n_options, st.bot_params[bot])\n")  # fmt: skip
+                       f"            return penalty_{p}(st, deck, seat, n_options, bot)\n")  # fmt: skip
         namespace[f"choose_{p}"] = BY_ID[p].choose
         lines.append(f"    if policy == {p}:\n{fill}{penalty}        return choose_{p}({BY_ID[p].arguments})")
     lines.append('    raise ValueError("unknown policy id")')

@@ -17,6 +17,7 @@ import numpy as np
 
 from sim.bots.ids import USER
 from sim.bots.policy import POLICY_IDS, POLICY_LIMITS, POLICY_PARAMS
+from sim.bots.table import BY_ID
 from sim.bots.user import load_bot
 from sim.cards import unknown_id
 from sim.state import (
@@ -40,7 +41,7 @@ RESTRICTIONS = {"never": RESTRICT_NEVER, "always": RESTRICT_ALWAYS}
 class BotSpec:
     """A parsed bot: its policy, parameter values (in ``POLICY_PARAMS`` order) and
     restriction; ``label`` is the text it was parsed from; ``source`` the file of a
-    user bot (then ``policy`` is the bot's name in it)."""
+    user bot (then ``policy`` is the bot's name in it); ``keys`` the parameters' names."""
 
     label: str
     policy: str
@@ -48,6 +49,13 @@ class BotSpec:
     restricted: int = int(EMPTY)
     restriction: int = RESTRICT_NONE
     source: str = ""
+    keys: tuple[str, ...] = ()
+
+    @property
+    def settings(self) -> dict[str, float]:
+        """Every parameter's value, the defaults filled in: what the label meant when
+        the bot was parsed (a run's manifest records it, :mod:`sim.runner`)."""
+        return dict(zip(self.keys, self.params))
 
 
 def parse_bot(text: str, ally_ids: Sequence[str] = ()) -> BotSpec:
@@ -89,7 +97,7 @@ def parse_bot(text: str, ally_ids: Sequence[str] = ()) -> BotSpec:
         else:
             valid = ", ".join([*defaults, *RESTRICTIONS])
             raise ValueError(f"bot {text!r}: unknown parameter {key!r}; valid for {name}: {valid}")
-    return BotSpec(text.strip(), name, tuple(values.values()), restricted, restriction, source)
+    return BotSpec(text.strip(), name, tuple(values.values()), restricted, restriction, source, tuple(values))
 
 
 def _check_limit(text: str, key: str, value: float, limit: tuple[float, float, bool] | None) -> None:
@@ -103,7 +111,10 @@ def _check_limit(text: str, key: str, value: float, limit: tuple[float, float, b
 
 
 def bot_tables(specs: Sequence[BotSpec]) -> tuple[np.ndarray, np.ndarray]:
-    """The ``State.bots`` (int64) and ``State.bot_params`` (float64) rows of ``specs``."""
+    """The ``State.bots`` (int64) and ``State.bot_params`` (float64) rows of ``specs``.
+    ``BOT_ADDRESS`` holds a user bot's compiled function, or a built-in bot's C
+    callback (the ``search`` bot's penalty search, compiled or loaded from numba's
+    cache at its first call in a process)."""
     bots = np.zeros((MAX_PLAYERS, BOT_COLUMNS), np.int64)
     params = np.zeros((MAX_PLAYERS, MAX_BOT_PARAMS), np.float64)
     for b, spec in enumerate(specs):
@@ -112,6 +123,9 @@ def bot_tables(specs: Sequence[BotSpec]) -> tuple[np.ndarray, np.ndarray]:
             bots[b, BOT_ADDRESS] = load_bot(spec.source, spec.policy).address
         else:
             bots[b, BOT_POLICY] = POLICY_IDS[spec.policy]
+            callback = BY_ID[POLICY_IDS[spec.policy]].callback_address
+            if callback is not None:  # the search bot's penalty search (sim.bots.penalty_search)
+                bots[b, BOT_ADDRESS] = callback()
         bots[b, BOT_RESTRICTED] = spec.restricted
         bots[b, BOT_RESTRICTION] = spec.restriction
         params[b, : len(spec.params)] = spec.params

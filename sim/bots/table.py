@@ -10,7 +10,9 @@ if any; its ``choose`` kernel and the arguments the dispatch passes it
 (:mod:`sim.bots.spec`); its turn-start hook, called by the game loop before each of
 its seat's turns; its off-turn penalty kernel, which the dispatch calls with the whole
 state for an R8.3 penalty of its seat on another seat's turn (the search bot plays
-out from there, :mod:`sim.bots.penalty_search`); whether it reads the option rows of a ``D_PLAY`` decision; and
+out from there, :mod:`sim.bots.penalty_search`), and the function giving the address
+of the C callback that kernel calls (a bot row's ``BOT_ADDRESS``,
+:func:`sim.bots.spec.bot_tables`); whether it reads the option rows of a ``D_PLAY`` decision; and
 whether it reads the need tables of the face-up tasks (``needs``, ``subset_ok``),
 which the dispatch fills before it decides (:func:`sim.rules.completion.subset_needs`):
 the seat view shows them read-only.
@@ -26,7 +28,7 @@ from sim.bots.ids import GREEDY, PLANNER, RANDOM, SCRIPTED, SEARCH, UNIFORM, USE
 from sim.bots.planner import planner_choose
 from sim.bots.random_bot import random_choose
 from sim.bots.scripted import scripted_choose
-from sim.bots.penalty_search import search_penalty
+from sim.bots.penalty_search import off_turn_penalty, penalty_address
 from sim.bots.search import plan_turn
 from sim.bots.search_tree import search_choose
 from sim.bots.uniform_bot import uniform_choose
@@ -49,7 +51,8 @@ class Policy:
     params: dict[str, float] = field(default_factory=dict)
     limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
     turn_start: object | None = None  # kernel (st, backup, deck), or None
-    off_turn_penalty: object | None = None  # kernel (st, deck, seat, n_options, params) -> index, or None
+    off_turn_penalty: object | None = None  # kernel (st, deck, seat, n_options, bot) -> index, or None
+    callback_address: object | None = None  # () -> int, the bot row's BOT_ADDRESS, or None
     reads_option_rows: bool = True
     reads_need_tables: bool = False
 
@@ -61,7 +64,7 @@ POLICIES = (
     Policy(PLANNER, "planner", planner_choose, WITH_PARAMS, planner.PARAMS, reads_need_tables=True),
     # plans its turn at turn start (sim.bots.search), then follows its tree, else as planner:
     Policy(SEARCH, "search", search_choose, WITH_PARAMS, search_tree.PARAMS, search_tree.LIMITS, plan_turn,
-           search_penalty, reads_need_tables=True),
+           off_turn_penalty, penalty_address, reads_need_tables=True),
     Policy(SCRIPTED, None, scripted_choose, "st"),  # tests only: replays a script, reads no position
     Policy(USER, None, user_choose, DECISION + ", obs.bots[bot, BOT_ADDRESS]"),  # a user's file (sim.bots.user)
 )

@@ -66,19 +66,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from llvmlite import ir
 from numba import cfunc, njit, typeof, types
 from numba.extending import intrinsic
 
-from sim._numba import ViewType, kernel, view_field
+from sim._numba import ViewType, call_c, kernel, view_field
 from sim.bots.observation import BOT_STREAM
 from sim.rng import below
+from sim.state import RAISED
 
 VISIBLE = (
     "options", "own_hand", "hand_n", "squad_n", "squad_size", "squad_cards", "squad_symbols", "row", "track",
     "done", "done_n", "received_n", "g", "bot_params", "seat_bot",
 )  # fmt: skip
-RAISED = np.iinfo(np.int64).min  # what a bot "returns" when it raised an error
 
 
 @intrinsic
@@ -92,18 +91,6 @@ def observe(typingctx, state):
         return args[0]
 
     return ViewType(state.ref_type, VISIBLE)(state), codegen
-
-
-@intrinsic
-def call_bot(typingctx, address, obs, deck, seat, kind, n_options):
-    """Call the user bot compiled at ``address`` (C ABI of :data:`signature`)."""
-
-    def codegen(context, builder, signature, args):
-        argument_types = [context.get_value_type(t) for t in signature.args[1:]]
-        function = builder.inttoptr(args[0], ir.FunctionType(ir.IntType(64), argument_types).as_pointer())
-        return builder.call(function, args[1:])
-
-    return types.int64(address, obs, deck, seat, kind, n_options), codegen
 
 
 @intrinsic
@@ -234,5 +221,5 @@ def _error_detail(exc: BaseException, file_name: str) -> str:
 def user_choose(obs, deck, seat, kind, n_options, address):
     """Call the user bot at ``address`` with its observation of the seat's view
     ``obs``, whose ``own_hand`` holds the seat's hand (:mod:`sim.bots.observation`)."""
-    return call_bot(address, observe(obs), deck, seat, kind, n_options)
+    return call_c(address, observe(obs), deck, seat, kind, n_options)
 
