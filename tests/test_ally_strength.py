@@ -99,6 +99,8 @@ def test_the_spool_gives_back_every_chunk_on_every_pass():
 def test_effect_pp_maps_log_odds_to_an_average_players_win_rate():
     assert effect_pp(0.0, 4) == 0.0
     assert effect_pp(np.log(3), 4) == pytest.approx(100 * (0.5 - 0.25))  # odds 3 against 3 average players
+    with np.errstate(all="raise"):  # an extreme effect (an ally only winners held) is not NaN
+        assert effect_pp(1000.0, 4) == pytest.approx(75.0) and effect_pp(-1000.0, 2) == pytest.approx(-50.0)
 
 
 def test_placebo_ally_labels_shuffled_within_games_flag_at_most_five_percent(default_run):

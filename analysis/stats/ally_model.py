@@ -59,6 +59,7 @@ from itertools import chain
 
 import numpy as np
 from scipy import stats as sps
+from scipy.special import expit
 from threadpoolctl import threadpool_limits
 
 from analysis.data.player_games import chunks
@@ -328,9 +329,11 @@ def fit_softmax(design: Design) -> SoftmaxFit:
 
 def effect_pp(delta, n_players: int):
     """Percentage points of win rate that a log-odds effect ``δ`` gives an average
-    player at a table of ``n_players``: ``100 · (e^δ / (e^δ + n − 1) − 1/n)``."""
-    odds = np.exp(np.asarray(delta, np.float64))
-    return 100 * (odds / (odds + n_players - 1) - 1 / n_players)
+    player at a table of ``n_players``: ``100 · (e^δ / (e^δ + n − 1) − 1/n)``, computed
+    as the logistic of ``δ − ln(n − 1)`` (``scipy.special.expit``), which holds for
+    any ``δ``: ``e^δ`` overflows past ``δ ≈ 709`` (an ally held only by winners, in
+    an odd deck), and ``inf / inf`` would give NaN where the answer is ``100 · (1 − 1/n)``."""
+    return 100 * (expit(np.asarray(delta, np.float64) - np.log(n_players - 1)) - 1 / n_players)
 
 
 def _blocks(held: np.ndarray, group: np.ndarray, groups: int) -> list[np.ndarray]:
