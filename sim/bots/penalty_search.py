@@ -40,6 +40,7 @@ import math
 
 import numba
 import numpy as np
+from numba import cfunc, types
 from numba.extending import overload
 
 from sim._numba import ViewType, call_c, kernel, linked_view
@@ -48,6 +49,7 @@ from sim.bots.observation import seat_view
 from sim.bots.planner import planner_choose
 from sim.bots.search import finish_playout, seat_planners, start_playout
 from sim.bots.search_tree import BIAS, EXPLORE, PENALTY_ITERATIONS, PLANNER_DEFAULTS
+from sim.bots.user import view_types
 from sim.decisions import D_PENALTY
 from sim.rules.turn import resume_turn
 from sim.state import BOT_ADDRESS, BOT_RESTRICTION, EMPTY, RAISED
@@ -128,16 +130,8 @@ def _guarded(st, deck, seat, n_options, bot):
 
 @functools.cache
 def _callback():
-    from numba import cfunc, typeof, types
-
-    from sim.cards import Deck
-    from sim.deck_arrays import compile_deck
-    from sim.options import RuleOptions
-    from sim.state import kernel_state, new_state
-
-    empty = compile_deck(Deck(format=1, allies=[], tasks=[], morale=[]))
-    state_type = typeof(kernel_state(new_state(empty, RuleOptions().to_array())))
-    deck_type = typeof(empty.kernel_ref())
+    """:func:`_guarded` compiled as a C callback (kept alive by the cache)."""
+    state_type, deck_type = view_types()
     signature = types.int64(ViewType(state_type.ref_type, None, PLAYOUT_SET), deck_type, types.int64, types.int64,
                             types.int64)  # fmt: skip
     return cfunc(signature, cache=True)(_guarded)

@@ -65,7 +65,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 from numba import cfunc, njit, typeof, types
 from numba.extending import intrinsic
 
@@ -119,17 +118,27 @@ def parameter(obs, seat, index):
 
 
 @functools.cache
-def signature():
-    """The compiled signature of a user bot (built from a zero-size state's types)."""
+def view_types() -> tuple[ViewType, ViewType]:
+    """The numba types of a state's view and of a deck's view (built from a zero-size
+    deck: every deck's arrays have the same types), for the signature of a C callback
+    that kernels call by address (a user bot; the search bot's penalty search,
+    :mod:`sim.bots.penalty_search`)."""
     from sim.cards import Deck
     from sim.deck_arrays import compile_deck
     from sim.options import RuleOptions
     from sim.state import kernel_state, new_state
 
     empty = compile_deck(Deck(format=1, allies=[], tasks=[], morale=[]))
-    state_view = kernel_state(new_state(empty, RuleOptions().to_array()))
-    deck_type = typeof(empty.kernel_ref()).ref_type
-    return types.int64(ViewType(typeof(state_view).ref_type, VISIBLE), ViewType(deck_type, tuple(deck_type.field_dict)),
+    return typeof(kernel_state(new_state(empty, RuleOptions().to_array()))), typeof(empty.kernel_ref())
+
+
+@functools.cache
+def signature():
+    """The compiled signature of a user bot (:func:`view_types`, narrowed to what the
+    player sees)."""
+    state_type, deck_type = view_types()
+    return types.int64(ViewType(state_type.ref_type, VISIBLE),
+                       ViewType(deck_type.ref_type, tuple(deck_type.ref_type.field_dict)),
                        types.int64, types.int64, types.int64)  # fmt: skip
 
 
