@@ -1,6 +1,7 @@
 """Worker processes start with the environment of sim.workers.worker_environment."""
 
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,12 +25,15 @@ def test_worker_environment_sets_the_variables_keeps_the_users_own_and_restores(
     for name in VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("_RJEM_MALLOC_CONF", "narenas:1")
+    monkeypatch.setenv("PYTHONWARNINGS", "error::DeprecationWarning")
     with worker_environment():
         assert os.environ["PYTHONSAFEPATH"] == "1"
         assert os.environ["MALLOC_MMAP_THRESHOLD_"] == str(32 * 2**20)
         assert os.environ["MALLOC_TRIM_THRESHOLD_"] == str(2**30)
         assert os.environ["_RJEM_MALLOC_CONF"] == "narenas:1"  # the user's setting
+        assert os.environ["PYTHONWARNINGS"] == "error::DeprecationWarning,ignore:resource_tracker:UserWarning"
     assert os.environ["_RJEM_MALLOC_CONF"] == "narenas:1"
+    assert os.environ["PYTHONWARNINGS"] == "error::DeprecationWarning"
     assert not {"PYTHONSAFEPATH", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_"} & set(os.environ)
 
 
@@ -44,6 +48,32 @@ def test_a_worker_started_in_the_block_has_the_allocator_settings_from_its_start
     finally:
         executor.shutdown(kill_workers=True)
     assert {name: seen.get(name) for name in VARIABLES} == {"PYTHONSAFEPATH": "1", **KEEP_FREED_MEMORY}
+
+
+LEFT_REGISTERED = """
+import sys
+from joblib.externals.loky.backend import resource_tracker
+from sim.workers import executor
+
+if sys.argv[1] == "run":
+    executor(1)  # a run's pool: its resource tracker starts with it
+resource_tracker.register("/revachol-test-left-registered", "semlock")
+"""
+
+
+@pytest.mark.parametrize("started_by", ["run", "plain loky"])
+def test_the_resource_tracker_of_a_run_does_not_warn_of_a_semaphore_left_registered(started_by):
+    """Issue 32, a stop prints one line: a semaphore whose unregistration was lost in a
+    stop (here one never unregistered, and never created) made loky's resource tracker,
+    which shares the run's stderr, add two warnings at its end. The tracker of a run's
+    pool is quiet about it; one started by plain loky shows that it would have warned."""
+    finished = subprocess.run([sys.executable, "-c", LEFT_REGISTERED, started_by], capture_output=True, text=True,
+                              timeout=120, env={k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"})  # fmt: skip
+    assert finished.returncode == 0
+    if started_by == "run":
+        assert finished.stderr == ""
+    else:
+        assert "leaked semlock objects" in finished.stderr and "FileNotFoundError" in finished.stderr
 
 
 def _runner_imported(rendezvous: str) -> tuple[int, bool]:
