@@ -4,6 +4,7 @@
 
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -143,6 +144,24 @@ def test_first_morale_loss_event_treats_a_game_over_without_one_as_a_competing_r
     assert curve["turn"].tolist() == [1, 2, 3, 4]  # turn 4: game 3 censored, no change
     assert curve["incidence"].tolist() == pytest.approx([0.0, 0.25, 0.5, 0.5])
     assert (curve["incidence_low"] <= curve["incidence"]).all() and (curve["incidence"] <= curve["incidence_high"]).all()
+
+
+def test_first_morale_loss_event_tied_with_a_game_over_at_the_same_turn_is_quiet_and_exact(tmp_path, default_deck):
+    """Game 0 ends at turn 2 with no event (competing), game 1 has its first event at
+    turn 2 too, game 2 at turn 3, game 3 is truncated at turn 4. Whichever way the tie
+    at turn 2 is broken, CIF(2) = 1/4 and CIF(3) = 1/4 + 2/4 · 1/2 = 1/2; lifelines'
+    warning of the tie stays off the console."""
+    record = empty_record(default_deck, 4, 2)
+    record.games[:, GAME_FIELDS.index("turns")] = [2, 2, 3, 4]
+    record.games[3, GAME_FIELDS.index("truncated")] = 1
+    record.games[:, GAME_FIELDS.index("first_event_turn")] = [0, 2, 3, 0]
+    run = hand_made_run(tmp_path / "run", record, default_deck, ["random", "random"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        curve = first_event_incidence(run)
+    assert [str(w.message) for w in caught] == []
+    assert curve["turn"].tolist() == [2, 3, 4]
+    assert curve["incidence"].tolist() == pytest.approx([0.25, 0.5, 0.5])
 
 
 def test_iwd_and_win_rates_of_an_ally_leave_out_unfinished_games_unless_asked(tmp_path, default_deck):
