@@ -146,7 +146,7 @@ def test_first_morale_loss_event_treats_a_game_over_without_one_as_a_competing_r
     assert (curve["incidence_low"] <= curve["incidence"]).all() and (curve["incidence"] <= curve["incidence_high"]).all()
 
 
-def test_first_morale_loss_event_tied_with_a_game_over_at_the_same_turn_is_quiet_and_exact(tmp_path, default_deck):
+def test_r8_r9_1_a_first_morale_loss_event_tied_with_a_game_over_at_the_same_turn_is_quiet_and_exact(tmp_path, default_deck):
     """Game 0 ends at turn 2 with no event (competing), game 1 has its first event at
     turn 2 too, game 2 at turn 3, game 3 is truncated at turn 4. Whichever way the tie
     at turn 2 is broken, CIF(2) = 1/4 and CIF(3) = 1/4 + 2/4 · 1/2 = 1/2; lifelines'
