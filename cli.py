@@ -338,6 +338,7 @@ def card_value(
 ) -> None:
     """Causal card value by restricted play (Jaffe et al. 2012): for each ally, seat 0's bot may not play it, on the same deals as a run where it may not play a plain reference ally; the value is seat 0's win rate without the reference minus without the ally (positive: worth more than a plain ally), in pp with paired 95% CIs, exact McNemar tests and Benjamini–Hochberg flags, beside the value against no restriction, the value per game in which seat 0 held the ally, and the report's correlational IWD. Writes card_value.csv and prints the table."""
     from analysis.experiments.card_value import card_values
+    from analysis.report.csv_cells import write_csv
     from analysis.report.terminal import print_table
     from sim.rundir import RunError
 
@@ -351,7 +352,7 @@ def card_value(
                             opponents=bot[-1])  # fmt: skip
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    table.to_csv(target / "card_value.csv", index=False)
+    write_csv(table, target / "card_value.csv")
     field = f" among {bot[-1]} bots" if bot[-1] != bot[0] else ""
     print_table(table, f"Value of each ally to seat 0's {bot[0]} bot{field} against {table['reference'].iloc[0]}",
                 hide=("reference", "q_value"))  # fmt: skip
@@ -381,6 +382,7 @@ def sweep(
     from sim.cards import as_written
     from analysis.experiments.sweep import plot_sweep
     from analysis.experiments.sweep import sweep as run_sweep
+    from analysis.report.csv_cells import write_csv
     from analysis.report.terminal import print_table
     from sim.cards import DeckError
     from sim.rundir import RunError
@@ -399,8 +401,8 @@ def sweep(
         _fail("; ".join(str(p) for p in exc.problems))
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    table.to_csv(target / "sweep.csv", index=False)
-    differences.to_csv(target / "sweep_differences.csv", index=False)
+    write_csv(table, target / "sweep.csv")
+    write_csv(differences, target / "sweep_differences.csv")
     plot_sweep(table, card, field).savefig(target / "sweep.png")
     shown = table.rename(columns={"low": "estimate_low", "high": "estimate_high"})
     print_table(shown.assign(value=[as_written(v) for v in table["value"]]),

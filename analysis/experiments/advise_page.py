@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 from analysis.experiments.advise import Advice
 from analysis.experiments.advise_measures import Measures
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
+from analysis.report.csv_cells import write_csv
 from analysis.report.html import estimate, figure_png, image_html, page, table_html
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
@@ -205,16 +206,16 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
     rows) and ``search.csv`` (the search's decks, in-sample) to ``out``; returns the
     paths of the page and of ``advice.csv``."""
     out = Path(out)
-    advice.search.to_csv(out / "search.csv", index=False)
+    write_csv(advice.search, out / "search.csv")
     flagged, summary = flagged_table(advice), summary_table(advice)
     resisting = resist_sentences(advice)
     still = flagged["verdict_after"] != ""
     flagged.loc[still, "tried"] = resisting
     csv = out / "advice.csv"
-    pd.concat([flagged.assign(sample=f"hold-out (seed {advice.holdout_seed})"),
-               summary.rename(columns={"what": "name"}).assign(kind="summary",
-                                                               sample=f"hold-out (seed {advice.holdout_seed})")],
-              ignore_index=True).to_csv(csv, index=False)  # fmt: skip
+    sample = f"hold-out (seed {advice.holdout_seed})"
+    write_csv(pd.concat([flagged.assign(sample=sample),
+                         summary.rename(columns={"what": "name"}).assign(kind="summary", sample=sample)],
+                        ignore_index=True), csv)  # fmt: skip
     sentences = edit_sentences(advice) or ["No edit is proposed: no flagged quantity could be moved towards its "
                                            "threshold by the edits allowed."]  # fmt: skip
     provenance = (f"Proposal: <code>{escape(str(advice.proposal))}</code>. Every figure below, unless labelled "

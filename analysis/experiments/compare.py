@@ -42,6 +42,7 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
+from analysis.report.csv_cells import write_csv
 from analysis.report.html import estimate, figure_png, image_html, page, table_html, text_table_html
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
@@ -308,9 +309,9 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
     a, b = Run.open(a_dir), Run.open(b_dir)
     tables = comparison_tables(a_dir, b_dir)
     for name, table in tables.items():
-        table.to_csv(out / "tables" / f"compare_{name}.csv", index=False)
+        write_csv(table, out / "tables" / f"compare_{name}.csv")
     moved, diff = changes(tables), card_diff(a, b)
-    moved.to_csv(out / "tables" / "compare_changes.csv", index=False)
+    write_csv(moved, out / "tables" / "compare_changes.csv")
     files = [escape(str(run.manifest.get("cards_file", run.path))) for run in (a, b)]
     gain = pairing_gain(tables["games"])
     body = [

@@ -32,6 +32,7 @@ import pandas as pd
 
 from analysis import cards, closeness, length, morale, seats, skill
 from analysis.report import figures
+from analysis.report.csv_cells import write_csv
 from analysis.report.findings import findings, skill_verdict
 from analysis.report.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, points_text, task_calibration
@@ -766,11 +767,11 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     found = findings(tables["ally_strength"], tables["task_calibration"], tables["seat_balance"],
                      tables["game_length"], tables["morale_impact"], threshold_pp, target_turns,
                      skill=tables.get("skill_summary"))  # fmt: skip
-    found.to_csv(out / "tables" / "findings.csv", index=False)
+    write_csv(found, out / "tables" / "findings.csv")
     pngs = {}
     for section in sections:
         for table in section.tables:
-            table.frame.to_csv(out / "tables" / f"{table.name}.csv", index=False)
+            write_csv(table.frame, out / "tables" / f"{table.name}.csv")
         for name, figure, _ in section.figures:
             pngs[name] = figure_png(figure)
             (out / "figures" / f"{name}.png").write_bytes(pngs[name])

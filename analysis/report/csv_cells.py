@@ -1,0 +1,48 @@
+"""Every CSV the toolkit writes, written inert for a spreadsheet.
+
+A spreadsheet that opens a CSV reads a cell beginning with ``=``, ``+``, ``-`` or
+``@`` as a formula, and one beginning with a tab or a carriage return may be read so
+too: a card named ``=HYPERLINK("http://…","x")`` would become a live link, or worse,
+in the designer's spreadsheet. OWASP, "CSV Injection"
+(https://owasp.org/www-community/attacks/CSV_Injection), advises prefixing such a
+cell with a single quote, which the spreadsheet shows as text.
+
+:func:`write_csv` does so for the text cells (and column names) of a table, and
+only for them: a number is written as pandas writes it (``-2.5`` stays the number
+``-2.5``), as is a text cell that is a plain negative number, and every cell that
+does not begin with one of those characters keeps its bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # OWASP, "CSV Injection"
+NEGATIVE_NUMBER = re.compile(r"-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+
+
+def formula_like(value) -> bool:
+    """Whether a spreadsheet may read ``value`` as a formula: a string that begins with
+    ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (OWASP, "CSV Injection") and
+    is not a plain negative number such as ``-2.5``. A number is never formula-like."""
+    return isinstance(value, str) and value.startswith(FORMULA_START) and not NEGATIVE_NUMBER.fullmatch(value)
+
+
+def inert_cell(value):
+    """``value`` as a spreadsheet reads it as text: with a leading ``'`` when it is
+    :func:`formula_like`, else as it is (numbers included)."""
+    return "'" + value if formula_like(value) else value
+
+
+def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
+    """Write ``frame`` to ``path`` as CSV without its index, every text cell and column
+    name passed through :func:`inert_cell`; numeric columns, and text columns with no
+    formula-like cell, are written as they are."""
+    escaped = frame.rename(columns=inert_cell)  # a copy: the caller's frame keeps its cells
+    for column, dtype in escaped.dtypes.items():
+        if not pd.api.types.is_numeric_dtype(dtype) and escaped[column].map(formula_like).any():
+            escaped[column] = escaped[column].map(inert_cell)
+    escaped.to_csv(path, index=False)
