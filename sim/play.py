@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from sim import decisions
 from sim.bots import policy  # noqa: F401 (binds the bots to sim.port)
 from sim.bots.spec import BotSpec, bot_tables, parse_bot
+from sim.bots.user import NOT_AN_INDEX
 from sim.deck_arrays import DeckArrays
 from sim.engine import check_players, play_batch
 from sim.options import RuleOptions
@@ -127,4 +128,7 @@ def bad_choice_message(st: State, specs: Sequence[BotSpec], game: int) -> str:
                 f"or an exception it raises")  # fmt: skip
     if index == RAISED:  # a built-in bot's compiled callback (sim.bots.penalty_search)
         return f"{who} raised an error {where}; NUMBA_DISABLE_JIT=1 runs it as Python and shows the error"
+    if spec.source and index in NOT_AN_INDEX:
+        return (f"{who} returned {NOT_AN_INDEX[index]} {where}; a bot returns an option index, a Python int or a "
+                f"numpy integer from 0 to {n_options - 1}")  # fmt: skip
     return f"{who} returned option index {index} {where}, which offered {n_options} options (0 to {n_options - 1})"

@@ -42,6 +42,56 @@ def test_a_user_bot_index_out_of_range_stops_the_run_naming_bot_decision_and_ind
     assert message.endswith(", game 0), which offered 2 options (0 to 1)")
 
 
+@pytest.mark.parametrize(
+    ("body", "shown"),
+    [
+        ("if n_options > 1:\n    return None\nreturn 0", "None"),  # issue 49's bot: None only where it must choose
+        ("pass", "None"),
+        ("return n_options > 1", "a bool"),
+        ("return 0.5 * n_options", "a float"),
+        ("if n_options > 1:\n    return 1.0\nreturn 0", "a float"),
+        ("return 'draw'", "a string"),
+    ],
+)
+def test_a_user_bot_answer_that_is_not_an_integer_stops_the_run_naming_what_it_returned(default_arrays, tmp_path,
+                                                                                         body, shown):  # fmt: skip
+    """R4.1, R4.2: the first decision of a game is D_ACTION, play or draw (2 options).
+    An answer that is not an integer used to cross into the engine cast (None as 0, a
+    float cut, a bool as 0 or 1), so the games were played by a rule nobody chose."""
+    path = bot_file(tmp_path, body, name=f"answer{abs(hash(body))}.py")
+    with pytest.raises(BadChoiceError) as caught:
+        run_games(default_arrays, 2, 20, seed=1, bots=[f"{path}:b", "random"])
+    message = str(caught.value)
+    assert message.startswith(f"bot file {path}: bot 'b' returned {shown} at a D_ACTION decision (seat ")
+    assert message.endswith(", game 0); a bot returns an option index, a Python int or a numpy integer from 0 to 1")
+
+
+def test_a_user_bot_may_answer_with_a_numpy_integer(default_arrays, tmp_path):
+    """numpy integers count as integers: the same games as the plain int 0."""
+    (tmp_path / "np_bots.py").write_text(
+        "import numpy as np\nfrom sim.bots.user import bot\n\n@bot()\ndef a(obs, deck, seat, kind, n_options):\n"
+        "    return np.int32(0)\n\n@bot()\ndef b(obs, deck, seat, kind, n_options):\n    return 0\n",
+        encoding="utf-8",
+    )  # fmt: skip
+    path = tmp_path / "np_bots.py"
+    numpy_answer = run_games(default_arrays, 2, 20, seed=1, bots=[f"{path}:a", "random"])
+    int_answer = run_games(default_arrays, 2, 20, seed=1, bots=[f"{path}:b", "random"])
+    assert (numpy_answer.games == int_answer.games).all()
+
+
+def test_cli_a_bot_returning_none_is_one_line_naming_bot_file_decision_and_none(tmp_path):
+    """Issue 49: this bot used to write 100 games and exit 0."""
+    path = bot_file(tmp_path, "if n_options > 1:\n    return None\nreturn 0")
+    result = revachol("simulate", "-n", "100", "--players", "2", "--bot", f"{path}:b", "--jobs", "1", "--quiet",
+                      "--out", str(tmp_path / "run"))  # fmt: skip
+    assert result.returncode == 1 and "Traceback" not in result.stderr and "games written" not in result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert re.fullmatch(rf"error: bot file {re.escape(str(path))}: bot 'b' returned None at a D_ACTION decision "
+                        r"\(seat \d, game 0\); a bot returns an option index, a Python int or a numpy integer from 0 "
+                        r"to 1", lines[0]), lines[0]  # fmt: skip
+
+
 def test_a_bot_that_errs_later_stops_at_that_game_and_returns_no_record(default_arrays, tmp_path):
     """A bot that is right in game 0 and wrong at its first D_PLAY of a later game: the
     error names that game and run_games returns nothing (no junk rows)."""

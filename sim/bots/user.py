@@ -53,6 +53,11 @@ The sandbox is the interface, checked by the compiler and one comparison:
   outside ``[0, n_options)``, or :data:`RAISED`, stops the run with
   :class:`sim.play.BadChoiceError` naming the bot file, the bot, the decision kind
   and the index.
+* The answer crosses into the engine as an integer only: a Python ``int`` or a numpy
+  integer. A bot that returns ``None`` at a decision, or whose answers numba types
+  as a bool, a float, a string or anything else, stops the run at that decision, with
+  the same error naming what it returned (:func:`answer_code`), instead of playing a
+  rule nobody chose (a float cut to an integer, ``None`` read as 0).
 * Importing the bot file runs its top-level code; an exception there, ``sys.exit``
   included, is one :class:`ValueError` naming the file.
 """
@@ -165,17 +170,54 @@ def bot(params: dict[str, float] | None = None):
 
     def compile_bot(func) -> UserBot:
         checked = njit(boundscheck=True)(func)
+        checked.compile(signature().args)
+        not_an_index = answer_code(checked.nopython_signatures[0].return_type)
 
         def guarded(obs, deck, seat, kind, n_options):
             try:
-                return checked(obs, deck, seat, kind, n_options)
+                answer = checked(obs, deck, seat, kind, n_options)
             except Exception:  # numba cannot bind the exception: report that it happened
                 return RAISED
+            if answer is None:
+                return RETURNED_NONE
+            return answer
 
-        compiled = cfunc(signature())(guarded)
+        def refused(obs, deck, seat, kind, n_options):
+            return not_an_index
+
+        compiled = cfunc(signature())(guarded if not_an_index is None else refused)
         return UserBot(func.__name__, dict(params or {}), compiled.address, compiled)
 
     return compile_bot
+
+
+# What a bot's C callback returns in place of an answer that is not an option index: the
+# values just above RAISED, which no index in [0, n_options) can be.
+RETURNED_NONE, RETURNED_BOOL, RETURNED_FLOAT, RETURNED_TEXT, RETURNED_OTHER = range(RAISED + 1, RAISED + 6)
+NOT_AN_INDEX = {RETURNED_NONE: "None", RETURNED_BOOL: "a bool", RETURNED_FLOAT: "a float",
+                RETURNED_TEXT: "a string", RETURNED_OTHER: "no integer"}  # fmt: skip
+"""Each code, and what the bot returned, in the words of sim.play.bad_choice_message."""
+
+
+def answer_code(returned: types.Type) -> int | None:
+    """None when a bot whose compiled return type is ``returned`` answers with an
+    integer (a Python ``int`` or a numpy integer; an index that may be None is checked
+    at each answer, :data:`RETURNED_NONE`); otherwise the code its callback returns at
+    its first decision, so that the run ends naming what it returned. numba types a
+    function once for all its ``return`` statements: one float among them makes every
+    answer a float, as ``1 + 0.5`` does in Python."""
+    inner = returned.type if isinstance(returned, types.Optional) else returned
+    if isinstance(inner, types.Integer):
+        return None
+    if isinstance(returned, types.NoneType):
+        return RETURNED_NONE
+    if isinstance(inner, types.Boolean):
+        return RETURNED_BOOL
+    if isinstance(inner, types.Float):
+        return RETURNED_FLOAT
+    if isinstance(inner, (types.UnicodeType, types.StringLiteral, types.CharSeq, types.UnicodeCharSeq)):
+        return RETURNED_TEXT
+    return RETURNED_OTHER
 
 
 @functools.cache
