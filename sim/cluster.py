@@ -3,11 +3,25 @@
 Imports neither numba nor the engine, so that the analysis (which reads runs) and
 the runner (which plays them) both open their cluster here. Dask is an optional
 dependency (``pip install 'revachol-balance[dask]'``).
+
+A local cluster belongs to the command that started it, and stops with it quietly:
+its worker processes share the terminal's process group, so a Ctrl-C reaches them
+too, and a Dask worker process answers SIGINT with a ``KeyboardInterrupt`` traceback
+and log lines of its nanny. Its workers ignore SIGINT (:func:`dask_setup`, Dask's
+preload hook): the command's main process, which sees the signal, closes the
+cluster. Dask logs nothing to the terminal there but critical messages
+(LocalCluster's ``silence_logs``): closing a cluster whose worker is stuck in a
+compiled batch logs a warning (its nanny kills it after 4 s) and errors (the worker's
+heartbeats to the closed scheduler); a failed task still fails the command, with its
+exception. Its dashboard takes a free port, so two local clusters do not warn of each
+other's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
+import signal
 from collections.abc import Iterator
 
 from sim.rundir import RunError
@@ -21,10 +35,11 @@ def dask_client(scheduler: str | None, dask_local: int | None) -> Iterator[objec
     ----------
     scheduler : str, optional
         Address of an existing Dask scheduler, e.g. ``tcp://HOST:8786``; its workers
-        must see the same file paths as this process.
+        must see the same file paths as this process. Closing the client leaves the
+        scheduler and its workers running.
     dask_local : int, optional
         Otherwise, start a ``LocalCluster`` of this many single-threaded worker
-        processes.
+        processes that ignore SIGINT (module docstring); it is closed after the body.
 
     Raises
     ------
@@ -43,6 +58,14 @@ def dask_client(scheduler: str | None, dask_local: int | None) -> Iterator[objec
         if scheduler is not None:
             client = stack.enter_context(Client(scheduler))
         else:
-            cluster = stack.enter_context(LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True))
+            cluster = stack.enter_context(LocalCluster(
+                n_workers=dask_local, threads_per_worker=1, processes=True, preload=[__name__],
+                silence_logs=logging.CRITICAL, dashboard_address=":0"))  # fmt: skip
             client = stack.enter_context(Client(cluster))
         yield client
+
+
+def dask_setup(worker) -> None:
+    """Dask's preload hook (``preload=["sim.cluster"]``), run in each worker process of
+    a local cluster as it starts: the process ignores SIGINT."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
