@@ -4,17 +4,23 @@ Imports neither numba nor the engine, so that the analysis (which reads runs) an
 the runner (which plays them) both open their cluster here. Dask is an optional
 dependency (``pip install 'revachol-balance[dask]'``).
 
-A local cluster belongs to the command that started it, and stops with it quietly:
-its worker processes share the terminal's process group, so a Ctrl-C reaches them
-too, and a Dask worker process answers SIGINT with a ``KeyboardInterrupt`` traceback
-and log lines of its nanny. Its workers ignore SIGINT (:func:`dask_setup`, Dask's
-preload hook): the command's main process, which sees the signal, closes the
-cluster. Dask logs nothing to the terminal there but critical messages
-(LocalCluster's ``silence_logs``): closing a cluster whose worker is stuck in a
-compiled batch logs a warning (its nanny kills it after 4 s) and errors (the worker's
-heartbeats to the closed scheduler); a failed task still fails the command, with its
-exception. Its dashboard takes a free port, so two local clusters do not warn of each
-other's.
+A local cluster belongs to the command that started it, and stops with it quietly
+(issue 49):
+
+* Its worker processes share the terminal's process group, so a Ctrl-C reaches them
+  too, and a worker answered it with a ``KeyboardInterrupt`` traceback (its event
+  loop runs under ``asyncio.run``, which cancels its task at SIGINT and then raises)
+  and log lines of its nanny. The workers ignore SIGINT (:func:`dask_setup`, Dask's
+  preload hook): the command's main process, which sees the signal, closes the
+  cluster.
+* Dask logs nothing to the terminal but critical messages (LocalCluster's
+  ``silence_logs``, in the main process and the workers): closing a cluster whose
+  worker is stuck in a compiled batch logs a warning (its nanny kills the worker 4 s
+  after asking it to close: ``Nanny.close``'s 5 s times 0.8, distributed's
+  ``WorkerProcess.kill``) and, at times, a worker's errors about its heartbeat to the
+  closed scheduler. A failed task still fails the command, with its exception.
+* Its dashboard takes a free port: two local clusters on one machine no longer warn
+  that port 8787 is in use.
 """
 
 from __future__ import annotations

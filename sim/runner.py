@@ -184,8 +184,11 @@ def _prepare(out_dir: Path, spec: RunSpec, bots: list[BotSpec], deck_text: str, 
         raise RunError(f"{out_dir} exists and is not a run directory; choose an empty or new directory")
     for table in TABLES:
         (out_dir / table).mkdir(exist_ok=True)
-    for stale in [*out_dir.glob("*.tmp"), *out_dir.glob("*/*.tmp")]:  # a heartbeat folder too (sim.supervisor)
-        shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
+    for stale in [*out_dir.glob("*.tmp"), *out_dir.glob("*/*.tmp")]:
+        if stale.is_dir():  # the heartbeats of a run killed at once (sim.supervisor)
+            shutil.rmtree(stale)
+        else:
+            stale.unlink()
     (out_dir / DECK_COPY).write_text(deck_text, encoding="utf-8")
     write_json(out_dir / MANIFEST, manifest)
     return manifest

@@ -152,6 +152,11 @@ def supervised(pool: Executor, end: Callable[[], None], heartbeats_in: Path,
     stall_timeout : float
         Seconds without a finished game after which :meth:`Supervisor.results`
         raises :class:`Stalled` (s).
+
+    Raises
+    ------
+    OSError
+        When the heartbeat folder cannot be made in ``heartbeats_in`` (read-only, full).
     """
     heartbeats = Path(tempfile.mkdtemp(prefix="heartbeats-", suffix=".tmp", dir=heartbeats_in))
     try:
