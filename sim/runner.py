@@ -18,10 +18,11 @@ One process writes a run directory at a time (:mod:`sim.rundir.lock`); a second 
 refused at once. Every OS or worker failure during a run is a :class:`RunError` of one line
 saying how to continue.
 
-The main process plays no game: local chunks run in supervised worker processes, one
-at ``n_jobs=1`` too (:mod:`sim.supervisor`). SIGINT or SIGTERM, or no finished game
-for ``stall_timeout`` seconds (a bot that never returns), kills the workers, keeps
-every finished chunk and raises :class:`RunStopped`.
+The main process plays no game: chunks run in supervised worker processes
+(:mod:`sim.supervisor`), local ones (one at ``n_jobs=1`` too) or a Dask cluster's.
+SIGINT or SIGTERM, or no finished game for ``stall_timeout`` seconds (a bot that never
+returns), stops the workers (kills the local ones; cancels this run's Dask futures and
+closes a local cluster), keeps every finished chunk and raises :class:`RunStopped`.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from concurrent.futures import BrokenExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import BrokenExecutor, Executor
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -54,9 +55,10 @@ from sim.rundir.parts import write_part
 from sim.rules import RULES_VERSION
 from sim.state import MAX_PLAYERS, new_state
 from sim.supervisor import DEFAULT_STALL_SECONDS, Stalled, Stopped, beat, supervised
-from sim.workers import await_workers, exit_with_parent, start_workers, worker_environment
+from sim.workers import await_workers, executor, exit_with_parent, kill_workers, start_workers, worker_environment
 
 DEFAULT_CHUNK = 25_000
+WORKERS_TIMEOUT = 60  # seconds a Dask run waits for its cluster's first worker
 
 
 class RunStopped(RunError):
@@ -183,20 +185,13 @@ def _prepare(out_dir: Path, spec: RunSpec, bots: list[BotSpec], deck_text: str, 
     for table in TABLES:
         (out_dir / table).mkdir(exist_ok=True)
     for stale in [*out_dir.glob("*.tmp"), *out_dir.glob("*/*.tmp")]:
-        stale.unlink()
+        if stale.is_dir():  # the heartbeats of a run killed at once (sim.supervisor)
+            shutil.rmtree(stale)
+        else:
+            stale.unlink()
     (out_dir / DECK_COPY).write_text(deck_text, encoding="utf-8")
     write_json(out_dir / MANIFEST, manifest)
     return manifest
-
-
-@contextlib.contextmanager
-def _backend(scheduler: str | None, dask_local: int | None) -> Iterator[str]:
-    """joblib's Dask backend, for an existing cluster (``scheduler`` address) or a
-    LocalCluster of ``dask_local`` workers."""
-    import joblib
-
-    with dask_client(scheduler, dask_local) as client, joblib.parallel_config(backend="dask", wait_for_workers_timeout=60):
-        yield f"dask ({client.scheduler.address})"
 
 
 def warm_engine(arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec]) -> None:
@@ -253,15 +248,16 @@ def simulate(
         (:mod:`sim.progress`); default: when stderr is a terminal.
     scheduler, dask_local : optional
         Run on the Dask cluster at this address, or on a new LocalCluster of this
-        many workers, through joblib's Dask backend.
+        many workers (:func:`sim.cluster.dask_client`), supervised as local workers
+        are; ``n_jobs`` is then unused.
     cards_file : path, optional
         Where an in-memory ``cards`` deck was read from, for the manifest and the
         copy in the run directory.
     label : str
         What the progress bar counts (e.g. ``points-blind games``).
     stall_timeout : float
-        Seconds without a finished game after which a local run stops, naming the
-        bot that most likely never returns (s; the watchdog of :mod:`sim.supervisor`).
+        Seconds without a finished game after which the run stops, naming the bot
+        that most likely never returns (s; the watchdog of :mod:`sim.supervisor`).
 
     Returns
     -------
@@ -278,12 +274,16 @@ def simulate(
     RunStopped
         On SIGINT (Ctrl-C, also as KeyboardInterrupt) or SIGTERM, or when no game
         finished for ``stall_timeout`` seconds: the workers are killed, the finished
-        chunks kept, and the message says how many and how to resume.
+        chunks kept, and the message says how many and how to resume. On Dask only
+        this run's futures are cancelled, and a local cluster is closed.
     sim.cards.DeckError
         For an invalid card file.
     ValueError
         For a player count, bot or option the rules do not allow, ``n_jobs=0`` or
         a negative seed; raised before the directory is touched.
+    TimeoutError
+        When the Dask scheduler at ``scheduler`` has no worker within
+        :data:`WORKERS_TIMEOUT` seconds.
     """
     called = time.perf_counter()
     if n_games < 1 or chunk_size < 1:
@@ -403,20 +403,34 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
 @contextlib.contextmanager
 def _chunks_played(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec], todo: list[int],
                    how: dict) -> Iterator[tuple[str, Iterator]]:  # fmt: skip
-    """(backend, results of :func:`run_chunk` as they finish) for the chunks ``todo``:
-    in supervised local workers (:mod:`sim.supervisor`), or on Dask through joblib."""
-    if how["scheduler"] is None and how["dask_local"] is None:
-        with supervised(how["n_jobs"], how["stall_timeout"]) as supervisor:
-            for chunk in todo:
-                supervisor.submit(run_chunk, out_dir, arrays, spec, bots, chunk, os.getpid(), how["stall_timeout"])
-            yield "loky", supervisor.results()
-        return
-    import joblib
+    """(backend, results of :func:`run_chunk` as they finish) for the chunks ``todo``,
+    played by the run's supervised workers (:mod:`sim.supervisor`, :func:`_workers`)."""
+    with _workers(how) as (backend, pool, end), supervised(pool, end, out_dir, how["stall_timeout"]) as supervisor:
+        for chunk in todo:
+            supervisor.submit(run_chunk, out_dir, arrays, spec, bots, chunk, os.getpid(), how["stall_timeout"])
+        await_workers()
+        yield backend, supervisor.results()
 
-    await_workers()
-    with worker_environment(), _backend(how["scheduler"], how["dask_local"]) as backend:
-        parallel = joblib.Parallel(n_jobs=how["n_jobs"], return_as="generator_unordered", backend=None)
-        yield backend, parallel(joblib.delayed(run_chunk)(out_dir, arrays, spec, bots, c, os.getpid()) for c in todo)
+
+@contextlib.contextmanager
+def _workers(how: dict) -> Iterator[tuple[str, Executor, Callable[[], None]]]:
+    """(backend, executor, what stops its work) of a run: the local loky workers, killed;
+    or a Dask client's executor, whose futures of this run are cancelled, on the
+    cluster at ``how["scheduler"]`` or on a LocalCluster of ``how["dask_local"]``
+    workers, closed after the block (:func:`sim.cluster.dask_client`).
+
+    Raises
+    ------
+    TimeoutError
+        When the Dask cluster has no worker within :data:`WORKERS_TIMEOUT` seconds.
+    """
+    if how["scheduler"] is None and how["dask_local"] is None:
+        yield "loky", executor(how["n_jobs"]), kill_workers
+        return
+    with worker_environment(), dask_client(how["scheduler"], how["dask_local"]) as client:
+        client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
+        pool = client.get_executor()
+        yield f"dask ({client.scheduler.address})", pool, lambda: pool.shutdown(wait=False)
 
 
 def _empty(out_dir: Path) -> None:

@@ -1,20 +1,21 @@
 """Chunks of a run played in supervised worker processes: a run stops when asked, and
 when it stalls.
 
-The main process of a run plays no game: it submits every chunk to the run's loky
-workers (:func:`sim.workers.executor`, one worker at ``n_jobs=1`` too) and waits for
-them, so it always sees a signal. A worker inside a compiled batch never returns to
-Python (a user bot whose loop never ends, say), so it cannot see one: the main
-process ends it.
+The main process of a run plays no game: it submits every chunk to the run's workers,
+loky's (:func:`sim.workers.executor`, one worker at ``n_jobs=1`` too) or a Dask
+cluster's (``Client.get_executor``), and waits for them, so it always sees a signal. A
+worker inside a compiled batch never returns to Python (a user bot whose loop never
+ends, say), so it cannot see one: the main process ends it.
 
 * SIGINT (Ctrl-C) or SIGTERM while chunks are played raises :class:`Stopped` in the
   main process.
 * The watchdog: a worker touches its heartbeat file whenever it finishes a piece of
-  its chunk (:func:`beat`, :func:`sim.runner.run_chunk`); when no heartbeat and no
-  chunk came for ``stall_timeout`` seconds, :class:`Stalled` is raised.
-* Whatever ends the block early (these two, an OS error, a worker's error), every
-  worker is killed (:func:`sim.workers.kill_workers`) before the exception goes on;
-  the chunks that finished are the caller's to keep.
+  its chunk (:func:`beat`, :func:`sim.runner.run_chunk`); when no heartbeat changed and
+  no chunk came for ``stall_timeout`` seconds, :class:`Stalled` is raised.
+* Whatever ends the block early (these two, an OS error, a worker's error), the
+  caller's ``end`` stops the run's workers (:func:`sim.workers.kill_workers`, or a
+  Dask run's cancel) before the exception goes on; the chunks that finished are the
+  caller's to keep.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from pathlib import Path
 
-from sim.workers import await_workers, executor, kill_workers, worker_environment
+from sim.workers import worker_environment
 
 DEFAULT_STALL_SECONDS = 60.0
 POLL_SECONDS = 0.5  # how often the main process looks at the heartbeats
@@ -80,8 +81,8 @@ class Supervisor:
     """The chunks of one run in flight: :meth:`submit` them, then iterate
     :meth:`results` (see :func:`supervised`)."""
 
-    def __init__(self, n_jobs: int, stall_timeout: float, heartbeats: Path):
-        self.pool, self.stall_timeout, self.heartbeats = executor(n_jobs), stall_timeout, heartbeats
+    def __init__(self, pool: Executor, stall_timeout: float, heartbeats: Path):
+        self.pool, self.stall_timeout, self.heartbeats = pool, stall_timeout, heartbeats
         self.pending: set[Future] = set()
         self.order: dict[Future, int] = {}  # submission order: failures are raised in it
         self.submitted = 0
@@ -93,8 +94,11 @@ class Supervisor:
         self.pending.add(future)
         self.order[future] = self.submitted
 
-    def _last_sign_of_life(self, since: float) -> float:
-        stamps = [since]
+    def _newest_beat(self) -> float:
+        """The newest modification time of a heartbeat file (0.0 before the first beat).
+        Only its changes count: on a Dask cluster, the file system that stamps it may
+        keep another clock than this process's."""
+        stamps = [0.0]
         for path in self.heartbeats.iterdir():
             with contextlib.suppress(OSError):
                 stamps.append(path.stat().st_mtime)
@@ -106,7 +110,7 @@ class Supervisor:
         Raises
         ------
         Stalled
-            When no heartbeat and no result came for ``stall_timeout`` seconds.
+            When no heartbeat changed and no result came for ``stall_timeout`` seconds.
         Exception
             A call's own exception, as the worker raised it, once every call that
             finished with it has been yielded: ``wait`` hands over a *set* of finished
@@ -114,37 +118,52 @@ class Supervisor:
             several failures finished together, the first submitted is raised, so the
             same run fails with the same message however the calls were timed.
         """
-        await_workers()
-        alive = time.time()
+        alive, beaten = time.monotonic(), self._newest_beat()
         while self.pending:
             done, self.pending = wait(self.pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=lambda f: (f.exception() is not None, self.order[f])):  # failures last
-                alive = time.time()
+                alive = time.monotonic()
                 yield future.result()
-            silent = time.time() - self._last_sign_of_life(alive)
+            if (newest := self._newest_beat()) != beaten:
+                alive, beaten = time.monotonic(), newest
+            silent = time.monotonic() - alive
             if silent > self.stall_timeout:
                 raise Stalled(silent)
 
 
 @contextlib.contextmanager
-def supervised(n_jobs: int, stall_timeout: float = DEFAULT_STALL_SECONDS) -> Iterator[Supervisor]:
+def supervised(pool: Executor, end: Callable[[], None], heartbeats_in: Path,
+               stall_timeout: float = DEFAULT_STALL_SECONDS) -> Iterator[Supervisor]:  # fmt: skip
     """A :class:`Supervisor` of the run's workers for the block, which turns SIGINT
-    and SIGTERM into :class:`Stopped` and kills every worker when it ends early.
+    and SIGTERM into :class:`Stopped` and calls ``end`` when it ends early.
 
     Parameters
     ----------
-    n_jobs : int
-        Worker processes (joblib's count: -1 = every core); one at 1.
+    pool : concurrent.futures.Executor
+        The run's workers: :func:`sim.workers.executor`, or a Dask client's
+        ``get_executor()``.
+    end : callable
+        Stops what the workers still play: :func:`sim.workers.kill_workers`, or the
+        Dask executor's ``shutdown(wait=False)``, which cancels this run's futures.
+    heartbeats_in : path
+        The run directory, which every worker sees: the heartbeat files go to a
+        folder ``heartbeats-*.tmp`` there, removed after the block (a stopped chunk's
+        next :func:`beat` then fails, so a cancelled Dask task ends at its next piece).
     stall_timeout : float
         Seconds without a finished game after which :meth:`Supervisor.results`
         raises :class:`Stalled` (s).
+
+    Raises
+    ------
+    OSError
+        When the heartbeat folder cannot be made in ``heartbeats_in`` (read-only, full).
     """
-    heartbeats = Path(tempfile.mkdtemp(prefix="revachol-heartbeat-"))
+    heartbeats = Path(tempfile.mkdtemp(prefix="heartbeats-", suffix=".tmp", dir=heartbeats_in))
     try:
         with _stop_on_signals(), worker_environment():  # loky may start a worker at any task
-            yield Supervisor(n_jobs, stall_timeout, heartbeats)
+            yield Supervisor(pool, stall_timeout, heartbeats)
     except BaseException:
-        kill_workers()
+        end()
         raise
     finally:
         shutil.rmtree(heartbeats, ignore_errors=True)

@@ -66,8 +66,9 @@ _starting: list | None = None  # start_workers' futures, until await_workers
 def exit_with_parent(parent_pid: int) -> None:
     """Make this process die with ``parent_pid`` when it is its direct child.
 
-    Does nothing in the main process itself (``n_jobs=1``) or under Dask, whose
-    workers are children of a nanny and are stopped by it. Idempotent.
+    Does nothing in the main process itself or on a Dask cluster elsewhere, whose
+    workers are children of their nanny's process; a local Dask cluster's nannies run
+    in the main process, so its workers die with it too. Idempotent.
     """
     if os.getppid() != parent_pid or parent_pid in _watching:
         return

@@ -106,10 +106,12 @@ def test_resume_redoes_only_missing_or_partial_chunks(tmp_path):
     before = tables(out)
     (out / "players" / "part-00002.parquet").unlink()  # as if killed between two renames
     (out / "games" / "part-00003.parquet").rename(out / "games" / "part-00003.parquet.tmp")  # a half-written part
+    (out / "heartbeats-killed.tmp").mkdir()  # the heartbeats of a run killed with SIGKILL (sim.supervisor)
+    (out / "heartbeats-killed.tmp" / "1").touch()
     simulate(CARDS, 400, out, players=4, seed=3, n_jobs=1, chunk_size=100, progress=False, resume=True)
     manifest = json.loads((out / "manifest.json").read_text())
     assert [r["chunks"] for r in manifest["timings"]["runs"]] == [4, 2]
-    assert not list(out.glob("*/*.tmp"))
+    assert not [*out.glob("*.tmp"), *out.glob("*/*.tmp")]
     assert_same_tables(before, tables(out))
 
 

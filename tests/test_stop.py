@@ -1,7 +1,9 @@
 """A run always stops when asked (issue 32): ``revachol simulate`` as a real process
 group with a real user bot whose loop never ends; SIGINT (Ctrl-C) or SIGTERM ends
-every process of the run within 5 s with one line that names what was kept and the
-exact ``--resume`` command, and the watchdog stops a run that no longer finishes games."""
+every process of the run within 5 s (15 s on a local Dask cluster, whose nanny waits 4 s
+for a stuck worker before killing it, issue 49) with one line that names what was kept
+and the exact ``--resume`` command, and the watchdog stops a run that no longer finishes
+games, on local workers and on Dask's alike."""
 
 import os
 import re
@@ -40,6 +42,8 @@ def slow(obs, deck, seat, kind, n_options):
 '''
 PLAYING_CPU_TICKS = 300  # clock ticks (1/100 s) of CPU a worker has used: past its start, into the games
 STOP_SECONDS = 5
+DASK_STOP_SECONDS = 15
+DASK_LOCAL = ("--dask-local", "2")
 
 
 def _group(pgid: int) -> dict[int, int]:
@@ -68,9 +72,13 @@ def _start(tmp_path: Path, bot: str, jobs: int, *extra: str) -> tuple[subprocess
     return process, command
 
 
-def _wait_until_playing(process: subprocess.Popen) -> None:
+def _wait_until_playing(process: subprocess.Popen, run: Path) -> None:
+    """Until a worker began a chunk (its heartbeat is in the run directory: the engine
+    is compiled, so no compile helper is taken for a worker) and some worker has used
+    :data:`PLAYING_CPU_TICKS` of CPU."""
     deadline = time.monotonic() + 300
-    while not any(pid != process.pid and cpu > PLAYING_CPU_TICKS for pid, cpu in _group(process.pid).items()):
+    while not (any(run.glob("heartbeats-*.tmp/*"))
+               and any(pid != process.pid and cpu > PLAYING_CPU_TICKS for pid, cpu in _group(process.pid).items())):  # fmt: skip
         assert process.poll() is None and time.monotonic() < deadline, process.communicate()
         time.sleep(0.1)
 
@@ -108,12 +116,15 @@ def _stop_and_wait(process: subprocess.Popen, number: signal.Signals) -> tuple[s
     return stderr, time.monotonic() - sent
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_ctrl_c_ends_every_process_of_a_run_whose_bot_never_returns(tmp_path, jobs):
-    process, command = _start(tmp_path, "stuck", jobs)
-    _wait_until_playing(process)
+@pytest.mark.parametrize(("jobs", "extra", "limit"), [(1, (), STOP_SECONDS), (2, (), STOP_SECONDS),
+                                                     (1, DASK_LOCAL, DASK_STOP_SECONDS)], ids=["1", "2", "dask-local"])  # fmt: skip
+def test_ctrl_c_ends_every_process_of_a_run_whose_bot_never_returns(tmp_path, jobs, extra, limit):
+    """On a local Dask cluster too: its workers ignore SIGINT, so none prints a
+    traceback, and Dask logs nothing of the cluster's close."""
+    process, command = _start(tmp_path, "stuck", jobs, *extra)
+    _wait_until_playing(process, tmp_path / "run")
     stderr, seconds = _stop_and_wait(process, signal.SIGINT)
-    assert seconds < STOP_SECONDS and not _group(process.pid)
+    assert seconds < limit and not _group(process.pid)
     assert process.returncode == 128 + signal.SIGINT, stderr
     (line,) = stderr.strip().splitlines()
     assert line == (f"error: stopped by SIGINT; 0 of 4 chunks (0 of 40 games) kept in {tmp_path / 'run'}; "
@@ -137,8 +148,9 @@ def test_sigterm_keeps_the_finished_chunks_and_names_them(tmp_path):
     assert 1 <= kept < 4 and manifest["status"] == "failed" and len(manifest["parts"]) == 3 * kept
 
 
-def test_the_watchdog_stops_a_run_and_names_the_bot_that_does_not_return(tmp_path):
-    process, _ = _start(tmp_path, "stuck", 1, "--stall-timeout", "3")
+@pytest.mark.parametrize("extra", [(), DASK_LOCAL], ids=["local", "dask-local"])
+def test_the_watchdog_stops_a_run_and_names_the_bot_that_does_not_return(tmp_path, extra):
+    process, _ = _start(tmp_path, "stuck", 1, "--stall-timeout", "3", *extra)
     stderr = _wait_for_the_end(process)
     assert process.returncode == 1 and not _group(process.pid)
     lines = stderr.strip().splitlines()
