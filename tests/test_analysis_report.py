@@ -53,7 +53,7 @@ def test_r8_a_double_requirement_saves_one_roll_in_36(run_4p, default_deck):
 
 
 def test_the_report_answers_every_question_with_provenance_and_csv_tables(run_4p, tmp_path):
-    path = build_report(run_4p, tmp_path / "report")
+    path = build_report(run_4p, tmp_path / "report").path
     assert path == tmp_path / "report" / REPORT_FILE
     page = path.read_text(encoding="utf-8")
     for section in SECTIONS:
@@ -75,7 +75,7 @@ def test_the_report_answers_every_question_with_provenance_and_csv_tables(run_4p
 
 
 def test_text_from_the_card_file_is_escaped(script_run, tmp_path):
-    page = build_report(script_run, tmp_path / "report").read_text(encoding="utf-8")
+    page = build_report(script_run, tmp_path / "report").path.read_text(encoding="utf-8")
     assert "<script>alert" not in page and "alert(" not in page.replace("&lt;script&gt;alert(", "")
     assert "&lt;script&gt;alert(" in page  # in the sortable tables' data (itables escapes) and the sentences
 
@@ -118,10 +118,10 @@ def test_card_and_run_names_with_dollars_are_drawn_literally_never_as_math_text(
 
 @pytest.mark.slow
 def test_a_report_of_several_runs_goes_to_its_own_folder_and_leaves_each_runs_report(script_run, tmp_path):
-    own = build_report(script_run)
+    own = build_report(script_run).path
     before = own.read_bytes()
     other = simulate(ROOT / "cards.yaml", 300, tmp_path / "other", players=2, seed=1, n_jobs=1, progress=False)
-    both = build_report([script_run, other])
+    both = build_report([script_run, other]).path
     assert both.parent == script_run.parent / f"comparison-{script_run.name}+other"
     assert own.read_bytes() == before
 

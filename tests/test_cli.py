@@ -1,6 +1,7 @@
 """The installed ``revachol`` command, run as a real subprocess (pyhf's style)."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -117,6 +118,12 @@ def test_run_with_several_player_counts_plays_each_and_reports_them_side_by_side
     assert "2p" in seats and "4p" in seats  # one report, both counts
     page = (base / "report" / "report.html").read_text(encoding="utf-8")
     assert page.count("This deck holds estimated values") == 1  # one deck: one banner, not one per count
+
+
+def test_the_command_line_writes_no_file_itself():
+    """cli.py parses, calls and prints; each file is written by the library function that computes it."""
+    text = (ROOT / "cli.py").read_text(encoding="utf-8")
+    assert re.findall(r"to_csv|savefig|write_text|write_bytes|read_csv|open\(.*[\"']w", text) == []
 
 
 def test_run_refuses_a_player_count_outside_2_to_4_in_one_line(tmp_path):

@@ -262,3 +262,15 @@ def plot_sweep(table: pd.DataFrame, card_id: str, field: str) -> Figure:
         ax.grid(alpha=0.3)
     figure.suptitle(f"Sweep of {card_id}.{field} (95% CIs)")
     return figure
+
+
+def write_sweep(table: pd.DataFrame, differences: pd.DataFrame, card_id: str, field: str, out: str | Path) -> list[Path]:
+    """Write :func:`sweep`'s tables and their figure under ``out``: ``sweep.csv``
+    (``table``), ``sweep_differences.csv`` (``differences``), both without index, and
+    ``sweep.png`` (:func:`plot_sweep`); returns the three paths in that order."""
+    out = Path(out)
+    paths = [out / "sweep.csv", out / "sweep_differences.csv", out / "sweep.png"]
+    table.to_csv(paths[0], index=False)
+    differences.to_csv(paths[1], index=False)
+    plot_sweep(table, card_id, field).savefig(paths[2])
+    return paths

@@ -49,6 +49,16 @@ REPORT_FILE = "report.html"
 FINDINGS_SHOWN = 8  # findings listed in the first screen; the rest fold away
 
 
+@dataclass(frozen=True)
+class WrittenReport:
+    """What :func:`build_report` wrote, with the tables it wrote, for a caller that
+    shows them (the command line prints the findings) without reading the CSV back."""
+
+    path: Path  # the HTML page, ``out/report.html``
+    findings: pd.DataFrame  # :func:`analysis.report.findings.findings`, the block the page opens with (tables/findings.csv)
+    tables: dict[str, pd.DataFrame]  # every section's table by name, as written to tables/<name>.csv
+
+
 @dataclass
 class Table:
     """A table of a section: written as ``tables/<name>.csv``, shown in the page
@@ -691,7 +701,7 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
                  target_turns: tuple[float, float] | None = None,
                  skill_trace: Sequence[tuple[int, str | Path]] = (), bot: str | None = None,
                  progress: bool | None = None, scheduler: str | None = None,
-                 dask_local: int | None = None, workers: int | None = None) -> Path:  # fmt: skip
+                 dask_local: int | None = None, workers: int | None = None) -> WrittenReport:  # fmt: skip
     """Write the balance report of one or several runs.
 
     Parameters
@@ -733,8 +743,9 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
 
     Returns
     -------
-    Path
-        The HTML file, ``out/report.html``.
+    WrittenReport
+        The HTML file, ``out/report.html``, with the findings and the sections'
+        tables written beside it (pandas DataFrames, as in ``out/tables/``).
 
     Raises
     ------
@@ -794,4 +805,4 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     ])  # fmt: skip
     path = out / REPORT_FILE
     path.write_text(page(title, body, sortable_script()), encoding="utf-8")
-    return path
+    return WrittenReport(path, found, tables)
