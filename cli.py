@@ -4,16 +4,20 @@ it holds no game logic. Library imports happen inside each command so that
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
 from typer.core import TyperGroup
 
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
+from sim.console import output_width, stdout_console
 from sim.os_errors import explain
 from sim.workers import skip_last_collection, start_workers
 
 skip_last_collection()
+if output_width() is not None:  # a file or a pipe: --help at that width too (typer reads TERMINAL_WIDTH)
+    os.environ.setdefault("TERMINAL_WIDTH", str(output_width()))
 
 
 class OneLineErrors(TyperGroup):
@@ -99,13 +103,11 @@ def validate(
     path: Path = typer.Argument(DEFAULT_CARDS, help="The card file: allies, tasks and morale cards (cards.yaml)."),
 ) -> None:
     """Check a card file and print its summary: card counts, symbol supply (allies) against demand (tasks) per colour, the abilities present, and which values are estimates. Exits with code 1 and one line per problem when the file is invalid."""
-    from rich.console import Console
-
     from sim.deck_summary import summarise
     from sim.summary_view import render_summary
 
     deck = _load(path)
-    Console().print(render_summary(summarise(deck), str(path)))
+    stdout_console().print(render_summary(summarise(deck), str(path)))
 
 
 @app.command()
@@ -118,15 +120,16 @@ def run(
     runs: Path = typer.Option(Path("runs"), help="Folder that holds the run directories."),
     name: str | None = typer.Option(None, help="Name of the run directory; default: from the card file, its hash, players, bots, games and seed."),
     jobs: int = typer.Option(-1, help="Worker processes for the games and the report; -1 uses every core."),
-    quiet: bool = typer.Option(False, help="No progress bar."),
+    quiet: bool = typer.Option(False, help="No progress bar and no findings: print only the report's path."),
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
     debug: bool = DEBUG,
     stall_timeout: float = STALL_TIMEOUT,
 ) -> None:
-    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion). The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
+    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion). The run goes to runs/NAME/ and the command prints the report's findings, most important first, and where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
     start_workers(jobs, "sim.runner")  # while the imports below run
     from analysis.report.page import build_report
+    from analysis.report.terminal import print_findings
     from sim.options import RuleOptions
     from sim.points_blind import play_points_blind
     from sim.runner import RunError, RunStopped, run_name
@@ -149,9 +152,14 @@ def run(
         _stopped(exc, resume=False)  # run resumes by itself
     except (RunError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
+    if quiet:
+        typer.echo(str(report.path))
+        return
     each = " per player count" if len(counts) > 1 else ""
     blind = ", and as many with every task paying alike" if points_blind else ""
-    typer.echo(f"{games:,} games{each}{blind} in {runs / base}\nreport: {report.path}")
+    typer.echo(f"{games:,} games{each}{blind} in {runs / base}")
+    print_findings(report.findings)
+    typer.echo(f"report: {report.path}")
 
 
 def _player_counts(text: str) -> list[int]:
@@ -257,13 +265,14 @@ def report(
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     target_turns: str | None = typer.Option(None, help="Your target for mean turns per game, LO..HI (e.g. 50..60): the findings rank game length by its miss."),
     bot: str | None = typer.Option(None, help="Card strength from the players of this bot only (as the run spells it, e.g. search or search:iterations=256): how a skilled or a weak player's allies pay."),
-    quiet: bool = typer.Option(False, help="No progress bar (shown for a million games or more)."),
+    quiet: bool = typer.Option(False, help="No progress bar (shown for a million games or more) and no findings: print only the report's path."),
     scheduler: str | None = typer.Option(None, help="Read the run's parts on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see the run at the same path)."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and read the run's parts on it."),
     jobs: int | None = typer.Option(None, min=1, help="Local worker processes that read the run's parts side by side (default: every core from 200,000 games on); the report is the same whatever their number."),
 ) -> None:
-    """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the path of the HTML file."""
+    """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the Findings that open the page (the first eight, most important first) and the path of the HTML file."""
     from analysis.report.page import build_report
+    from analysis.report.terminal import print_findings
     from analysis.experiments.tune import Target
     from sim.cards import DeckError
     from sim.rundir import RunError
@@ -279,6 +288,8 @@ def report(
                               workers=jobs)  # fmt: skip
     except (RunError, DeckError, ValueError) as exc:
         _fail(str(exc).replace("\n", "; "))
+    if not quiet:
+        print_findings(report.findings)
     typer.echo(str(report.path))
 
 

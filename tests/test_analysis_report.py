@@ -87,10 +87,11 @@ def revachol(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
-def test_revachol_report_writes_the_page_and_prints_its_path(script_run, tmp_path):
+def test_revachol_report_writes_the_page_and_prints_its_findings_and_path(script_run, tmp_path):
     result = revachol("report", str(script_run), "--out", str(tmp_path / "out"), "--include-unfinished")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == str(tmp_path / "out" / REPORT_FILE)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Findings, most important first") and lines[-1] == str(tmp_path / "out" / REPORT_FILE)
     page = (tmp_path / "out" / REPORT_FILE).read_text(encoding="utf-8")
     assert "count the 0 stalled and truncated games" in page
     assert (tmp_path / "out" / "tables" / "ally_strength.csv").exists()
@@ -127,7 +128,8 @@ def test_a_report_of_several_runs_goes_to_its_own_folder_and_leaves_each_runs_re
 
 
 def test_findings_are_escaped_link_to_their_section_and_fold_after_eight():
-    from analysis.report.page import FINDINGS_SHOWN, _findings_html
+    from analysis.report.findings import FINDINGS_SHOWN
+    from analysis.report.page import _findings_html
 
     sentences = ["<script>alert('ally')</script> is stronger than the average ally."] + [f"Finding {i}." for i in range(9)]
     html = _findings_html(pd.DataFrame({"sentence": sentences, "section": "Card strength"}))

@@ -34,7 +34,7 @@ from analysis import cards, closeness, length, morale, seats, skill
 from analysis.report.figures import (plot_ally_strength, plot_length_histogram, plot_margins, plot_morale_events,
                                      plot_morale_saves, plot_scores, plot_seat_win_rates, plot_skill, plot_survival,
                                      plot_task_calibration, plot_task_outcomes)
-from analysis.report.findings import findings, skill_verdict
+from analysis.report.findings import FINDINGS_SHOWN, findings, skill_verdict
 from analysis.report.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, points_text, task_calibration
 from analysis.task_calibration import passes as task_passes
@@ -46,7 +46,6 @@ from sim import __version__
 from sim.rundir import POINTS_BLIND_COMPANION
 
 REPORT_FILE = "report.html"
-FINDINGS_SHOWN = 8  # findings listed in the first screen; the rest fold away
 
 
 @dataclass(frozen=True)
