@@ -4,15 +4,20 @@ it holds no game logic. Library imports happen inside each command so that
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
 from typer.core import TyperGroup
 
+from analysis.thresholds import DEFAULT_THRESHOLD_PP
+from sim.console import output_width, stdout_console
 from sim.os_errors import explain
 from sim.workers import skip_last_collection, start_workers
 
 skip_last_collection()
+if output_width() is not None:  # a file or a pipe: --help at that width too (typer reads TERMINAL_WIDTH)
+    os.environ.setdefault("TERMINAL_WIDTH", str(output_width()))
 
 
 class OneLineErrors(TyperGroup):
@@ -98,13 +103,11 @@ def validate(
     path: Path = typer.Argument(DEFAULT_CARDS, help="The card file: allies, tasks and morale cards (cards.yaml)."),
 ) -> None:
     """Check a card file and print its summary: card counts, symbol supply (allies) against demand (tasks) per colour, the abilities present, and which values are estimates. Exits with code 1 and one line per problem when the file is invalid."""
-    from rich.console import Console
-
     from sim.deck_summary import summarise
     from sim.summary_view import render_summary
 
     deck = _load(path)
-    Console().print(render_summary(summarise(deck), str(path)))
+    stdout_console().print(render_summary(summarise(deck), str(path)))
 
 
 @app.command()
@@ -117,15 +120,16 @@ def run(
     runs: Path = typer.Option(Path("runs"), help="Folder that holds the run directories."),
     name: str | None = typer.Option(None, help="Name of the run directory; default: from the card file, its hash, players, bots, games and seed."),
     jobs: int = typer.Option(-1, help="Worker processes for the games and the report; -1 uses every core."),
-    quiet: bool = typer.Option(False, help="No progress bar."),
-    threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
+    quiet: bool = typer.Option(False, help="No progress bar and no findings: print only the report's path."),
+    threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
     debug: bool = DEBUG,
     stall_timeout: float = STALL_TIMEOUT,
 ) -> None:
-    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion). The run goes to runs/NAME/ and the command prints where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
+    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion). The run goes to runs/NAME/ and the command prints the report's findings, most important first, and where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
     start_workers(jobs, "sim.runner")  # while the imports below run
     from analysis.report.page import build_report
+    from analysis.report.terminal import print_findings
     from sim.options import RuleOptions
     from sim.points_blind import play_points_blind
     from sim.runner import RunError, RunStopped, run_name
@@ -134,7 +138,7 @@ def run(
     counts = _player_counts(players)
     deck = _load(cards)
     bots = bot[0] if len(bot) == 1 else bot
-    base = name or run_name(cards, deck, ",".join(map(str, counts)), bots, games, seed)
+    base = name or run_name(cards, deck, games, seed, players=",".join(map(str, counts)), bots=bots)
     outs = [runs / base] if len(counts) == 1 else [runs / base / f"{n}p" for n in counts]
     try:
         for n, out in zip(counts, outs):
@@ -142,15 +146,20 @@ def run(
                  progress=None if not quiet else False, cards_file=cards, stall_timeout=stall_timeout)  # fmt: skip
             if points_blind:
                 play_points_blind(out, jobs, progress=None if not quiet else False)
-        report_path = build_report(outs, out=runs / base / "report", threshold_pp=threshold,
-                                   workers=jobs if jobs > 0 else None)
+        report = build_report(outs, out=runs / base / "report", threshold_pp=threshold,
+                              workers=jobs if jobs > 0 else None)  # fmt: skip
     except RunStopped as exc:
         _stopped(exc, resume=False)  # run resumes by itself
     except (RunError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
+    if quiet:
+        typer.echo(str(report.path))
+        return
     each = " per player count" if len(counts) > 1 else ""
     blind = ", and as many with every task paying alike" if points_blind else ""
-    typer.echo(f"{games:,} games{each}{blind} in {runs / base}\nreport: {report_path}")
+    typer.echo(f"{games:,} games{each}{blind} in {runs / base}")
+    print_findings(report.findings)
+    typer.echo(f"report: {report.path}")
 
 
 def _player_counts(text: str) -> list[int]:
@@ -253,16 +262,17 @@ def report(
     run_dir: Path = typer.Argument(..., help="A run directory written by `revachol simulate`."),
     out: Path | None = typer.Option(None, help="where to write; default RUN_DIR/report"),
     include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates"),
-    threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
+    threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     target_turns: str | None = typer.Option(None, help="Your target for mean turns per game, LO..HI (e.g. 50..60): the findings rank game length by its miss."),
     bot: str | None = typer.Option(None, help="Card strength from the players of this bot only (as the run spells it, e.g. search or search:iterations=256): how a skilled or a weak player's allies pay."),
-    quiet: bool = typer.Option(False, help="No progress bar (shown for a million games or more)."),
+    quiet: bool = typer.Option(False, help="No progress bar (shown for a million games or more) and no findings: print only the report's path."),
     scheduler: str | None = typer.Option(None, help="Read the run's parts on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see the run at the same path)."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and read the run's parts on it."),
     jobs: int | None = typer.Option(None, min=1, help="Local worker processes that read the run's parts side by side (default: every core from 200,000 games on); the report is the same whatever their number."),
 ) -> None:
-    """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the path of the HTML file."""
+    """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the Findings that open the page (the first eight, most important first) and the path of the HTML file."""
     from analysis.report.page import build_report
+    from analysis.report.terminal import print_findings
     from analysis.experiments.tune import Target
     from sim.cards import DeckError
     from sim.rundir import RunError
@@ -272,13 +282,15 @@ def report(
     except ValueError:
         _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
     try:
-        path = build_report(run_dir, out, include_unfinished, threshold,
-                            target_turns=(target.low, target.high) if target else None, bot=bot,
-                            progress=False if quiet else None, scheduler=scheduler, dask_local=dask_local,
-                            workers=jobs)  # fmt: skip
+        report = build_report(run_dir, out, include_unfinished, threshold,
+                              target_turns=(target.low, target.high) if target else None, bot=bot,
+                              progress=False if quiet else None, scheduler=scheduler, dask_local=dask_local,
+                              workers=jobs)  # fmt: skip
     except (RunError, DeckError, ValueError) as exc:
         _fail(str(exc).replace("\n", "; "))
-    typer.echo(str(path))
+    if not quiet:
+        print_findings(report.findings)
+    typer.echo(str(report.path))
 
 
 @app.command()
@@ -296,26 +308,25 @@ def compare(
     """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction (one family per quantity). Prints the largest significant changes (pp, 95% CIs) and the path of compare.html."""
     from analysis.experiments.compare import run_comparison
     from sim.rundir import RunError
+    from sim.runner import run_name
 
     deck_a, deck_b = _load(a), _load(b)
     bots = bot[0] if len(bot) == 1 else bot
-    target = out or Path("runs") / (f"compare-{a.stem}-{deck_a.content_hash[:8]}-vs-{b.stem}-{deck_b.content_hash[:8]}"
-                                     f"-{players}p-{games}g-seed{seed}")  # fmt: skip
+    target = out or Path("runs") / run_name(a, deck_a, games, seed, players=players, kind="compare", versus=(b, deck_b))
     try:
-        path = run_comparison(a, b, games, target, players, bots, seed, jobs, progress=None if not quiet else False)
+        comparison = run_comparison(a, b, games, target, players, bots, seed, jobs,
+                                    progress=None if not quiet else False)  # fmt: skip
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    _print_changes(target / "tables" / "compare_changes.csv", f"What moved from {a.name} to {b.name}")
-    typer.echo(str(path))
+    _print_changes(comparison.changes, f"What moved from {a.name} to {b.name}")
+    typer.echo(str(comparison.page))
 
 
-def _print_changes(changes_csv: Path, title: str, top: int = 10) -> None:
-    """The largest significant changes of a comparison as a rich table (pp, 95% CIs)."""
-    import pandas as pd
-
+def _print_changes(moved, title: str, top: int = 10) -> None:
+    """The largest significant changes of a comparison (``Comparison.changes``) as a
+    rich table (pp, 95% CIs)."""
     from analysis.report.terminal import print_table
 
-    moved = pd.read_csv(changes_csv)
     if moved.empty:
         typer.echo("Nothing moved significantly (Benjamini–Hochberg at 5% within each family).")
         return
@@ -337,29 +348,29 @@ def card_value(
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
 ) -> None:
     """Causal card value by restricted play (Jaffe et al. 2012): for each ally, seat 0's bot may not play it, on the same deals as a run where it may not play a plain reference ally; the value is seat 0's win rate without the reference minus without the ally (positive: worth more than a plain ally), in pp with paired 95% CIs, exact McNemar tests and Benjamini–Hochberg flags, beside the value against no restriction, the value per game in which seat 0 held the ally, and the report's correlational IWD. Writes card_value.csv and prints the table."""
-    from analysis.experiments.card_value import card_values
-    from analysis.report.csv_cells import write_csv
+    from analysis.experiments.card_value import card_values, write_card_values
     from analysis.report.terminal import print_table
     from sim.rundir import RunError
+    from sim.runner import run_name
 
     deck = _load(cards)
     if len(bot) > 2:
         _fail(f"--bot given {len(bot)} times: give seat 0's bot, and optionally the bot of every other seat")
-    bots = "-vs-".join(bot)
-    target = out or Path("runs") / f"card-value-{cards.stem}-{deck.content_hash[:8]}-{players}p-{bots}-{games}g-seed{seed}"
+    target = out or Path("runs") / run_name(cards, deck, games, seed, players=players, bots="-vs-".join(bot),
+                                            kind="card-value")  # fmt: skip
     try:
         table = card_values(cards, games, target, ally or None, bot[0], players, seed, jobs, against=against,
                             opponents=bot[-1])  # fmt: skip
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    write_csv(table, target / "card_value.csv")
+    written = write_card_values(table, target)
     field = f" among {bot[-1]} bots" if bot[-1] != bot[0] else ""
     print_table(table, f"Value of each ally to seat 0's {bot[0]} bot{field} against {table['reference'].iloc[0]}",
                 hide=("reference", "q_value"))  # fmt: skip
     typer.echo(f"value vs reference: seat 0's win rate when it may not play {table['reference'].iloc[0]} minus when it "
                f"may not play the ally (pp; positive = worth more than that plain ally); value vs no restriction: win "
                f"rate with every ally allowed minus without the ally; per held game: that value per game in which "
-               f"seat 0 held the ally. Written to {target / 'card_value.csv'}")  # fmt: skip
+               f"seat 0 held the ally. Written to {written}")  # fmt: skip
 
 
 @app.command()
@@ -379,20 +390,19 @@ def sweep(
     """Vary one field of one card over a list of values, play the same games for each, and show how the chosen metrics respond: each point with its n and 95% CI, and the paired difference between neighbouring values with its 95% CI (common random numbers). Writes sweep.csv, sweep_differences.csv and sweep.png."""
     import yaml
 
-    from sim.cards import as_written
-    from analysis.experiments.sweep import plot_sweep
     from analysis.experiments.sweep import sweep as run_sweep
-    from analysis.report.csv_cells import write_csv
+    from analysis.experiments.sweep import write_sweep
     from analysis.report.terminal import print_table
-    from sim.cards import DeckError
+    from sim.cards import DeckError, as_written
     from sim.rundir import RunError
+    from sim.runner import run_name
 
     deck = _load(cards)
     try:
         values = [yaml.safe_load(v) for v in value]
     except yaml.YAMLError as exc:
         _fail(f"--value: not a value as written in cards.yaml ({str(exc).splitlines()[0]}); e.g. 3 or '[red, blue]'")
-    target = out or Path("runs") / f"sweep-{card}-{field}-{deck.content_hash[:8]}-{players}p-{games}g-seed{seed}"
+    target = out or Path("runs") / run_name(None, deck, games, seed, players=players, kind=f"sweep-{card}-{field}")
     bots = bot[0] if len(bot) == 1 else bot
     try:
         table, differences = run_sweep(cards, card, field, values, games, target, metric or None, players, bots, seed,
@@ -401,9 +411,7 @@ def sweep(
         _fail("; ".join(str(p) for p in exc.problems))
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    write_csv(table, target / "sweep.csv")
-    write_csv(differences, target / "sweep_differences.csv")
-    plot_sweep(table, card, field).savefig(target / "sweep.png")
+    written = write_sweep(table, differences, card, field, target)
     shown = table.rename(columns={"low": "estimate_low", "high": "estimate_high"})
     print_table(shown.assign(value=[as_written(v) for v in table["value"]]),
                 f"Sweep of {card}.{field}: each value with its 95% CI (n counts what n of says)")  # fmt: skip
@@ -411,7 +419,7 @@ def sweep(
                                                                                          differences["to"])])  # fmt: skip
     print_table(steps[["step", "metric", "unit", "a", "b", "difference", "difference_low", "difference_high",
                        "p_value", "n", "n_of"]], "Paired difference between neighbouring values (same games)")
-    typer.echo(f"written: {target / 'sweep.csv'}, {target / 'sweep_differences.csv'}, {target / 'sweep.png'}")
+    typer.echo(f"written: {', '.join(map(str, written))}")
 
 
 @app.command()
@@ -428,23 +436,19 @@ def tune(
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
 ) -> None:
     """Search card fields towards your targets (SciPy's differential evolution over integer fields; each candidate plays the same games on the search seed). Prints the proposal as a diff of the card file and writes proposal.yaml; then plays the original and the proposal again on a fresh hold-out seed and reports that comparison (compare.html, and the targets' values reached), since the in-sample figures of the winner flatter it."""
-    from analysis.experiments.compare import write_comparison
     from analysis.report.terminal import print_table
     from analysis.experiments.tune import FieldRange, Target
     from analysis.experiments.tune import tune as run_tune
     from sim.cards import DeckError
     from sim.rundir import RunError
+    from sim.runner import run_name
 
     deck = _load(cards)
-    target_dir = out or Path("runs") / f"tune-{cards.stem}-{deck.content_hash[:8]}-{players}p-{games}g-seed{seed}"
+    target_dir = out or Path("runs") / run_name(cards, deck, games, seed, players=players, kind="tune")
     bots = bot[0] if len(bot) == 1 else bot
     try:
         fields, targets = [FieldRange.parse(f) for f in field], [Target.parse(t) for t in target]
         result = run_tune(cards, fields, targets, games, target_dir, players, bots, seed, evaluations, jobs)
-        note = (f"Hold-out comparison: the original ({cards}) and the proposal ({result['proposal']}) played "
-                f"{games:,} fresh games on seed {result['holdout_seed']}, not the search seed {seed} the proposal was "
-                f"chosen on.")  # fmt: skip
-        page = write_comparison(result["holdout_original"], result["holdout_proposal"], target_dir, note)
     except DeckError as exc:
         _fail("; ".join(str(p) for p in exc.problems))
     except (RunError, ValueError) as exc:
@@ -455,9 +459,8 @@ def tune(
                f"half-widths over {result['evaluations']} candidates on the search seed {seed}")  # fmt: skip
     print_table(result["targets"], "Targets: the metric each deck reaches (in-sample figures flatter the proposal; "
                 "the hold-out ones are the measure)")  # fmt: skip
-    _print_changes(target_dir / "tables" / "compare_changes.csv",
-                   f"Hold-out seed {result['holdout_seed']}, original -> proposal")  # fmt: skip
-    typer.echo(f"written: {result['proposal']}; measured effect (hold-out): {page}")
+    _print_changes(result["comparison"].changes, f"Hold-out seed {result['holdout_seed']}, original -> proposal")
+    typer.echo(f"written: {result['proposal']}; measured effect (hold-out): {result['comparison'].page}")
 
 
 @app.command()
@@ -467,7 +470,7 @@ def advise(
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
     bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat. {BOTS}"),
     seed: int = typer.Option(0, help="The search seed: every candidate plays the same games (common random numbers); the result is measured on a hold-out seed the search never uses."),
-    threshold: float = typer.Option(2.0, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (as in the report)."),
+    threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (as in the report)."),
     out: Path | None = typer.Option(None, help="Where to write; default runs/advise-..."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     lock: list[str] = typer.Option([], help="A field never to edit, CARD.FIELD (repeat), e.g. evrart_claire.symbols; a card's own locked: list counts too."),
@@ -489,6 +492,7 @@ def advise(
     from analysis.report.terminal import print_table
     from sim.cards import DeckError
     from sim.rundir import RunError
+    from sim.runner import run_name
 
     deck = _load(cards)
     try:
@@ -496,7 +500,7 @@ def advise(
     except ValueError:
         _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
     bots = bot[0] if len(bot) == 1 else bot
-    target = out or Path("runs") / f"advise-{cards.stem}-{deck.content_hash[:8]}-{players}p-{games}g-seed{seed}"
+    target = out or Path("runs") / run_name(cards, deck, games, seed, players=players, kind="advise")
     began = time.monotonic()
     try:
         advice = run_advise(cards, target, games, players, bots, seed, threshold, locks=lock,
@@ -536,45 +540,43 @@ def skill(
     quiet: bool = typer.Option(False, help="No progress bar."),
     scheduler: str | None = typer.Option(None, help="Play the matches on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see OUT at the same path): a trace point at a large budget costs hours of CPU."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and play the matches on it."),
-    threshold: float = typer.Option(2.0, min=0.0, help="Smallest gain over fair, in percentage points, that counts as beating the rung below (and as a budget that pays)."),
+    threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest gain over fair, in percentage points, that counts as beating the rung below (and as a budget that pays)."),
 ) -> None:
     """How much does skill decide? Climbs the bot ladder at each player count: each rung plays one seat against the rung below in every other seat, seats shuffled, and its win rate (Wilson 95% CI, n games) is set against the fair 1/players. Then the skill trace (Ludii): the search bot at budget b against itself at b/2 as b doubles, and the budget where the gain flattens. Runs are kept under OUT and reused or resumed; prints both tables and writes a report with the skill-versus-luck section."""
     from analysis.experiments.ladder import play, plan
     from analysis.report.page import build_report
     from analysis.report.terminal import print_table
-    from analysis.skill import skill_summary, skill_trace
     from sim.rundir import RunError
-    from sim.runner import RunStopped
+    from sim.runner import RunStopped, run_name
 
     counts = _player_counts(players)
     deck = _load(cards)
     budgets = [b for b in trace_budget if b != 0]
-    target = out or Path("runs") / f"skill-{cards.stem}-{deck.content_hash[:8]}-{games}g-seed{seed}"
+    target = out or Path("runs") / run_name(cards, deck, games, seed, kind="skill")
     try:
         matches = play(cards, plan(target, rung, counts, budgets, trace_bot), games, trace_games, seed, jobs,
                        progress=None if not quiet else False, scheduler=scheduler, dask_local=dask_local)  # fmt: skip
         ladder = [m.run for m in matches if m.kind == "ladder"]
         points = [(m.budget, m.run) for m in matches if m.kind == "trace"]
-        report_path = build_report(ladder or [m.run for m in matches], target / "report", threshold_pp=threshold,
-                                   skill_trace=points)  # fmt: skip
+        report = build_report(ladder or [m.run for m in matches], target / "report", threshold_pp=threshold,
+                              skill_trace=points)  # fmt: skip
     except RunStopped as exc:
         _stopped(exc, resume=False)  # skill resumes its runs by itself
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    if ladder:
-        table = skill_summary(ladder, threshold_pp=threshold)
+    table, trace = report.tables.get("skill_summary"), report.tables.get("skill_trace")  # None: nothing to compare
+    if ladder and table is not None:
         print_table(table[["players", "strong", "weak", "games", "win_rate", "win_rate_low", "win_rate_high",
                            "fair_rate", "win_rate_ratio", "win_rate_ratio_low", "win_rate_ratio_high", "beats"]],
                     "Skill ladder: the stronger bot's win rate in one seat against the weaker in the others")  # fmt: skip
-    if points:
-        trace = skill_trace(points, threshold_pp=threshold)
+    if trace is not None:
         print_table(trace[["budget", "strong", "weak", "games", "win_rate", "win_rate_low", "win_rate_high",
                            "fair_rate", "gain_pp", "gain_low_pp", "gain_high_pp", "pays"]],
                     "Skill trace: the bot at each budget against itself at half of it")  # fmt: skip
         flat = int(trace["flattens_at"].iloc[0])
         typer.echo(f"the gain flattens at budget {flat}: doubling it there or beyond gains less than {threshold:g} pp or nothing "
                    f"significant" if flat else "every budget still pays: try larger budgets")  # fmt: skip
-    typer.echo(f"runs in {target}\nreport: {report_path}")
+    typer.echo(f"runs in {target}\nreport: {report.path}")
 
 
 @app.command()

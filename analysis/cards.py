@@ -62,6 +62,7 @@ from analysis.data.stream import SIDE, Batch, Columns, Totals, reduce_run
 from analysis.stats.ally_model import ally_effects_by_group, informative_counts
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.stats.inference import bh_flags, mean_columns_from_sums, rate_columns
+from analysis.thresholds import DEFAULT_THRESHOLD_PP
 from sim.rundir.schema import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
 CONTRIBUTIONS = {  # column of the cards table: name in the report
@@ -81,9 +82,6 @@ def ally_columns(run: Run) -> dict[str, list]:
         "symbols": [" + ".join(ally.symbols) for ally in allies],
         "estimated": [", ".join(ally.estimated) for ally in allies],
     }
-
-
-DEFAULT_THRESHOLD_PP = 2.0  # smallest effect on win rate (pp) that earns a verdict
 
 
 def verdicts(effect_pp, p_value, threshold_pp: float = DEFAULT_THRESHOLD_PP) -> tuple[np.ndarray, np.ndarray]:

@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import task_totals
-from analysis.data.player_games import per_player_pass, summarise_per_player
 from analysis.data.runs import Run, RunsLike, per_run
 from analysis.data.passes import Pass, totals_of
 from analysis.data.stream import Batch, Columns, Totals
@@ -22,6 +21,7 @@ from analysis.seats import game_counts
 from analysis.stats.clustered import CountMoments, ratio_columns
 from analysis.stats.histogram import Histogram
 from analysis.stats.inference import bh_flags, binomial_pvalues, mean_columns_from_sums, rate_columns
+from analysis.stats.per_player import per_player_pass, summarise_per_player
 from sim.cards import as_written
 
 PER_GAME = {  # column: (what, unit)
@@ -96,7 +96,7 @@ def player_penalties(runs: RunsLike) -> pd.DataFrame:
     tasks lost to penalties, over every game.
 
     The players of a game face the same morale cards, so the mean's interval is
-    game-clustered (:func:`analysis.data.player_games.summarise_per_player`).
+    game-clustered (:func:`analysis.stats.per_player.summarise_per_player`).
 
     Returns
     -------

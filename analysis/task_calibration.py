@@ -54,8 +54,8 @@ from analysis.data.stream import Batch, Columns, Totals
 from analysis.stats.clustered import GameMoments
 from analysis.stats.inference import ALPHA, bh_flags, rate_columns
 from analysis.stats.monotone_par import RESAMPLES, monotone_par, resampled_rates
-from sim.points_blind import COMPANION, points_blind_deck
-from sim.rundir import RunError
+from sim.points_blind import points_blind_deck
+from sim.rundir import POINTS_BLIND_COMPANION, RunError
 from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
 
 DEFAULT_THRESHOLD_POINTS = 1.0  # smallest gap from par (points) that earns a verdict
@@ -75,11 +75,11 @@ def points_blind_run(run: Run) -> tuple[Run | None, str]:
     why : str
         Empty with a companion; otherwise why there is none, as a sentence.
     """
-    recorded = (run.manifest.get("companions") or {}).get(COMPANION)
+    recorded = (run.manifest.get("companions") or {}).get(POINTS_BLIND_COMPANION)
     if not isinstance(recorded, dict):
         return None, f"{run.name} has no points-blind companion run"
     try:
-        companion = Run.open(run.path / str(recorded.get("dir", COMPANION)))
+        companion = Run.open(run.path / str(recorded.get("dir", POINTS_BLIND_COMPANION)))
     except (RunError, OSError, ValueError) as exc:
         return None, f"{run.name}'s points-blind companion cannot be read ({str(exc)[:200]})"
     differ = [key for key in SAME_GAMES if companion.manifest.get(key) != run.manifest.get(key)]

@@ -30,10 +30,8 @@ import math
 from pathlib import Path
 
 from sim.cards import Deck, load_deck
-from sim.rundir import DECK_COPY, MANIFEST, RunError, RunSpec, read_manifest, write_json
+from sim.rundir import DECK_COPY, MANIFEST, POINTS_BLIND_COMPANION, RunError, RunSpec, read_manifest, write_json
 from sim.rundir.lock import LockedError, locked
-
-COMPANION = "points_blind"  # key in the manifest's ``companions``, and the directory's name
 
 
 def blind_points(deck: Deck) -> int:
@@ -57,7 +55,7 @@ def points_blind_deck(deck: Deck) -> Deck:
 
 def companion_dir(run_dir: str | Path) -> Path:
     """Where a run's points-blind companion lives: ``<run>/points_blind``."""
-    return Path(run_dir) / COMPANION
+    return Path(run_dir) / POINTS_BLIND_COMPANION
 
 
 def play_points_blind(run_dir: str | Path, n_jobs: int = -1, progress: bool | None = None,
@@ -102,7 +100,8 @@ def play_points_blind(run_dir: str | Path, n_jobs: int = -1, progress: bool | No
         with locked(run_dir):
             manifest = read_manifest(run_dir)
             companions = manifest.get("companions") if isinstance(manifest.get("companions"), dict) else {}
-            manifest["companions"] = {**companions, COMPANION: {"dir": COMPANION, "task_points": blind_points(deck)}}
+            record = {"dir": POINTS_BLIND_COMPANION, "task_points": blind_points(deck)}
+            manifest["companions"] = {**companions, POINTS_BLIND_COMPANION: record}
             write_json(run_dir / MANIFEST, manifest)
     except LockedError as exc:
         raise RunError(str(exc)) from None

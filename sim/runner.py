@@ -443,14 +443,44 @@ def _empty(out_dir: Path) -> None:
         (out_dir / MANIFEST).unlink(missing_ok=True)
 
 
-def run_name(cards_file: str | Path, deck: Deck, players: int | str, bots: str | Sequence[str], n_games: int,
-             seed: int) -> str:  # fmt: skip
+def run_name(cards_file: str | Path | None, deck: Deck, n_games: int, seed: int, *, players: int | str | None = None,
+             bots: str | Sequence[str] | None = None, kind: str = "",
+             versus: tuple[str | Path, Deck] | None = None) -> str:  # fmt: skip
     """A run directory name that changes whenever the run would: card file and deck
     hash, players (a count, or counts such as ``2,3,4``), bots, games and seed
-    (``cards-1a2b3c4d-4p-greedy-100000g-seed0``)."""
-    label = bots if isinstance(bots, str) else "+".join(bots)
-    safe = "".join(ch if ch.isalnum() or ch in "._+-" else "_" for ch in label)
-    return f"{Path(cards_file).stem}-{deck.content_hash[:8]}-{players}p-{safe}-{n_games}g-seed{seed}"
+    (``cards-1a2b3c4d-4p-greedy-100000g-seed0``).
+
+    Parameters
+    ----------
+    cards_file : path or None
+        The card file, named by its stem; None leaves it out (a sweep names its card
+        and field in ``kind`` instead).
+    deck : Deck
+        Named by the first 8 hex digits of its content hash.
+    n_games, seed : int
+    players, bots : optional
+        Left out when None; bots as one specification, or one per seat joined by
+        ``+``, with every character but letters, digits and ``._+-`` replaced by ``_``.
+    kind : str
+        An experiment's folder starts with it (``tune``, ``card-value``, ``sweep-CARD-FIELD``).
+    versus : (card file, Deck), optional
+        The second deck of a comparison, after ``vs``.
+
+    Returns
+    -------
+    str
+        E.g. ``compare-cards-1a2b3c4d-vs-b-5e6f7a8b-4p-20000g-seed0``.
+    """
+    parts = ([kind] if kind else []) + ([Path(cards_file).stem] if cards_file is not None else [])
+    parts.append(deck.content_hash[:8])
+    if versus is not None:
+        parts += ["vs", Path(versus[0]).stem, versus[1].content_hash[:8]]
+    if players is not None:
+        parts.append(f"{players}p")
+    if bots is not None:
+        label = bots if isinstance(bots, str) else "+".join(bots)
+        parts.append("".join(ch if ch.isalnum() or ch in "._+-" else "_" for ch in label))
+    return "-".join([*parts, f"{n_games}g", f"seed{seed}"])
 
 
 def _yaml(deck: Deck) -> str:

@@ -53,7 +53,7 @@ def test_r8_a_double_requirement_saves_one_roll_in_36(run_4p, default_deck):
 
 
 def test_the_report_answers_every_question_with_provenance_and_csv_tables(run_4p, tmp_path):
-    path = build_report(run_4p, tmp_path / "report")
+    path = build_report(run_4p, tmp_path / "report").path
     assert path == tmp_path / "report" / REPORT_FILE
     page = path.read_text(encoding="utf-8")
     for section in SECTIONS:
@@ -75,7 +75,7 @@ def test_the_report_answers_every_question_with_provenance_and_csv_tables(run_4p
 
 
 def test_text_from_the_card_file_is_escaped(script_run, tmp_path):
-    page = build_report(script_run, tmp_path / "report").read_text(encoding="utf-8")
+    page = build_report(script_run, tmp_path / "report").path.read_text(encoding="utf-8")
     assert "<script>alert" not in page and "alert(" not in page.replace("&lt;script&gt;alert(", "")
     assert "&lt;script&gt;alert(" in page  # in the sortable tables' data (itables escapes) and the sentences
 
@@ -87,10 +87,11 @@ def revachol(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
-def test_revachol_report_writes_the_page_and_prints_its_path(script_run, tmp_path):
+def test_revachol_report_writes_the_page_and_prints_its_findings_and_path(script_run, tmp_path):
     result = revachol("report", str(script_run), "--out", str(tmp_path / "out"), "--include-unfinished")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == str(tmp_path / "out" / REPORT_FILE)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Findings, most important first") and lines[-1] == str(tmp_path / "out" / REPORT_FILE)
     page = (tmp_path / "out" / REPORT_FILE).read_text(encoding="utf-8")
     assert "count the 0 stalled and truncated games" in page
     assert (tmp_path / "out" / "tables" / "ally_strength.csv").exists()
@@ -118,16 +119,17 @@ def test_card_and_run_names_with_dollars_are_drawn_literally_never_as_math_text(
 
 @pytest.mark.slow
 def test_a_report_of_several_runs_goes_to_its_own_folder_and_leaves_each_runs_report(script_run, tmp_path):
-    own = build_report(script_run)
+    own = build_report(script_run).path
     before = own.read_bytes()
     other = simulate(ROOT / "cards.yaml", 300, tmp_path / "other", players=2, seed=1, n_jobs=1, progress=False)
-    both = build_report([script_run, other])
+    both = build_report([script_run, other]).path
     assert both.parent == script_run.parent / f"comparison-{script_run.name}+other"
     assert own.read_bytes() == before
 
 
 def test_findings_are_escaped_link_to_their_section_and_fold_after_eight():
-    from analysis.report.page import FINDINGS_SHOWN, _findings_html
+    from analysis.report.findings import FINDINGS_SHOWN
+    from analysis.report.page import _findings_html
 
     sentences = ["<script>alert('ally')</script> is stronger than the average ally."] + [f"Finding {i}." for i in range(9)]
     html = _findings_html(pd.DataFrame({"sentence": sentences, "section": "Card strength"}))

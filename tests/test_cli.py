@@ -1,6 +1,8 @@
 """The installed ``revachol`` command, run as a real subprocess (pyhf's style)."""
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,9 +14,13 @@ SCRIPT = Path(sys.executable).with_name("revachol")
 
 
 def revachol(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """The command's result, run with the test's ``os.environ`` (monkeypatch applies):
+    readline, once imported by the test process, exports COLUMNS=80 to C's environment
+    only, which a child would otherwise inherit."""
     if not SCRIPT.exists():
         pytest.skip(f"the console script is not installed next to {sys.executable}")
-    return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ))  # fmt: skip
 
 
 def test_validate_prints_the_summary_of_the_default_deck():
@@ -92,7 +98,7 @@ def test_run_plays_the_games_and_writes_the_report(tmp_path):
     (run_dir,) = tmp_path.iterdir()
     assert run_dir.name.startswith("cards-") and "-3p-greedy-1500g-seed0" in run_dir.name
     assert (run_dir / "report" / "report.html").exists()
-    assert f"report: {run_dir / 'report' / 'report.html'}" in result.stdout
+    assert result.stdout == f"{run_dir / 'report' / 'report.html'}\n"  # --quiet: only the path
     # issue 35: the points-blind companion, played by default and used for the tasks' difficulty
     assert json.loads((run_dir / "manifest.json").read_text())["companions"]["points_blind"]["task_points"] == 3
     assert json.loads((run_dir / "points_blind" / "manifest.json").read_text())["n_games"] == 1500
@@ -117,6 +123,41 @@ def test_run_with_several_player_counts_plays_each_and_reports_them_side_by_side
     assert "2p" in seats and "4p" in seats  # one report, both counts
     page = (base / "report" / "report.html").read_text(encoding="utf-8")
     assert page.count("This deck holds estimated values") == 1  # one deck: one banner, not one per count
+
+
+@pytest.mark.slow
+def test_run_and_report_print_the_top_findings_above_the_path_and_quiet_only_the_path(tmp_path, monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    args = ("-n", "600", "--players", "2", "--no-points-blind", "--jobs", "1", "--runs", str(tmp_path))
+    result = revachol("run", *args)
+    assert result.returncode == 0, result.stderr
+    (run_dir,) = tmp_path.iterdir()
+    page = run_dir / "report" / "report.html"
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"600 games in {run_dir}" and lines[1].startswith("Findings, most important first")
+    findings, path = lines[2:-1], lines[-1]
+    assert 1 <= len(findings) <= 8 and path == f"report: {page}"
+    for number, line in enumerate(findings, 1):
+        assert line.startswith(f"{number:>2}. ") and "95% CI" in line and "n = " in line, line
+    quiet = revachol("run", *args, "--quiet")
+    assert quiet.returncode == 0 and quiet.stdout == f"{page}\n"
+    report = revachol("report", str(run_dir))
+    assert report.returncode == 0 and report.stdout.splitlines() == [lines[1], *findings, str(page)]
+    assert revachol("report", str(run_dir), "--quiet").stdout == f"{page}\n"
+
+
+def test_help_written_to_a_pipe_keeps_a_long_ally_id_whole(monkeypatch):
+    """Issue 50: captured, --help was cut at 80 columns (e.g. evrart_claire.sy…)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("TERMINAL_WIDTH", raising=False)
+    result = revachol("advise", "--help")
+    assert result.returncode == 0 and "evrart_claire.symbols" in result.stdout and "…" not in result.stdout
+
+
+def test_the_command_line_writes_no_file_itself():
+    """cli.py parses, calls and prints; each file is written by the library function that computes it."""
+    text = (ROOT / "cli.py").read_text(encoding="utf-8")
+    assert re.findall(r"to_csv|savefig|write_text|write_bytes|read_csv|open\(.*[\"']w", text) == []
 
 
 def test_run_refuses_a_player_count_outside_2_to_4_in_one_line(tmp_path):

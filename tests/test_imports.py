@@ -1,11 +1,14 @@
-"""The import graph of sim/: no circle, and no module of the game's layers (its
-rules, state and loop) that imports a bot (the port, sim.bots.port)."""
+"""The import graphs of sim/ and analysis/: no circle in either; in sim/, no module of
+the game's layers (its rules, state and loop) that imports a bot (the port,
+sim.bots.port); in analysis/, imports that run one way, down its layers (data, then
+statistics, then the questions, then the report and the experiments)."""
 
 import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SIM = ROOT / "sim"
+ANALYSIS = ROOT / "analysis"
 
 
 def module_name(path: Path) -> str:
@@ -28,9 +31,10 @@ def imported(path: Path, modules: set[str]) -> set[str]:
     return found & modules
 
 
-def import_graph() -> dict[str, set[str]]:
-    """``{module: modules of sim it imports}`` for every module of sim/."""
-    paths = {module_name(path): path for path in SIM.rglob("*.py")}
+def import_graph(package: Path = SIM) -> dict[str, set[str]]:
+    """``{module: modules of the package it imports}`` for every module of ``package``
+    (a folder: sim/ or analysis/)."""
+    paths = {module_name(path): path for path in package.rglob("*.py")}
     return {name: imported(path, set(paths)) - {name} for name, path in paths.items()}
 
 
@@ -118,3 +122,43 @@ def test_the_name_check_sees_a_bot_named_in_code(tmp_path):
     planted = tmp_path / "turn.py"
     planted.write_text('"""greedy in a docstring is fine."""\nif policy == SEARCH:\n    x = "greedy"\n')
     assert code_words(planted) & bot_names() == {"SEARCH", "greedy"}
+
+
+def test_analysis_has_no_import_circle():
+    assert find_cycle(import_graph(ANALYSIS)) == []
+
+
+# analysis/'s layers, lowest first: a module imports its own layer's and lower layers' modules only. The
+# questions' layer holds their shared practical threshold too.
+QUESTIONS = ["length", "morale", "cards", "seats", "closeness", "skill", "task_calibration", "thresholds"]
+LAYERS = [["analysis.data"], ["analysis.stats"], [f"analysis.{name}" for name in QUESTIONS],
+          ["analysis.report", "analysis.experiments"]]  # fmt: skip
+
+
+def layer(module: str) -> int | None:
+    """The index in :data:`LAYERS` of ``module``'s layer (a layer's package, or a
+    module in it); None for the ``analysis`` package itself."""
+    found = [i for i, names in enumerate(LAYERS) for name in names if module == name or module.startswith(f"{name}.")]
+    return found[0] if found else None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> dict[str, list[str]]:
+    """``{module: the modules of a higher layer it imports}``, for the modules that do."""
+    found = {module: sorted(m for m in imports if layer(m) is not None and layer(m) > layer(module))
+             for module, imports in graph.items() if layer(module) is not None}  # fmt: skip
+    return {module: higher for module, higher in found.items() if higher}
+
+
+def test_every_analysis_module_has_a_layer():
+    assert [module for module in import_graph(ANALYSIS) if layer(module) is None] == ["analysis"]
+
+
+def test_the_layer_check_sees_an_import_running_back_up():
+    graph = {"analysis.data.runs": {"analysis.stats.inference"}, "analysis.cards": {"analysis.data.runs"},
+             "analysis.stats.paired": {"analysis.report.html"}, "analysis.report.page": {"analysis.cards"}}  # fmt: skip
+    assert upward_imports(graph) == {"analysis.data.runs": ["analysis.stats.inference"],
+                                     "analysis.stats.paired": ["analysis.report.html"]}  # fmt: skip
+
+
+def test_analysis_imports_run_down_its_layers_only():
+    assert upward_imports(import_graph(ANALYSIS)) == {}

@@ -67,7 +67,7 @@ PROBES = {
     "01_quickstart": """{
         "games": load(run, "games").height, "allies": len(strength), "allies_in_deck": len(deck.allies),
         "effects_finite": bool(strength["effect_pp"].notna().all()), "seats": len(seat_rates),
-        "findings": len(found), "report": str(report), "log_head": game_log.splitlines()[:2]}""",
+        "findings": len(found), "report": str(report.path), "log_head": game_log.splitlines()[:2]}""",
     "02_card_strength": """{
         "games": [load(baseline, "games").height, load(restricted, "games").height], "allies": len(strength),
         "allies_in_deck": len(deck.allies), "effects_finite": bool(strength["effect_pp"].notna().all()),
@@ -77,7 +77,7 @@ PROBES = {
     "03_tweak_a_card": """{
         "games": [load(run_a, "games").height, load(run_b, "games").height],
         "points": outcomes.loc[outcomes["task"] == TASK, "points"].tolist(), "new_points": NEW_POINTS,
-        "paired_games": int(paired["games"]["n"].max()), "report": str(report)}""",
+        "paired_games": int(paired["games"]["n"].max()), "report": str(report.path)}""",
     "04_advise": """{
         "holdout_seed": advice.holdout_seed, "seed": advice.seed, "holdout_games": int(summary_table(advice)["n"].max()),
         "edited": sorted({c.section for c in advice.changes}), "sentences": len(edit_sentences(advice)),

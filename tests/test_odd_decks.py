@@ -38,7 +38,7 @@ NO_WINNER = deck_text([["blue"]] * 12, [["red", "green"]] * 4, morale=4), 4
 
 def report_of(text: str, out: Path, games: int, players: int = 4, bots="greedy") -> tuple[Path, str]:
     run = simulate(parse_deck(text), games, out / "run", players, bots, seed=1, n_jobs=1, progress=False)
-    page = build_report(run, out / "report")
+    page = build_report(run, out / "report").path
     return page, page.read_text(encoding="utf-8")
 
 

@@ -41,7 +41,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(BROWSER is None, reason="no C
 def report(tmp_path_factory):
     out = tmp_path_factory.mktemp("browser")
     run = simulate(DEFAULT_CARDS, 2000, out / "run", players=4, seed=1, n_jobs=1, progress=False)
-    return build_report(run)
+    return build_report(run).path
 
 
 def open_in_chromium(report, tmp_path, *flags: str) -> subprocess.CompletedProcess:

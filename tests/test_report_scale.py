@@ -58,8 +58,8 @@ def test_runs_of_different_games_are_refused_in_step(run_dir, tmp_path):
 def test_a_report_read_on_two_workers_equals_the_one_read_here(run_dir, tmp_path, where):
     if "dask_local" in where:
         pytest.importorskip("dask.distributed")
-    local = build_report(run_dir, tmp_path / "local", progress=False, workers=1).parent / "tables"
-    dask = build_report(run_dir, tmp_path / "dask", progress=False, **where).parent / "tables"
+    local = build_report(run_dir, tmp_path / "local", progress=False, workers=1).path.parent / "tables"
+    dask = build_report(run_dir, tmp_path / "dask", progress=False, **where).path.parent / "tables"
     names = sorted(p.name for p in local.glob("*.csv"))
     assert names == sorted(p.name for p in dask.glob("*.csv")) and "ally_strength.csv" in names
     for name in names:

@@ -70,6 +70,22 @@ def test_manifest_records_what_was_run(tmp_path, default_deck):
     assert (out / "cards.yaml").read_text() == CARDS.read_text()
 
 
+def test_every_default_run_directory_is_named_by_run_name(default_deck):
+    """A run's name, and each experiment's (its kind first; a comparison's second deck
+    after vs; a sweep names its card and field instead of the card file)."""
+    h = default_deck.content_hash[:8]
+    assert runner.run_name(CARDS, default_deck, 600, 0, players="2,4", bots=["greedy", "search:iterations=64"]) == \
+        f"cards-{h}-2,4p-greedy+search_iterations_64-600g-seed0"
+    assert runner.run_name(CARDS, default_deck, 5000, 1, players=4, kind="tune") == f"tune-cards-{h}-4p-5000g-seed1"
+    assert runner.run_name(CARDS, default_deck, 2000, 0, kind="skill") == f"skill-cards-{h}-2000g-seed0"
+    assert runner.run_name(CARDS, default_deck, 800, 0, players=3, kind="compare", versus=(Path("b.yaml"), default_deck)) \
+        == f"compare-cards-{h}-vs-b-{h}-3p-800g-seed0"
+    assert runner.run_name(None, default_deck, 300, 5, players=2, kind="sweep-find_your_badge-points") == \
+        f"sweep-find_your_badge-points-{h}-2p-300g-seed5"
+    assert runner.run_name(CARDS, default_deck, 300, 0, players=4, bots="search-vs-planner", kind="card-value") == \
+        f"card-value-cards-{h}-4p-search-vs-planner-300g-seed0"
+
+
 def test_a_run_directory_is_not_overwritten_and_resume_needs_the_same_settings(tmp_path):
     out = simulate(CARDS, 100, tmp_path / "run", players=2, seed=1, n_jobs=1, chunk_size=50, progress=False)
     with pytest.raises(RunError, match="already holds a run"):

@@ -7,12 +7,12 @@ import pytest
 
 from analysis.closeness import closeness
 from analysis.data.load import load
-from analysis.data.player_games import summarise_per_player
 from analysis.data.runs import Run
 from analysis.length import game_length, length_histogram
 from analysis.morale import win_rate_by_saves
 from analysis.seats import game_counts, score_summary
 from analysis.stats.inference import PERCENTILES
+from analysis.stats.per_player import summarise_per_player
 from sim.runner import simulate
 
 

@@ -44,6 +44,7 @@ import pandas as pd
 from analysis.cards import ally_strength
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
+from analysis.report.csv_cells import write_csv
 from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.stats.paired import PairedMoments, paired_columns
 from analysis.stats.inference import bh_flags
@@ -52,6 +53,7 @@ from sim.runner import simulate
 
 
 SEAT0 = Columns(players=("seat", "won", "score", "held"))
+CARD_VALUE_FILE = "card_value.csv"
 
 
 def _seat0(run_dir: Path) -> Iterator[Batch]:
@@ -184,3 +186,11 @@ def card_values(
     table = pd.DataFrame(rows)
     table["significant"], table["q_value"] = bh_flags(table["p_value"].to_numpy())
     return table.sort_values("win_rate_value", ascending=False, ignore_index=True)
+
+
+def write_card_values(table: pd.DataFrame, out: str | Path) -> Path:
+    """Write :func:`card_values`' table as ``out/card_value.csv`` (no index); returns
+    its path."""
+    path = Path(out) / CARD_VALUE_FILE
+    write_csv(table, path)
+    return path

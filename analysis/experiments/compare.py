@@ -33,6 +33,7 @@ of Welch), so the gain from pairing is measured, not claimed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
@@ -296,13 +297,26 @@ def plot_forest(moved: pd.DataFrame) -> Figure:
     return figure
 
 
-def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note: str = "") -> Path:
+@dataclass(frozen=True)
+class Comparison:
+    """A written comparison: its page and the significant changes the page lists."""
+
+    page: Path  # ``compare.html``
+    changes: pd.DataFrame  # :func:`changes` of the comparison's tables, as in ``tables/compare_changes.csv``
+
+
+def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note: str = "") -> Comparison:
     """Write ``compare.html`` and the tables as CSV under ``tables/``.
 
     The page names both card files, shows the card diff, lists every significant
     change largest effect first, draws them as a forest plot, then every family's
     table. ``note`` (HTML-escaped) is shown under the title, e.g. how the runs were
     chosen.
+
+    Returns
+    -------
+    Comparison
+        The page's path and the significant changes (:func:`changes`).
     """
     out = Path(out)
     (out / "tables").mkdir(parents=True, exist_ok=True)
@@ -343,14 +357,14 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
                  table_html(table, hide=("independent_half_width", "paired_half_width", "effect_size"))]  # fmt: skip
     path = out / "compare.html"
     path.write_text(page("Design comparison", "\n".join(body)), encoding="utf-8")
-    return path
+    return Comparison(path, moved)
 
 
 def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: str | Path, players: int = 4,
                    bots: str | Sequence[str] = "greedy", seed: int = 0, n_jobs: int = -1,
-                   progress: bool | None = None) -> Path:  # fmt: skip
+                   progress: bool | None = None) -> Comparison:  # fmt: skip
     """Play the same games under both card files (``out/a``, ``out/b``; existing
-    complete runs are reused) and write the comparison; returns the HTML path."""
+    complete runs are reused) and write the comparison (:func:`write_comparison`)."""
     from sim.runner import simulate
 
     out = Path(out)

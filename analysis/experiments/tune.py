@@ -37,6 +37,7 @@ import pandas as pd
 from scipy.optimize import differential_evolution
 
 from analysis.cards import task_outcomes
+from analysis.experiments.compare import write_comparison
 from analysis.length import game_length
 from analysis.seats import seat_balance
 from sim.cards import load_deck, parse_deck, unknown_id, with_values
@@ -167,7 +168,10 @@ def tune(
         ``original_run``/``proposal_run`` (search seed), ``holdout_seed``,
         ``holdout_original``/``holdout_proposal`` (run directories of the hold-out
         games, ``out/holdout/...``), ``targets`` (:func:`target_table` of the four
-        runs: in-sample and hold-out, original and proposal).
+        runs: in-sample and hold-out, original and proposal), ``comparison`` (the
+        hold-out comparison of the original and the proposal written to ``out``,
+        ``compare.html`` and its tables: a
+        :class:`analysis.experiments.compare.Comparison`).
 
     Raises
     ------
@@ -220,6 +224,9 @@ def tune(
     fresh = holdout_seed(seed)
     holdout = {name: play(values, out / "holdout" / name, fresh)[0] for name, values in
                (("original", original), ("proposal", best))}  # fmt: skip
+    note = (f"Hold-out comparison: the original ({cards}) and the proposal ({proposal}) played {n_games:,} fresh games "
+            f"on seed {fresh}, not the search seed {seed} the proposal was chosen on.")  # fmt: skip
+    comparison = write_comparison(holdout["original"], holdout["proposal"], out, note)
     runs = {(f"in-sample (seed {seed})", "original"): play(original)[0],
             (f"in-sample (seed {seed})", "proposal"): best_dir,
             (f"hold-out (seed {fresh})", "original"): holdout["original"],
@@ -229,6 +236,6 @@ def tune(
         "miss": cache[best], "miss_original": start, "evaluations": len(cache), "diff": diff,
         "proposal": proposal, "original_run": play(original)[0], "proposal_run": best_dir,
         "holdout_seed": fresh, "holdout_original": holdout["original"], "holdout_proposal": holdout["proposal"],
-        "targets": target_table(runs, targets),
+        "targets": target_table(runs, targets), "comparison": comparison,
     }  # fmt: skip
 

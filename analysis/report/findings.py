@@ -37,6 +37,7 @@ from analysis.report.html import estimate
 from analysis.task_calibration import points_text
 
 DEFAULT_THRESHOLD_TURNS = 5.0  # a miss of the length target (turns) that matters
+FINDINGS_SHOWN = 8  # findings the report opens with, in the page's first screen and in the terminal; the rest fold away
 COLUMNS = ("run", "kind", "subject", "sentence", "value", "low", "high", "n", "unit", "distance", "section")
 SECTIONS = {  # kind: the report section holding its detail
     "ally": "Card strength",

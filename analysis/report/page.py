@@ -31,9 +31,11 @@ import numpy as np
 import pandas as pd
 
 from analysis import cards, closeness, length, morale, seats, skill
-from analysis.report import figures
+from analysis.report.figures import (plot_ally_strength, plot_length_histogram, plot_margins, plot_morale_events,
+                                     plot_morale_saves, plot_scores, plot_seat_win_rates, plot_skill, plot_survival,
+                                     plot_task_calibration, plot_task_outcomes)
+from analysis.report.findings import FINDINGS_SHOWN, findings, skill_verdict
 from analysis.report.csv_cells import write_csv
-from analysis.report.findings import findings, skill_verdict
 from analysis.report.html import count, estimate, figure_png, image_html, page, present, sortable_html, sortable_script
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, points_text, task_calibration
 from analysis.task_calibration import passes as task_passes
@@ -42,9 +44,19 @@ from analysis.data.runs import Run, RunsLike, open_runs
 from analysis.data.passes import prefetch
 from analysis.data.stream import reading
 from sim import __version__
+from sim.rundir import POINTS_BLIND_COMPANION
 
 REPORT_FILE = "report.html"
-FINDINGS_SHOWN = 8  # findings listed in the first screen; the rest fold away
+
+
+@dataclass(frozen=True)
+class WrittenReport:
+    """What :func:`build_report` wrote, with the tables it wrote, for a caller that
+    shows them (the command line prints the findings) without reading the CSV back."""
+
+    path: Path  # the HTML page, ``out/report.html``
+    findings: pd.DataFrame  # :func:`analysis.report.findings.findings`, the block the page opens with (tables/findings.csv)
+    tables: dict[str, pd.DataFrame]  # every section's table by name, as written to tables/<name>.csv
 
 
 @dataclass
@@ -124,8 +136,8 @@ def _length_section(runs: list[Run]) -> Section:
          "never have one, so the first-event curve is a cumulative incidence (Aalen–Johansen) with the end of the "
          "game as a competing risk, not a Kaplan–Meier curve that would censor it. Intervals are pointwise 95%: "
          "each turn's holds on its own, not the whole curve at once."],
-        [("length_histogram", figures.plot_length_histogram(histogram), "Share of games by length in turns"),
-         ("survival", figures.plot_survival(survival, first_event),
+        [("length_histogram", plot_length_histogram(histogram), "Share of games by length in turns"),
+         ("survival", plot_survival(survival, first_event),
           "Kaplan–Meier curve of game length and cumulative incidence of the first morale-loss event")],
         [Table("game_length", summary, "Turns and rounds per game."),
          Table("game_endings", endings, "How games ended (RULES R9.1; stalled and truncated: R4 Reading)."),
@@ -194,8 +206,8 @@ def _morale_section(runs: list[Run], include_unfinished: bool) -> Section:
         ["Every player rolls in every morale-loss event (R8.2), so a card's rolls are its events times the player "
          "count. A card is flagged when its observed save rate disagrees with the exact probability of its "
          "requirement after a Benjamini–Hochberg correction across the morale cards."],
-        [("morale_events", figures.plot_morale_events(events), "Share of games by number of morale-loss events")]
-        + ([("morale_saves", figures.plot_morale_saves(saves),
+        [("morale_events", plot_morale_events(events), "Share of games by number of morale-loss events")]
+        + ([("morale_saves", plot_morale_saves(saves),
              "Observed save rate of each morale card against its exact probability")] if len(saves) else []),
         [Table("morale_per_game", per_game,
                "Per game: morale-loss events, tasks completed and failed, and the failed share."),
@@ -293,9 +305,9 @@ def _cards_section(runs: list[Run], include_unfinished: bool, threshold_pp: floa
         "Card strength",
         answers,
         [ADAPTATION, "Ally contributions and task figures count every game of the run."],
-        [("ally_strength", figures.plot_ally_strength(strength),
+        [("ally_strength", plot_ally_strength(strength),
           "Each ally's effect on win rate against the average ally, with its confidence interval"),
-         ("task_outcomes", figures.plot_task_outcomes(outcomes), "Completion rate of each task")],
+         ("task_outcomes", plot_task_outcomes(outcomes), "Completion rate of each task")],
         [Table("ally_strength", strength, "Allies by effect on win rate against the average ally, verdict, "
                "and 17lands-style win rates (RULES R9.3 winner).",
                hide=("ally", "estimated", "baseline", "p_value", "threshold_pp", "games")),
@@ -328,7 +340,7 @@ def _difficulty_sentence(runs: list[Run], calibration: pd.DataFrame) -> str:
     for run in runs:
         rows = _rows(calibration, run)
         if (rows["difficulty"] == "points-blind").all():
-            points = (run.manifest.get("companions") or {}).get("points_blind", {}).get("task_points")
+            points = (run.manifest.get("companions") or {}).get(POINTS_BLIND_COMPANION, {}).get("task_points")
             notes.append(_prefix(runs, run) + BLIND.format(points=points))
         else:
             notes.append(_prefix(runs, run) + AS_PLAYED_NOTE.format(why=rows["difficulty_note"].iloc[0]))
@@ -364,7 +376,7 @@ def _tasks_section(runs: list[Run], outcomes: pd.DataFrame, threshold_points: fl
         "Task rewards",
         answers,
         [CALIBRATION.format(threshold=threshold, difficulty=_difficulty_sentence(runs, calibration))],
-        [("task_calibration", figures.plot_task_calibration(calibration),
+        [("task_calibration", plot_task_calibration(calibration),
           "Each task's points against its points-blind completion rate, with the monotone par and its band")],
         [Table("task_calibration", calibration, "Tasks by gap from par, most underpaid first: verdict, the tasks it "
                "is out of order with, par, expected points per game, completion rates as played and points-blind, "
@@ -399,7 +411,7 @@ def _closeness_section(runs: list[Run]) -> Section:
          "the engine notes which seats have the most points (R9.2); a lead change is a new seat leading alone "
          "(ties change nothing). Decisiveness is the turn the last lone leader took the lead over the game's turns; "
          "games no seat ever led alone are left out of it. Finished games only (R4 Reading)."],
-        [("margins", figures.plot_margins(margins), "Share of games by the winner's margin in points")],
+        [("margins", plot_margins(margins), "Share of games by the winner's margin in points")],
         [Table("closeness", summary, "Margin, lead changes, decisiveness and comeback rate per game."),
          Table("margin_histogram", margins, "Games per winning margin.", shown=False)],
     )  # fmt: skip
@@ -506,7 +518,7 @@ def _skill_section(runs: list[Run], include_unfinished: bool, threshold_pp: floa
                             "weaker bot, and the difference.", hide=("ally", "symbols", "estimated", "p_value",
                                                                      "threshold_pp", "games")))  # fmt: skip
     return Section("Skill and luck", answers, [SKILL_NOTE, BY_BOT_NOTE],
-                   [("skill", figures.plot_skill(summary, trace), "The stronger bot's win rate against fair, and "
+                   [("skill", plot_skill(summary, trace), "The stronger bot's win rate against fair, and "
                      "the skill trace")], tables)  # fmt: skip
 
 
@@ -548,8 +560,8 @@ def _seats_section(runs: list[Run], include_unfinished: bool) -> Section:
          "a fair table stays above. Tied on points: the top score was shared and R9.3's tie rules chose the "
          "winner; decided by dice: completed tasks tied too. A bot that plays every seat wins 1/n by "
          "construction and is shown without an interval."],
-        [("seat_win_rates", figures.plot_seat_win_rates(win_rates), "Win rate by turn-order position"),
-         ("scores", figures.plot_scores(histogram), "Final score distribution by turn-order position")],
+        [("seat_win_rates", plot_seat_win_rates(win_rates), "Win rate by turn-order position"),
+         ("scores", plot_scores(histogram), "Final score distribution by turn-order position")],
         [Table("seat_win_rates", win_rates, "Win rate by turn-order position."),
          Table("seat_balance", summary, "χ² test of equal positions, Balance, AdvantageP1 and ties."),
          Table("seat_differences", gaps, "Gaps between the win rates of two positions, with simultaneous 95% "
@@ -575,7 +587,7 @@ def _estimated_line(run: Run) -> str | None:
 
 def _companion_text(manifest: dict) -> str:
     """The manifest's record of the points-blind companion (sim.points_blind), as text."""
-    blind = (manifest.get("companions") or {}).get("points_blind")
+    blind = (manifest.get("companions") or {}).get(POINTS_BLIND_COMPANION)
     if not isinstance(blind, dict):
         return "none (task difficulty from completion as played)"
     return f"{blind.get('dir')}/: the same games with every task paying {blind.get('task_points')} points"
@@ -689,7 +701,7 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
                  target_turns: tuple[float, float] | None = None,
                  skill_trace: Sequence[tuple[int, str | Path]] = (), bot: str | None = None,
                  progress: bool | None = None, scheduler: str | None = None,
-                 dask_local: int | None = None, workers: int | None = None) -> Path:  # fmt: skip
+                 dask_local: int | None = None, workers: int | None = None) -> WrittenReport:  # fmt: skip
     """Write the balance report of one or several runs.
 
     Parameters
@@ -731,8 +743,9 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
 
     Returns
     -------
-    Path
-        The HTML file, ``out/report.html``.
+    WrittenReport
+        The HTML file, ``out/report.html``, with the findings and the sections'
+        tables written beside it (pandas DataFrames, as in ``out/tables/``).
 
     Raises
     ------
@@ -792,4 +805,4 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     ])  # fmt: skip
     path = out / REPORT_FILE
     path.write_text(page(title, body, sortable_script()), encoding="utf-8")
-    return path
+    return WrittenReport(path, found, tables)

@@ -1,9 +1,13 @@
-"""Tables in the terminal: the report's language (rates in %, differences in pp,
-each estimate with its 95% CI and n) as a rich table, for ``card-value``, ``sweep``,
-``tune`` and ``compare``.
+"""Tables and findings in the terminal: the report's language (rates in %,
+differences in pp, each estimate with its 95% CI and n) as rich tables, for
+``card-value``, ``sweep``, ``tune`` and ``compare``, and the findings the report
+opens with, for ``run`` and ``report``.
 
-The cells are those of the HTML report (:func:`analysis.report.html.present`), so the
-terminal and the page never disagree on units or rounding.
+The cells are those of the HTML report (:func:`analysis.report.html.present`) and the
+findings its sentences (:func:`analysis.report.findings.findings`), so the terminal
+and the page never disagree on units or rounding. Output goes to standard output at
+its width, or at :data:`sim.console.WIDTH` columns when it is a file or a pipe
+(:func:`sim.console.stdout_console`), so a long ally id is never cut.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from analysis.report.findings import FINDINGS_SHOWN
 from analysis.report.html import present
+from sim.console import stdout_console
 
 
 def rich_table(table: pd.DataFrame, title: str = "", hide: tuple[str, ...] = ()) -> Table:
@@ -31,4 +37,28 @@ def rich_table(table: pd.DataFrame, title: str = "", hide: tuple[str, ...] = ())
 
 def print_table(table: pd.DataFrame, title: str = "", hide: tuple[str, ...] = (), console: Console | None = None) -> None:
     """Print :func:`rich_table` of ``table`` (to ``console``, default standard output)."""
-    (console or Console()).print(rich_table(table, title, hide))
+    (console or stdout_console()).print(rich_table(table, title, hide))
+
+
+def print_findings(found: pd.DataFrame, console: Console | None = None) -> None:
+    """Print the findings the report opens with: a heading, then the first
+    :data:`~analysis.report.findings.FINDINGS_SHOWN` of ``found`` one numbered line
+    each, its sentence (number, 95% CI, n) and the report section that holds the
+    detail.
+
+    Parameters
+    ----------
+    found : pandas.DataFrame
+        :func:`analysis.report.findings.findings`, most important first (its
+        ``sentence`` and ``section`` columns).
+    console : rich.console.Console, optional
+        Default standard output (:func:`sim.console.stdout_console`). A line longer
+        than the console is left to the terminal to wrap (soft wrap), so a file holds
+        one line per finding.
+    """
+    console = console or stdout_console()
+    shown = found.head(FINDINGS_SHOWN)
+    more = f" ({len(shown)} of {len(found)}; all in the report)" if len(found) > len(shown) else ""
+    console.print(Text(f"Findings, most important first{more}:" if len(found) else "Findings: none."), soft_wrap=True)
+    for number, row in enumerate(shown.itertuples(index=False), 1):
+        console.print(Text(f"{number:>2}. {row.sentence} [{row.section}]"), soft_wrap=True)
