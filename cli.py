@@ -46,8 +46,8 @@ app = typer.Typer(
 
 DEFAULT_CARDS = Path("cards.yaml")
 # The built-in bots (sim.bots.policy), weakest to strongest; kept literal so that --help imports no engine.
-BOTS = ("Built-in bots: random, uniform (every rule path), greedy (the default), planner, search (strongest, "
-        "slowest; search:iterations=N); or FILE.py:NAME for your own.")  # fmt: skip
+BOTS = ("Built-in bots: random, uniform (every rule path), greedy (the default), planner, expert (tuned "
+        "against planner, as fast), search (strongest, slowest; search:iterations=N); or FILE.py:NAME for your own.")  # fmt: skip
 # Rule options (docs/RULES.md readings, sim/options.py), shared by the commands that play games.
 DOUBLE_ANY_SYMBOL = typer.Option(False, help="Rule option opt_double_any_symbol (A2 may double any symbol in its squad).")
 ONE_SPECIAL_CROWN = typer.Option(False, "--one-special-crown-per-squad", help="Rule option opt_one_special_crown_per_squad (A8: one extra crown per squad, not one per A8 card).")
@@ -577,6 +577,37 @@ def skill(
         typer.echo(f"the gain flattens at budget {flat}: doubling it there or beyond gains less than {threshold:g} pp or nothing "
                    f"significant" if flat else "every budget still pays: try larger budgets")  # fmt: skip
     typer.echo(f"runs in {target}\nreport: {report.path}")
+
+
+@app.command("train-expert")
+def train_expert(
+    players: str = typer.Option("2,3,4", help="The player counts whose weights are trained, e.g. 2 or 2,3,4; the others keep the shipped weights."),
+    generations: int = typer.Option(40, min=1, help="CMA-ES generations per player count."),
+    games: int = typer.Option(10_000, min=100, help="Games per candidate: one expert seat against planner in every other seat, seats shuffled."),
+    seed: int = typer.Option(0, help="Root seed: the same seed and options give the same weights."),
+    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file the weights are trained on."),
+    out: Path | None = typer.Option(None, help="The weights file to write (default: the package's own, sim/bots/expert_weights.json)."),
+) -> None:
+    """Train the expert bot's weights by CMA-ES against planner (docs/BOTS.md). Needs the training extra: pip install 'revachol-balance[train]'. Prints one line per generation."""
+    import shlex
+    import sys
+
+    from sim.bots.expert import shipped_weights
+    from sim.bots.expert_training import default_path, train_count, write_weights
+    from sim.deck_arrays import compile_deck
+
+    deck = compile_deck(_load(cards))
+    shipped = shipped_weights()
+    blocks = {n: {k[: -len(f"_{n}p")]: v for k, v in shipped.items() if k.endswith(f"_{n}p")} for n in (2, 3, 4)}
+    fit = {}
+    try:
+        for n in _player_counts(players):
+            blocks[n], fit[n] = train_count(deck, n, generations, games, seed, report=typer.echo)
+    except ImportError:
+        _fail("training needs the cma package: pip install 'revachol-balance[train]'")
+    path = out or default_path()
+    write_weights(path, blocks, dict.fromkeys(fit, shlex.join(["revachol", *sys.argv[1:]])), fit)
+    typer.echo(f"weights: {path}")
 
 
 @app.command()

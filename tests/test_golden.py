@@ -42,6 +42,8 @@ CASES = {
     "mix-4p-shuffled": (4, ("random:never=kim_kitsuragi", "greedy:w_points=2", "planner", "uniform"), 16, 100,
                         {"shuffle_seats": True}),  # fmt: skip
     "mix-3p": (3, ("greedy:always=kim_kitsuragi", "random", "planner"), 17, 100, {}),
+    "expert-4p": (4, ("expert", "planner", "expert", "planner"), 18, 100, {"shuffle_seats": True}),
+    "expert-2p": (2, ("expert", "planner"), 19, 200, {"shuffle_seats": True}),
 }
 HASHES = {
     "random-2p": "69e68a0a86d54fc208d1ac6e00f4052ffb1852e2ab1ae3bec0c5d059b8f9b47f",
@@ -52,6 +54,9 @@ HASHES = {
     "search-2p": "102c4084032eec842cd75ba719dfe7b1647179aa005cfefdcb4617c758139465",
     "mix-4p-shuffled": "7b55e7d8f8c9a37d60d29e928fed2d9b1aea84c9574147207b29737b4e77bf70",
     "mix-3p": "eb61a5ea9eb05f6ed833683507bc0e21d5def9551a57baee0603ea7524926312",
+    # issue 52: the expert bot with its shipped weights (sim/bots/expert_weights.json); new weights, new hashes
+    "expert-4p": "843395947c352f4f673800fbb506bff5d3185972d44f4f14ee818925817b6e31",
+    "expert-2p": "479975d3387a45d2dc2261d9122eb09fa0a97e9cc68b9bbca91edcda15cc61f4",
 }
 # One replay per player count (``revachol replay --seed S --players N --bot B``).
 REPLAYS = {2: ("greedy", 21, 0), 3: ("planner", 22, 1), 4: ("random", 23, 2)}

@@ -31,11 +31,13 @@ GREEDY = 3
 PLANNER = 4
 USER = 5  # a bot from a user's file (sim.bots.user); not chosen by name
 SEARCH = 6
+EXPERT = 7
 # The rungs, by compile cost: each set holds its rung's policies and all below. The
-# first rung's kernels are small (a user bot is called through its address); search's
+# first rung's kernels are small (a user bot is called through its address); expert is
+# planner's kernels with other weights, so it shares planner's rung; search's
 # playouts seat planner everywhere (sim.bots.search), which sits below it.
-LADDER = ((RANDOM, SCRIPTED, UNIFORM, USER), (GREEDY,), (PLANNER,), (SEARCH,))
-RUNG_NAMES = ("random", "greedy", "planner", "search")  # each rung by its top policy's name
+LADDER = ((RANDOM, SCRIPTED, UNIFORM, USER), (GREEDY,), (PLANNER, EXPERT), (SEARCH,))
+RUNG_NAMES = ("random", "greedy", "planner", "search")  # each rung by its first policy's name
 RUNG_SWITCH = "REVACHOL_COMPILE_RUNG"
 
 

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.bots import greedy, planner, search_tree
+from sim.bots import expert, greedy, planner, search_tree
 from sim.bots.greedy import greedy_choose
-from sim.bots.ids import GREEDY, PLANNER, RANDOM, SCRIPTED, SEARCH, UNIFORM, USER
+from sim.bots.expert import expert_choose
+from sim.bots.ids import EXPERT, GREEDY, PLANNER, RANDOM, SCRIPTED, SEARCH, UNIFORM, USER
 from sim.bots.planner import planner_choose
 from sim.bots.random_bot import random_choose
 from sim.bots.scripted import scripted_choose
@@ -62,6 +63,9 @@ POLICIES = (
     Policy(UNIFORM, "uniform", uniform_choose, "obs, n_options", reads_option_rows=False),
     Policy(GREEDY, "greedy", greedy_choose, WITH_PARAMS, greedy.PARAMS, reads_need_tables=True),
     Policy(PLANNER, "planner", planner_choose, WITH_PARAMS, planner.PARAMS, reads_need_tables=True),
+    # planner's features with weights tuned per player count, shipped in sim/bots/expert_weights.json:
+    Policy(EXPERT, "expert", expert_choose, WITH_PARAMS, expert.shipped_weights(), expert.limits(),
+           reads_need_tables=True),
     # plans its turn at turn start (sim.bots.search), then follows its tree, else as planner:
     Policy(SEARCH, "search", search_choose, WITH_PARAMS, search_tree.PARAMS, search_tree.LIMITS, plan_turn,
            off_turn_penalty, penalty_address, reads_need_tables=True),
