@@ -62,3 +62,14 @@ def print_findings(found: pd.DataFrame, console: Console | None = None) -> None:
     console.print(Text(f"Findings, most important first{more}:" if len(found) else "Findings: none."), soft_wrap=True)
     for number, row in enumerate(shown.itertuples(index=False), 1):
         console.print(Text(f"{number:>2}. {row.sentence} [{row.section}]"), soft_wrap=True)
+
+
+def report_text(found: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> str:
+    """The whole report as plain text, for review as a diff (tests/golden/): every
+    finding, numbered, then every table by name with the page's cells
+    (:func:`~analysis.report.html.present`: the page's units and rounding), one row a
+    line. ``found`` and ``tables`` are :class:`analysis.report.page.WrittenReport`'s."""
+    lines = [f"{number:>2}. {row.sentence} [{row.section}]" for number, row in enumerate(found.itertuples(index=False), 1)]
+    for name, table in tables.items():
+        lines += ["", f"== {name} ({len(table)} rows)", present(table).to_string(index=False)]
+    return "\n".join(["Findings, most important first:", *lines]) + "\n"
