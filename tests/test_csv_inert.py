@@ -98,3 +98,14 @@ def test_every_csv_a_command_writes_for_a_deck_of_formula_names_is_inert(tmp_pat
     live = [c for c in cells if c.startswith(("=", "+", "@", "\t", "\r")) or c.startswith("-") and not is_number(c)]
     assert live == []
     assert {"'" + name for name in escaped} <= set(cells)
+
+
+def test_no_module_but_the_csv_writer_writes_a_csv_itself():
+    """Every CSV goes through write_csv, advise's included (search.csv, advice.csv),
+    whose end-to-end run is too slow for the suite: no other module of the toolkit calls
+    pandas' to_csv or polars' write_csv."""
+    root = Path(__file__).resolve().parents[1]
+    sources = [*(root / "analysis").rglob("*.py"), *(root / "sim").rglob("*.py"), root / "cli.py"]
+    writers = {path.relative_to(root).as_posix() for path in sources
+               if ".to_csv(" in (text := path.read_text(encoding="utf-8")) or ".write_csv(" in text}  # fmt: skip
+    assert writers == {"analysis/report/csv_cells.py"}
