@@ -1,6 +1,6 @@
-"""Every word of the report page: the sections' answers (by answer kind), their
-notes, table captions and figure alt texts, the banners, the Findings block's and
-the provenance's sentences.
+"""Every word of the report page: the findings' sentences (by finding kind), the
+sections' answers (by answer kind), their notes, table captions and figure alt
+texts, the banners, the Findings block's and the provenance's sentences.
 
 The section builders (:mod:`analysis.report.sections`) hand over data only
 (:class:`analysis.report.model.Answer`, :class:`~analysis.report.model.Note`);
@@ -13,7 +13,6 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.data.runs import Run
-from analysis.report.findings import skill_verdict
 from analysis.report.html import count, estimate
 from analysis.report.model import Answer, Note
 from analysis.task_calibration import points_text
@@ -184,6 +183,69 @@ ALT_TEXTS = {
 def empty_text(name: str) -> str:
     """What the page says instead of table ``name`` when it has no rows."""
     return EMPTY.get(name, NO_ROWS)
+
+
+# --- the findings' sentences, by kind (analysis.report.findings) ------------------------------------------------
+
+def _times(row: pd.Series) -> str:
+    """The stronger bot's win rate over fair as ``2.1× fair (95% CI 1.9–2.3×)``."""
+    places = 2 if row["win_rate_ratio_high"] - row["win_rate_ratio_low"] < 0.2 else 1
+    return (f"{row['win_rate_ratio']:.{places}f}× fair (95% CI {row['win_rate_ratio_low']:.{places}f}–"
+            f"{row['win_rate_ratio_high']:.{places}f}×)")  # fmt: skip
+
+
+def skill_verdict(row: pd.Series) -> str:
+    """One sentence, without its full stop: how often the stronger bot wins against
+    fair, the upsets, and the dice (a :func:`analysis.skill.skill_summary` row)."""
+    rate = estimate(row["win_rate"], row["win_rate_low"], row["win_rate_high"], n=row["games"])
+    upset = estimate(row["upset_rate"], row["upset_rate_low"], row["upset_rate_high"])
+    dice = estimate(row["decided_by_dice_rate"], row["decided_by_dice_rate_low"], row["decided_by_dice_rate_high"])
+    return (f"{row['strong']} in {row['seats']} of {row['players']} seats wins {_times(row)}: {rate} of games "
+            f"against a fair {100 * row['fair_rate']:.1f}%; {row['weak']} still win {upset}, and R9.3's die roll "
+            f"decides {dice} of games")  # fmt: skip
+
+
+def _ally_finding(r: pd.Series) -> str:
+    effect = estimate(r["effect_pp"] / 100, r["effect_low_pp"] / 100, r["effect_high_pp"] / 100, "pp",
+                      n=r["games"], noun="win rate")  # fmt: skip
+    return f"{r['name']} is {r['verdict']} than the average ally: {effect}."
+
+
+def _task_finding(r: pd.Series) -> str:
+    how = {"underpays": "less than tasks as easy or easier", "overpays": "more than tasks as hard or harder"}
+    par = estimate(r["par_points"], r["par_points_low"], r["par_points_high"], "", noun="points",
+                   n=r["difficulty_games"], n_of=f"games, difficulty {r['difficulty']}")  # fmt: skip
+    return f"{r['out_of_order_with']} It pays {points_text(r['gap_points'])} {how[r['verdict']]}: a par of {par}."
+
+
+def _first_player_finding(r: pd.Series, fair: float) -> str:
+    return (f"The first player wins {estimate(r['advantage_p1'], r['advantage_p1_low'], r['advantage_p1_high'], n=r['games'], noun='of games')} "
+            f"against {100 * fair:.1f}% for a fair seat: {100 * (r['advantage_p1'] - fair):+.1f} pp.")  # fmt: skip
+
+
+def _length_finding(r: pd.Series, target: tuple[float, float] | None) -> str:
+    against = "" if target is None else f", against a target of {target[0]:g}–{target[1]:g} turns"
+    return f"A game lasts {estimate(r['mean'], r['mean_low'], r['mean_high'], '', n=r['games'], noun='turns')} on average{against}."
+
+
+FINDINGS = {  # kind: its sentence, a function of the table's row (and the finding's extra facts)
+    "ally": _ally_finding,
+    "task": _task_finding,
+    "first_player": _first_player_finding,
+    "length": _length_finding,
+    "penalties": lambda r: (f"Penalties (R8.3) take back {estimate(r['value'], r['value_low'], r['value_high'], n=r['n'], n_of='task points', noun='of the task points completed')}."),  # fmt: skip
+    "dice": lambda r: (f"{estimate(r['decided_by_dice_rate'], r['decided_by_dice_rate_low'], r['decided_by_dice_rate_high'], n=r['games'], noun='of games')} "
+                       f"are decided by the die roll after a tie (R9.3)."),  # fmt: skip
+    "skill": lambda r: f"{skill_verdict(r)}.",
+}
+
+
+def finding_sentence(kind: str, row: pd.Series, **facts) -> str:
+    """The sentence of a finding of ``kind`` (:data:`analysis.report.findings.SECTIONS`)
+    read from ``row`` of its table, with its number, 95% CI and n; ``facts``: the
+    first player's ``fair`` rate, the length's ``target`` range. Raises KeyError for
+    an unknown kind."""
+    return FINDINGS[kind](row, **facts)
 
 
 # --- the sections' answers, by kind: (answer, details) ------------------------------------------------------------
