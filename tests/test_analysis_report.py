@@ -129,7 +129,7 @@ def test_a_report_of_several_runs_goes_to_its_own_folder_and_leaves_each_runs_re
 
 def test_findings_are_escaped_link_to_their_section_and_fold_after_eight():
     from analysis.report.findings import FINDINGS_SHOWN
-    from analysis.report.page import _findings_html
+    from analysis.report.render import _findings_html
 
     sentences = ["<script>alert('ally')</script> is stronger than the average ally."] + [f"Finding {i}." for i in range(9)]
     html = _findings_html(pd.DataFrame({"sentence": sentences, "section": "Card strength"}))

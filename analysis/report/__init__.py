@@ -1,6 +1,8 @@
-"""The report a designer reads: the HTML page (:mod:`.page`), its cells and tables
-(:mod:`.html`), figures (:mod:`.figures`), the ranked findings (:mod:`.findings`) and
-the same cells in the terminal (:mod:`.terminal`)."""
+"""The report a designer reads: built by :mod:`.page` from the sections as data
+(:mod:`.sections`, :mod:`.model`) and the ranked findings (:mod:`.findings`), worded
+by :mod:`.words`, drawn as HTML by :mod:`.render` (cells and tables: :mod:`.html`;
+figures: :mod:`.figures`) and written by :mod:`.writer`; the same cells in the
+terminal (:mod:`.terminal`)."""
 
 from analysis.report.page import REPORT_FILE, build_report, default_report_dir
 

@@ -17,6 +17,9 @@ notebook can pass its own):
 * how often the stronger bot of a run that mixes bots wins against fair, the
   upsets and the dice (:func:`analysis.skill.skill_summary`).
 
+The rows are computed here; their sentences are worded by
+:func:`analysis.report.words.finding_sentence`.
+
 ``distance`` ranks them: how far the finding is from fair (or from the target) in
 units of its practical threshold, so 1 is "just big enough to matter". An ally's is
 ``|effect_pp| / threshold_pp``; a task's ``|points − par| / threshold_points``; the
@@ -33,8 +36,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP
-from analysis.report.html import estimate
-from analysis.task_calibration import points_text
+from analysis.report.words import finding_sentence
 
 DEFAULT_THRESHOLD_TURNS = 5.0  # a miss of the length target (turns) that matters
 FINDINGS_SHOWN = 8  # findings the report opens with, in the page's first screen and in the terminal; the rest fold away
@@ -55,27 +57,16 @@ def _finding(run, kind, subject, sentence, value, low, high, n, unit, distance) 
 
 
 def _allies(strength: pd.DataFrame) -> list[dict]:
-    out = []
-    for _, r in strength[strength["verdict"] != ""].iterrows():
-        effect = estimate(r["effect_pp"] / 100, r["effect_low_pp"] / 100, r["effect_high_pp"] / 100, "pp",
-                          n=r["games"], noun="win rate")  # fmt: skip
-        out.append(_finding(r["run"], "ally", r["name"], f"{r['name']} is {r['verdict']} than the average ally: "
-                            f"{effect}.", r["effect_pp"], r["effect_low_pp"], r["effect_high_pp"], r["games"], "pp",
-                            abs(r["effect_pp"]) / r["threshold_pp"]))  # fmt: skip
-    return out
+    return [_finding(r["run"], "ally", r["name"], finding_sentence("ally", r), r["effect_pp"], r["effect_low_pp"],
+                     r["effect_high_pp"], r["games"], "pp", abs(r["effect_pp"]) / r["threshold_pp"])
+            for _, r in strength[strength["verdict"] != ""].iterrows()]  # fmt: skip
 
 
 def _tasks(calibration: pd.DataFrame) -> list[dict]:
-    out = []
-    how = {"underpays": "less than tasks as easy or easier", "overpays": "more than tasks as hard or harder"}
-    for _, r in calibration[calibration["verdict"] != ""].iterrows():
-        par = estimate(r["par_points"], r["par_points_low"], r["par_points_high"], "", noun="points",
-                       n=r["difficulty_games"], n_of=f"games, difficulty {r['difficulty']}")  # fmt: skip
-        out.append(_finding(r["run"], "task", r["name"], f"{r['out_of_order_with']} It pays "
-                            f"{points_text(r['gap_points'])} {how[r['verdict']]}: a par of {par}.", r["gap_points"],
-                            r["points"] - r["par_points_high"], r["points"] - r["par_points_low"],
-                            r["difficulty_games"], "points", abs(r["gap_points"]) / r["threshold_points"]))  # fmt: skip
-    return out
+    return [_finding(r["run"], "task", r["name"], finding_sentence("task", r), r["gap_points"],
+                     r["points"] - r["par_points_high"], r["points"] - r["par_points_low"], r["difficulty_games"],
+                     "points", abs(r["gap_points"]) / r["threshold_points"])
+            for _, r in calibration[calibration["verdict"] != ""].iterrows()]  # fmt: skip
 
 
 def _seats(balance: pd.DataFrame, threshold_pp: float) -> list[dict]:
@@ -83,9 +74,7 @@ def _seats(balance: pd.DataFrame, threshold_pp: float) -> list[dict]:
     for _, r in balance[balance["games"] > 0].iterrows():
         fair = 1 / r["players"]
         edge = 100 * (r["advantage_p1"] - fair)
-        out.append(_finding(r["run"], "first_player", "first player",
-                            f"The first player wins {estimate(r['advantage_p1'], r['advantage_p1_low'], r['advantage_p1_high'], n=r['games'], noun='of games')} "
-                            f"against {100 * fair:.1f}% for a fair seat: {edge:+.1f} pp.",
+        out.append(_finding(r["run"], "first_player", "first player", finding_sentence("first_player", r, fair=fair),
                             edge, 100 * (r["advantage_p1_low"] - fair), 100 * (r["advantage_p1_high"] - fair),
                             r["games"], "pp", abs(edge) / threshold_pp))  # fmt: skip
     return out
@@ -94,55 +83,31 @@ def _seats(balance: pd.DataFrame, threshold_pp: float) -> list[dict]:
 def _length(length: pd.DataFrame, target_turns: tuple[float, float] | None, threshold_turns: float) -> list[dict]:
     out = []
     for _, r in length[length["measure"] == "turns"].iterrows():
-        mean = estimate(r["mean"], r["mean_low"], r["mean_high"], "", n=r["games"], noun="turns")
-        if target_turns is None:
-            text, distance = "", 0.0
-        else:
+        distance = 0.0
+        if target_turns is not None:
             low, high = target_turns
-            miss = max(low - r["mean"], r["mean"] - high, 0.0)
-            text, distance = f", against a target of {low:g}–{high:g} turns", miss / threshold_turns
-        out.append(_finding(r["run"], "length", "game length", f"A game lasts {mean} on average{text}.", r["mean"],
-                            r["mean_low"], r["mean_high"], r["games"], "turns", distance))  # fmt: skip
+            distance = max(low - r["mean"], r["mean"] - high, 0.0) / threshold_turns
+        out.append(_finding(r["run"], "length", "game length", finding_sentence("length", r, target=target_turns),
+                            r["mean"], r["mean_low"], r["mean_high"], r["games"], "turns", distance))  # fmt: skip
     return out
 
 
 def _penalties(impact: pd.DataFrame) -> list[dict]:
     rows = impact[(impact["measure"] == "points_lost_share") & (impact["n"] > 0)]  # no task points: nothing lost
-    return [_finding(r["run"], "penalties", "penalties",
-                     f"Penalties (R8.3) take back {estimate(r['value'], r['value_low'], r['value_high'], n=r['n'], n_of='task points', noun='of the task points completed')}.", r["value"], r["value_low"], r["value_high"], r["n"],
-                     "share", 0.0) for _, r in rows.iterrows()]  # fmt: skip
+    return [_finding(r["run"], "penalties", "penalties", finding_sentence("penalties", r), r["value"], r["value_low"],
+                     r["value_high"], r["n"], "share", 0.0) for _, r in rows.iterrows()]  # fmt: skip
 
 
 def _dice(balance: pd.DataFrame) -> list[dict]:
-    return [_finding(r["run"], "dice", "dice",
-                     f"{estimate(r['decided_by_dice_rate'], r['decided_by_dice_rate_low'], r['decided_by_dice_rate_high'], n=r['games'], noun='of games')} "
-                     f"are decided by the die roll after a tie (R9.3).", r["decided_by_dice_rate"],
+    return [_finding(r["run"], "dice", "dice", finding_sentence("dice", r), r["decided_by_dice_rate"],
                      r["decided_by_dice_rate_low"], r["decided_by_dice_rate_high"], r["games"], "share", 0.0)
             for _, r in balance[balance["games"] > 0].iterrows()]  # fmt: skip
-
-
-def _times(row: pd.Series) -> str:
-    """The stronger bot's win rate over fair as ``2.1× fair (95% CI 1.9–2.3×)``."""
-    places = 2 if row["win_rate_ratio_high"] - row["win_rate_ratio_low"] < 0.2 else 1
-    return (f"{row['win_rate_ratio']:.{places}f}× fair (95% CI {row['win_rate_ratio_low']:.{places}f}–"
-            f"{row['win_rate_ratio_high']:.{places}f}×)")  # fmt: skip
-
-
-def skill_verdict(row: pd.Series) -> str:
-    """One sentence, without its full stop: how often the stronger bot wins against
-    fair, the upsets, and the dice (a :func:`analysis.skill.skill_summary` row)."""
-    rate = estimate(row["win_rate"], row["win_rate_low"], row["win_rate_high"], n=row["games"])
-    upset = estimate(row["upset_rate"], row["upset_rate_low"], row["upset_rate_high"])
-    dice = estimate(row["decided_by_dice_rate"], row["decided_by_dice_rate_low"], row["decided_by_dice_rate_high"])
-    return (f"{row['strong']} in {row['seats']} of {row['players']} seats wins {_times(row)}: {rate} of games "
-            f"against a fair {100 * row['fair_rate']:.1f}%; {row['weak']} still win {upset}, and R9.3's die roll "
-            f"decides {dice} of games")  # fmt: skip
 
 
 def _skill(summary: pd.DataFrame | None) -> list[dict]:
     if summary is None or summary.empty:
         return []
-    return [_finding(r["run"], "skill", r["strong"], f"{skill_verdict(r)}.", r["win_rate_ratio"],
+    return [_finding(r["run"], "skill", r["strong"], finding_sentence("skill", r), r["win_rate_ratio"],
                      r["win_rate_ratio_low"], r["win_rate_ratio_high"], r["games"], "× fair", 0.0)
             for _, r in summary.iterrows()]  # fmt: skip
 

@@ -68,7 +68,7 @@ def report_text(found: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> str:
     """The whole report as plain text, for review as a diff (tests/golden/): every
     finding, numbered, then every table by name with the page's cells
     (:func:`~analysis.report.html.present`: the page's units and rounding), one row a
-    line. ``found`` and ``tables`` are :class:`analysis.report.page.WrittenReport`'s."""
+    line. ``found`` and ``tables`` are :class:`analysis.report.writer.WrittenReport`'s."""
     lines = [f"{number:>2}. {row.sentence} [{row.section}]" for number, row in enumerate(found.itertuples(index=False), 1)]
     for name, table in tables.items():
         lines += ["", f"== {name} ({len(table)} rows)", present(table).to_string(index=False)]

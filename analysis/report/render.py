@@ -1,0 +1,102 @@
+"""The HTML renderer: draws a :class:`analysis.report.model.Report` as the report
+page, its words from :mod:`analysis.report.words`, every string escaped
+(:mod:`analysis.report.html`)."""
+
+from __future__ import annotations
+
+from html import escape
+
+import pandas as pd
+
+from analysis.data.runs import Run
+import analysis.report.words as words
+from analysis.report.findings import FINDINGS_SHOWN
+from analysis.report.html import image_html, page, present, sortable_html, sortable_script
+from analysis.report.model import Report, Section, Table
+
+
+def _anchor(title: str) -> str:
+    return title.lower().replace(" ", "-")
+
+
+def _csv_link(name: str) -> str:
+    return f"<a href='tables/{name}.csv'>tables/{name}.csv</a>"
+
+
+def _findings_html(table: pd.DataFrame) -> str:
+    """The Findings block: the first :data:`FINDINGS_SHOWN` findings, then the rest
+    folded; each sentence links to its section."""
+    items = [f"<li>{escape(r['sentence'])} <a href='#{_anchor(r['section'])}'>{escape(r['section'])} →</a></li>"
+             for _, r in table.iterrows()]  # fmt: skip
+    shown, rest = items[:FINDINGS_SHOWN], items[FINDINGS_SHOWN:]
+    folded = (f"<details><summary>{words.more_findings(len(rest))}</summary>"
+              f"<ol start='{FINDINGS_SHOWN + 1}'>{''.join(rest)}</ol></details>") if rest else ""  # fmt: skip
+    return (f"<section id='findings'><h2>Findings</h2>\n<p class='note'>{words.FINDINGS_NOTE}{_csv_link('findings')}"
+            f"</p>\n<ol class='findings'>{''.join(shown)}</ol>{folded}</section>")  # fmt: skip
+
+
+def _by_position_html(completers: pd.DataFrame) -> str:
+    """Which position completes each task, one share and one interval column per
+    position (run by run), sortable."""
+    parts = []
+    for run, rows in completers.groupby("run", sort=False):
+        cells = present(rows, ("task", "completions", "count", "baseline"), compact=True).assign(
+            position=rows["position"].to_numpy(), name=rows["name"].to_numpy())  # fmt: skip
+        values = [c for c in cells.columns if c.startswith("share")]
+        wide = cells.pivot_table(index="name", columns="position", values=values, aggfunc="first", sort=False)
+        wide.columns = [f"position {p} {'95% CI' if 'CI' in v else '(%)'}" for v, p in wide.columns]
+        wide = wide[sorted(wide.columns, key=lambda c: (int(c.split()[1]), "CI" in c))]
+        wide.insert(0, "completions", rows.drop_duplicates("name").set_index("name")["completions"])
+        title = f"<p class='note'>{escape(str(run))}</p>" if completers["run"].nunique() > 1 else ""
+        parts.append(title + sortable_html(wide.reset_index()))
+    return "\n".join(parts)
+
+
+def _table_html(table: Table) -> list[str]:
+    caption, link = escape(words.CAPTIONS[table.name]), _csv_link(table.name)
+    if table.frame.empty:  # an odd deck or run: one plain sentence instead of a table
+        return [f"<p class='note'>{caption} {escape(words.empty_text(table.name))} {words.HEADER_ONLY}{link}</p>"]
+    if not table.shown:
+        return [f"<p class='note'>{caption} {words.FULL_TABLE}{link}</p>"]
+    shown = (_by_position_html(table.frame) if table.by_position
+             else sortable_html(present(table.frame, table.hide, compact=True)))  # fmt: skip
+    return [f"<h3>{caption}</h3>", shown, f"<p class='note'>{words.AS_CSV}{link}</p>"]
+
+
+def section_html(section: Section, pngs: dict[str, bytes]) -> str:
+    """One section: its answers, notes, figures (``pngs`` by figure name) and tables."""
+    parts = [f"<h2 id='{_anchor(section.title)}'>{escape(section.title)}</h2>"]
+    for answer in section.answers:
+        text, details = words.answer_text(answer)
+        parts.append(f"<p class='answer'>{escape(text)}</p>")
+        parts.append(f"<p>{escape(details)}</p>" if details else "")
+    parts += [f"<p class='note'>{escape(words.note_text(note))}</p>" for note in section.notes]
+    parts += [image_html(pngs[figure.name], words.ALT_TEXTS[figure.name]) for figure in section.figures]
+    for table in section.tables:
+        parts += _table_html(table)
+    return "\n".join(parts)
+
+
+def _provenance_html(run: Run, include_unfinished: bool) -> str:
+    rows, note = words.provenance(run, include_unfinished)
+    body = "".join(f"<tr><td>{escape(k)}</td><td>{escape(str(v))}</td></tr>" for k, v in rows)
+    return (f"<h3>{escape(run.label)}</h3>\n<table class='provenance'>{body}</table>\n"
+            f"<p class='note'>{escape(note)}</p>\n")  # fmt: skip
+
+
+def report_html(report: Report, pngs: dict[str, bytes]) -> str:
+    """The whole page of ``report`` (a self-contained HTML document), its figures
+    drawn as the PNG bytes ``pngs`` by figure name."""
+    title = words.title(report.runs)
+    titles = [section.title for section in report.sections] + ["Provenance"]
+    contents = " · ".join(f"<a href='#{_anchor(t)}'>{escape(t)}</a>" for t in titles)
+    body = "\n".join([
+        f"<h1>{escape(title)}</h1>",
+        f"<p class='note'>{escape(words.MADE.format(made=report.made))}{contents}</p>",
+        "".join(f"<p class='warning'>{escape(w)}</p>\n" for w in words.warnings(report.runs)),
+        _findings_html(report.findings),
+        *(section_html(section, pngs) for section in report.sections),
+        "<h2 id='provenance'>Provenance</h2>",
+        *(_provenance_html(run, report.include_unfinished) for run in report.runs),
+    ])  # fmt: skip
+    return page(title, body, sortable_script())
