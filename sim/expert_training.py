@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.bots import expert
 from sim.bots.expert import EXTRA, NAMES, WEIGHTS
 from sim.bots.planner import PARAMS as PLANNER_PARAMS
 from sim.deck_arrays import DeckArrays
@@ -115,6 +116,6 @@ def write_weights(path: Path, blocks: dict[int, dict[str, float]], made_by: dict
 
 
 def default_path() -> Path:
-    """The shipped weights file, in this checkout's package."""
-    return Path(__file__).with_name(WEIGHTS)
+    """The shipped weights file, in this checkout's package (beside :mod:`sim.bots.expert`)."""
+    return Path(expert.__file__).with_name(WEIGHTS)
 
