@@ -4,19 +4,20 @@ floor that CI's checked build uses to compile the engine once (REVACHOL_COMPILE_
 import pytest
 
 from sim.bots import ids
-from sim.bots.ids import GREEDY, PLANNER, RANDOM, SCRIPTED, SEARCH, UNIFORM, USER
+from sim.bots.ids import EXPERT, GREEDY, PLANNER, RANDOM, SCRIPTED, SEARCH, UNIFORM, USER
 
 
 def test_a_set_holds_the_highest_named_rung_and_every_rung_below(monkeypatch):
     monkeypatch.setattr(ids, "FLOOR", 0)  # whatever REVACHOL_COMPILE_RUNG this run has (CI's suite: search)
     assert ids.policy_set([GREEDY, GREEDY]) == (RANDOM, SCRIPTED, UNIFORM, GREEDY, USER)
-    assert ids.policy_set([RANDOM, PLANNER]) == (RANDOM, SCRIPTED, UNIFORM, GREEDY, PLANNER, USER)
+    assert ids.policy_set([RANDOM, PLANNER]) == (RANDOM, SCRIPTED, UNIFORM, GREEDY, PLANNER, USER, EXPERT)
+    assert ids.policy_set([EXPERT]) == ids.policy_set([PLANNER])  # expert shares planner's rung (issue 52)
     assert ids.policy_set([UNIFORM]) == (RANDOM, SCRIPTED, UNIFORM, USER)
 
 
 def test_the_floor_raises_a_low_set_to_its_rung_and_leaves_a_higher_one(monkeypatch):
     monkeypatch.setattr(ids, "FLOOR", ids.compile_floor("planner"))
-    assert ids.policy_set([RANDOM]) == (RANDOM, SCRIPTED, UNIFORM, GREEDY, PLANNER, USER)
+    assert ids.policy_set([RANDOM]) == (RANDOM, SCRIPTED, UNIFORM, GREEDY, PLANNER, USER, EXPERT)
     assert SEARCH in ids.policy_set([SEARCH, RANDOM])
 
 

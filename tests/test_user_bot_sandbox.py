@@ -179,7 +179,7 @@ def test_cli_scripted_is_not_offered(tmp_path):
     result = revachol("simulate", "-n", "5", "--bot", "scripted", "--jobs", "1", "--quiet", "--out", str(tmp_path / "r"))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.strip() == (
-        "error: unknown bot 'scripted'; valid: random, uniform, greedy, planner, search, or FILE.py:NAME for your own"
+        "error: unknown bot 'scripted'; valid: random, uniform, greedy, planner, expert, search, or FILE.py:NAME for your own"
     )
 
 
