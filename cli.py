@@ -593,7 +593,7 @@ def train_expert(
     import sys
 
     from sim.bots.expert import shipped_weights
-    from sim.expert_training import default_path, train_count, write_weights
+    from analysis.experiments.expert_training import default_path, train_count, write_weights
     from sim.deck_arrays import compile_deck
 
     deck = compile_deck(_load(cards))

@@ -197,7 +197,7 @@ BOT_COLUMNS = 4
 RESTRICT_NONE = 0
 RESTRICT_NEVER = 1  # never play the ally while another play is possible
 RESTRICT_ALWAYS = 2  # play the ally whenever it is in hand
-MAX_BOT_PARAMS = 48  # numeric parameters per bot (expert: 3 blocks of 16, sim.bots.expert), bot_params (MAX_PLAYERS, MAX_BOT_PARAMS)
+MAX_BOT_PARAMS = 48  # numeric parameters per bot (room for three per-player-count blocks of 16), bot_params (MAX_PLAYERS, MAX_BOT_PARAMS)
 
 # --- options: the legal choices of the pending decision, int64 (option_rows(deck), OPTION_WIDTH)
 MAX_OPTIONS = 4096  # rows at least; more when the deck needs them (option_rows)

@@ -39,7 +39,7 @@ from sim.state import (
 pytestmark = pytest.mark.slow
 
 PLAYERS = 3
-BOTS = ("random", "uniform", "greedy", "planner", "search:iterations=24")
+BOTS = ("random", "uniform", "greedy", "planner", "expert", "search:iterations=24")
 
 # (game index, turns played): positions of games played by planner, greedy and random
 POSITIONS = [(0, 4), (1, 9), (2, 17), (3, 26), (4, 33)]

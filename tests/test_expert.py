@@ -10,7 +10,7 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 from sim.bots.expert import BLOCK, COUNTS, NAMES, WEIGHTS, limits, parameter_names, shipped_weights
-from sim.expert_training import default_path, win_rate
+from analysis.experiments.expert_training import default_path, win_rate
 from sim.bots.spec import parse_bot
 from sim.state import MAX_BOT_PARAMS
 

@@ -4,7 +4,7 @@ It reads only its seat's view, plays no game ahead and searches no tree: each de
 is a handful of weighted features of the position, as ``planner``'s are, so it plays
 about as fast. Its weights are a block of :data:`BLOCK` numbers for each player count
 (2, 3, 4), shipped as ``sim/bots/expert_weights.json`` and made by
-:mod:`sim.expert_training` (``revachol train-expert``, docs/BOTS.md). A block
+:mod:`analysis.experiments.expert_training` (``revachol train-expert``, docs/BOTS.md). A block
 starts with ``planner``'s six parameters in ``planner``'s order (:mod:`sim.bots.planner`),
 so every decision it does not weigh differently is ``planner``'s with that block.
 
