@@ -123,10 +123,11 @@ def run(
     quiet: bool = typer.Option(False, help="No progress bar and no findings: print only the report's path."),
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
+    skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play the same games with expert in every seat, in RUN/skilled, and mark the findings that depend on skill. Default: on when it costs no more than the run with its points-blind companion (greedy at 4 players, planner, search), off otherwise (greedy at 2 or 3 players, a bot of your own)."),
     debug: bool = DEBUG,
     stall_timeout: float = STALL_TIMEOUT,
 ) -> None:
-    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion). The run goes to runs/NAME/ and the command prints the report's findings, most important first, and where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
+    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion) and with expert in every seat (the skill check). The run goes to runs/NAME/ and the command prints the report's findings, most important first, and where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
     start_workers(jobs, "sim.runner")  # while the imports below run
     from analysis.report.page import build_report
     from analysis.report.terminal import print_findings
@@ -134,18 +135,22 @@ def run(
     from sim.points_blind import play_points_blind
     from sim.runner import RunError, RunStopped, run_name
     from sim.runner import simulate as play
+    from sim.skilled import SKILLED_BOT, by_default, play_skilled
 
     counts = _player_counts(players)
     deck = _load(cards)
     bots = bot[0] if len(bot) == 1 else bot
     base = name or run_name(cards, deck, games, seed, players=",".join(map(str, counts)), bots=bots)
     outs = [runs / base] if len(counts) == 1 else [runs / base / f"{n}p" for n in counts]
+    skilled = {n: by_default(bot, n, points_blind) if skill_check is None else skill_check for n in counts}
     try:
         for n, out in zip(counts, outs):
             play(deck, games, out, n, bots, seed, jobs, RuleOptions(debug=debug), resume=(out / "manifest.json").exists(),
                  progress=None if not quiet else False, cards_file=cards, stall_timeout=stall_timeout)  # fmt: skip
             if points_blind:
                 play_points_blind(out, jobs, progress=None if not quiet else False)
+            if skilled[n]:
+                play_skilled(out, jobs, progress=None if not quiet else False)
         report = build_report(outs, out=runs / base / "report", threshold_pp=threshold,
                               workers=jobs if jobs > 0 else None)  # fmt: skip
     except RunStopped as exc:
@@ -156,7 +161,11 @@ def run(
         typer.echo(str(report.path))
         return
     each = " per player count" if len(counts) > 1 else ""
-    blind = ", and as many with every task paying alike" if points_blind else ""
+    also = ["with every task paying alike"] if points_blind else []
+    if any(skilled.values()):
+        where = "" if all(skilled.values()) else f" at {', '.join(str(n) for n in counts if skilled[n])} players"
+        also.append(f"with {SKILLED_BOT} in every seat{where}")
+    blind = f", and as many {' and '.join(also)}" if also else ""
     typer.echo(f"{games:,} games{each}{blind} in {runs / base}")
     print_findings(report.findings)
     typer.echo(f"report: {report.path}")

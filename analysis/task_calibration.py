@@ -48,20 +48,19 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import task_outcomes
-from analysis.data.runs import KEYS, Run, RunsLike, open_runs
+from analysis.data.runs import KEYS, Run, RunsLike, companion_run, open_runs
 from analysis.data.passes import Pass, totals_of
 from analysis.data.stream import Batch, Columns, Totals
 from analysis.stats.clustered import GameMoments
 from analysis.stats.inference import ALPHA, bh_flags, rate_columns
 from analysis.stats.monotone_par import RESAMPLES, monotone_par, resampled_rates
 from sim.points_blind import points_blind_deck
-from sim.rundir import POINTS_BLIND_COMPANION, RunError
+from sim.rundir import POINTS_BLIND_COMPANION
 from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
 
 DEFAULT_THRESHOLD_POINTS = 1.0  # smallest gap from par (points) that earns a verdict
 POINTS_BLIND, AS_PLAYED = "points-blind", "as played"  # the ``difficulty`` column
 WHEN = {POINTS_BLIND: "when all tasks pay alike", AS_PLAYED: "as played"}
-SAME_GAMES = ("n_games", "n_players", "bots", "root_seed", "rule_options", "rules_version")
 
 
 def points_blind_run(run: Run) -> tuple[Run | None, str]:
@@ -75,22 +74,8 @@ def points_blind_run(run: Run) -> tuple[Run | None, str]:
     why : str
         Empty with a companion; otherwise why there is none, as a sentence.
     """
-    recorded = (run.manifest.get("companions") or {}).get(POINTS_BLIND_COMPANION)
-    if not isinstance(recorded, dict):
-        return None, f"{run.name} has no points-blind companion run"
-    try:
-        companion = Run.open(run.path / str(recorded.get("dir", POINTS_BLIND_COMPANION)))
-    except (RunError, OSError, ValueError) as exc:
-        return None, f"{run.name}'s points-blind companion cannot be read ({str(exc)[:200]})"
-    differ = [key for key in SAME_GAMES if companion.manifest.get(key) != run.manifest.get(key)]
-    if companion.manifest.get("status") != "complete":
-        differ.append("status")
-    if companion.deck.content_hash != points_blind_deck(run.deck).content_hash:
-        differ.append("deck")
-    if differ:
-        return None, f"{run.name}'s points-blind companion is not the run's games with tasks paying alike " \
-                     f"({', '.join(differ)} differ)"  # fmt: skip
-    return companion, ""
+    return companion_run(run, POINTS_BLIND_COMPANION, "points-blind companion",
+                         points_blind_deck(run.deck).content_hash, same_bots=True)  # fmt: skip
 
 
 def _completions(batch: Batch) -> Totals:

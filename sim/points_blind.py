@@ -18,10 +18,11 @@ Layout::
                                  {"points_blind": {"dir": "points_blind", "task_points": 3}}
 
 The companion plays as many games as the run, so it costs what the run costs
-(the engine is compiled once for both: only the deck's numbers differ).
+(the engine is compiled once for both: only the deck's numbers differ). It is played
+by :func:`sim.companion.play_companion`.
 :mod:`analysis.task_calibration` reads it as the tasks' difficulty. This module
-imports the engine only when it plays (:func:`play_points_blind`), so the analysis
-can read a companion without loading the compiler.
+imports the engine only when it plays, so the analysis can read a companion without
+loading the compiler.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ import math
 from pathlib import Path
 
 from sim.cards import Deck, load_deck
-from sim.rundir import DECK_COPY, MANIFEST, POINTS_BLIND_COMPANION, RunError, RunSpec, read_manifest, write_json
-from sim.rundir.lock import LockedError, locked
+from sim.companion import complete_spec, play_companion
+from sim.rundir import DECK_COPY, POINTS_BLIND_COMPANION
 
 
 def blind_points(deck: Deck) -> int:
@@ -82,27 +83,8 @@ def play_points_blind(run_dir: str | Path, n_jobs: int = -1, progress: bool | No
         When ``run_dir`` is not a complete run, or is being written by another
         process; and as :func:`sim.runner.simulate` for the companion.
     """
-    from sim.options import RuleOptions  # the engine: only to play
-    from sim.runner import simulate
-
     run_dir = Path(run_dir)
-    manifest = read_manifest(run_dir)
-    if manifest.get("status") != "complete":
-        raise RunError(f"{run_dir}: the run is not complete (status {manifest.get('status')!r}); finish it first "
-                       f"(simulate with --resume), then play its points-blind companion")  # fmt: skip
-    spec = RunSpec.of(manifest)
+    spec = complete_spec(run_dir, "points-blind companion")
     deck = points_blind_deck(load_deck(run_dir / DECK_COPY))
-    out = companion_dir(run_dir)
-    simulate(deck, spec.n_games, out, spec.n_players, list(spec.bots), spec.seed, n_jobs, RuleOptions(**spec.options),
-             spec.chunk_size, resume=(out / MANIFEST).exists(), progress=progress, scheduler=scheduler,
-             dask_local=dask_local, label="points-blind games")  # fmt: skip
-    try:
-        with locked(run_dir):
-            manifest = read_manifest(run_dir)
-            companions = manifest.get("companions") if isinstance(manifest.get("companions"), dict) else {}
-            record = {"dir": POINTS_BLIND_COMPANION, "task_points": blind_points(deck)}
-            manifest["companions"] = {**companions, POINTS_BLIND_COMPANION: record}
-            write_json(run_dir / MANIFEST, manifest)
-    except LockedError as exc:
-        raise RunError(str(exc)) from None
-    return out
+    return play_companion(run_dir, spec, POINTS_BLIND_COMPANION, deck, list(spec.bots),
+                          {"task_points": blind_points(deck)}, "points-blind games", n_jobs, progress, scheduler, dask_local)  # fmt: skip

@@ -109,6 +109,25 @@ def test_run_plays_the_games_and_writes_the_report(tmp_path):
 
 
 @pytest.mark.slow
+def test_run_at_4_players_plays_the_skill_check_by_default_and_no_skill_check_skips_it(tmp_path):
+    """Issue 52: expert costs no more than greedy's run with its points-blind companion
+    at 4 players (sim.skilled.by_default), so the default run plays it."""
+    args = ("-n", "600", "--players", "4", "--jobs", "1", "--runs", str(tmp_path))
+    result = revachol("run", *args)
+    assert result.returncode == 0, result.stderr
+    (run_dir,) = tmp_path.iterdir()
+    assert "with expert in every seat" in result.stdout.splitlines()[0]
+    assert json.loads((run_dir / "manifest.json").read_text())["companions"]["skilled"] == {"dir": "skilled",
+                                                                                          "bot": "expert"}  # fmt: skip
+    assert json.loads((run_dir / "skilled" / "manifest.json").read_text())["bots"] == ["expert"] * 4
+    header = (run_dir / "report" / "tables" / "findings.csv").read_text().splitlines()[0]
+    assert "skilled_value" in header and "depends_on_skill" in header
+    assert "With expert in every seat (the same games)" in result.stdout
+    skipped = revachol("run", *args, "--name", "plain", "--no-skill-check", "--quiet")
+    assert skipped.returncode == 0 and not (tmp_path / "plain" / "skilled").exists()
+
+
+@pytest.mark.slow
 def test_run_with_several_player_counts_plays_each_and_reports_them_side_by_side(tmp_path):
     result = revachol("run", "-n", "600", "--players", "2,4", "--runs", str(tmp_path), "--quiet", "--jobs", "1",
                       "--no-points-blind")  # fmt: skip

@@ -121,6 +121,52 @@ class Run:
 RunsLike = Run | str | Path | Sequence[Run | str | Path]
 
 
+SAME_GAMES = ("n_games", "n_players", "root_seed", "rule_options", "rules_version")
+"""The manifest keys on which a companion (:mod:`sim.companion`) agrees with its run:
+the same games, from the same seeds."""
+
+
+def companion_run(run: Run, key: str, what: str, deck_hash: str, same_bots: bool) -> tuple[Run | None, str]:
+    """The run's companion ``key`` (:mod:`sim.companion`), if it has a sound one.
+
+    Parameters
+    ----------
+    run : Run
+    key : str
+        The companion's key in the manifest's ``companions`` (:mod:`sim.rundir.schema`).
+    what : str
+        The companion as the reasons name it, e.g. "points-blind companion".
+    deck_hash : str
+        The content hash of the deck it must have played.
+    same_bots : bool
+        Whether it must have played the run's bots.
+
+    Returns
+    -------
+    companion : Run or None
+        None when the run's manifest records no such companion, or the one recorded
+        is incomplete or did not replay the run's games (:data:`SAME_GAMES`).
+    why : str
+        Empty with a companion; otherwise why there is none, as a sentence.
+    """
+    recorded = (run.manifest.get("companions") or {}).get(key)
+    if not isinstance(recorded, dict):
+        return None, f"{run.name} has no {what} run"
+    try:
+        companion = Run.open(run.path / str(recorded.get("dir", key)))
+    except (RunError, OSError, ValueError) as exc:
+        return None, f"{run.name}'s {what} cannot be read ({str(exc)[:200]})"
+    same = (*SAME_GAMES, "bots") if same_bots else SAME_GAMES
+    differ = [k for k in same if companion.manifest.get(k) != run.manifest.get(k)]
+    if companion.manifest.get("status") != "complete":
+        differ.append("status")
+    if companion.deck.content_hash != deck_hash:
+        differ.append("deck")
+    if differ:
+        return None, f"{run.name}'s {what} did not replay the run's games ({', '.join(differ)} differ)"
+    return companion, ""
+
+
 def open_runs(runs: RunsLike) -> list[Run]:
     """One or several runs, given as :class:`Run` objects or run directories.
 

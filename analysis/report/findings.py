@@ -15,7 +15,12 @@ notebook can pass its own):
 * the share of games decided by dice (:func:`analysis.seats.seat_balance`, which
   counts them with :func:`analysis.seats.tie_counts`, R9.3);
 * how often the stronger bot of a run that mixes bots wins against fair, the
-  upsets and the dice (:func:`analysis.skill.skill_summary`).
+  upsets and the dice (:func:`analysis.skill.skill_summary`);
+* the skill check (:mod:`analysis.skill_check`): each ally, task, first player and
+  length finding gains its value with the skilled bot in every seat and whether it
+  depends on skill, and every measure that depends on skill without a finding of its
+  own (an ally with no verdict, a task's completion, the morale-loss events) becomes
+  one, ``depends_on_skill``, at ``|change| / threshold``.
 
 The rows are computed here; their sentences are worded by
 :func:`analysis.report.words.finding_sentence`.
@@ -36,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP
-from analysis.report.words import finding_sentence
+from analysis.report.words import finding_sentence, skill_suffix
 
 DEFAULT_THRESHOLD_TURNS = 5.0  # a miss of the length target (turns) that matters
 FINDINGS_SHOWN = 8  # findings the report opens with, in the page's first screen and in the terminal; the rest fold away
@@ -49,7 +54,18 @@ SECTIONS = {  # kind: the report section holding its detail
     "penalties": "Morale loss",
     "dice": "Seat advantage",
     "skill": "Skill and luck",
+    "depends_on_skill": "Skill and luck",
 }
+CHECKED = {"ally": "ally", "task": "task", "first_player": "first_player", "length": "length"}
+"""Finding kinds whose subject the skill check measures (finding kind: check kind)."""
+SKILL_COLUMNS = {  # findings.csv column: analysis.skill_check.compare_measures column
+    "skilled_bot": "skilled_bot", "skill_measure": "kind", "skill_value": "value", "skill_value_low": "low",
+    "skill_value_high": "high", "skilled_value": "skilled", "skilled_low": "skilled_low",
+    "skilled_high": "skilled_high", "skill_difference": "difference", "skill_difference_low": "difference_low",
+    "skill_difference_high": "difference_high", "skill_q": "q_value", "depends_on_skill": "depends_on_skill",
+}
+"""The skill check's columns of the findings: the measure compared (for a task, its
+completion rate in pp, not its reward gap) under the run's bots and the skilled bot."""
 
 
 def _finding(run, kind, subject, sentence, value, low, high, n, unit, distance) -> dict:
@@ -112,10 +128,32 @@ def _skill(summary: pd.DataFrame | None) -> list[dict]:
             for _, r in summary.iterrows()]  # fmt: skip
 
 
+def _with_skill_check(found: list[dict], check: pd.DataFrame) -> list[dict]:
+    """``found`` with the skill check's columns, and a ``depends_on_skill`` finding for
+    each measure that depends on skill and has no finding of its own."""
+    rows = {(r["run"], r["kind"], r["subject"]): r for _, r in check.iterrows()}
+    matched = set()
+    for f in found:
+        key = (f["run"], CHECKED.get(f["kind"], ""), f["subject"])
+        if key in rows:
+            matched.add(key)
+            f.update({column: rows[key][source] for column, source in SKILL_COLUMNS.items()})
+            f["sentence"] += skill_suffix(rows[key])
+    extra = []
+    for key, r in rows.items():
+        if r["depends_on_skill"] and key not in matched:
+            extra.append({**_finding(r["run"], "depends_on_skill", r["subject"], finding_sentence("depends_on_skill", r),
+                                     r["difference"], r["difference_low"], r["difference_high"], r["n"], r["unit"],
+                                     abs(r["difference"]) / r["threshold"]),
+                          **{column: r[source] for column, source in SKILL_COLUMNS.items()}})  # fmt: skip
+    return found + extra
+
+
 def findings(strength: pd.DataFrame, calibration: pd.DataFrame, balance: pd.DataFrame, length: pd.DataFrame,
              impact: pd.DataFrame, threshold_pp: float = DEFAULT_THRESHOLD_PP,
              target_turns: tuple[float, float] | None = None,
-             threshold_turns: float = DEFAULT_THRESHOLD_TURNS, skill: pd.DataFrame | None = None) -> pd.DataFrame:  # fmt: skip
+             threshold_turns: float = DEFAULT_THRESHOLD_TURNS, skill: pd.DataFrame | None = None,
+             check: pd.DataFrame | None = None) -> pd.DataFrame:  # fmt: skip
     """The findings of one or several runs, most important first (module docstring).
 
     Parameters
@@ -134,6 +172,8 @@ def findings(strength: pd.DataFrame, calibration: pd.DataFrame, balance: pd.Data
         A miss of ``target_turns`` (turns) counted as one unit of distance.
     skill : pandas.DataFrame, optional
         :func:`analysis.skill.skill_summary` of the runs that mix bots.
+    check : pandas.DataFrame, optional
+        :func:`analysis.skill_check.skill_check` of the runs with a skilled companion.
 
     Returns
     -------
@@ -145,13 +185,20 @@ def findings(strength: pd.DataFrame, calibration: pd.DataFrame, balance: pd.Data
         fraction, or ``× fair``), ``n`` (games, or task points for penalties), ``distance``
         (from fair or target, in practical thresholds), ``section`` (the report
         section's title). Sorted by ``distance``, largest first; several runs'
-        sentences start with the run's name.
+        sentences start with the run's name. With a non-empty ``check``, the
+        columns of :data:`SKILL_COLUMNS` too (NaN or empty where a finding has no
+        measure in the check).
     """
     rows = [*_allies(strength), *_tasks(calibration), *_seats(balance, threshold_pp),
             *_length(length, target_turns, threshold_turns), *_penalties(impact), *_dice(balance), *_skill(skill)]  # fmt: skip
-    out = pd.DataFrame(rows, columns=list(COLUMNS))
+    checked = check is not None and len(check) > 0
+    if checked:
+        rows = _with_skill_check(rows, check)
+    out = pd.DataFrame(rows, columns=[*COLUMNS, *(SKILL_COLUMNS if checked else ())])
     if out["run"].nunique() > 1:
         out["sentence"] = out["run"].astype(str) + ": " + out["sentence"]
     out["n"] = out["n"].astype(np.int64)
+    if checked:
+        out["depends_on_skill"] = out["depends_on_skill"].astype("boolean").fillna(False).astype(bool)
     return out.sort_values("distance", ascending=False, kind="stable").reset_index(drop=True)
 

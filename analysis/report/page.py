@@ -41,6 +41,7 @@ from analysis.report.model import Report, Section, tables_of
 from analysis.report.sections import (cards_section, closeness_section, length_section, morale_section,
                                       seats_section, skill_section, tasks_section)
 from analysis.report.writer import REPORT_FILE, WrittenReport, write
+from analysis.skill_check import skill_check
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from analysis.task_calibration import passes as task_passes
 
@@ -140,12 +141,14 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
                     _made(display, "Seat advantage", seats_section, runs, include_unfinished),
                     _made(display, "Closeness and drama", closeness_section, runs)]  # fmt: skip
         by_saves = next(t.frame for t in sections[1].tables if t.name == "win_rate_by_saves")
+        with display.in_section("Skill check"):
+            check = skill_check(runs, include_unfinished, threshold_pp, tables_of(sections))
         skill = _made(display, "Skill and luck", skill_section, runs, include_unfinished, threshold_pp, by_saves,
-                      skill_trace)  # fmt: skip
+                      skill_trace, check)  # fmt: skip
     sections = sections[:5] + [skill] + sections[5:]  # after seats
     tables = tables_of(sections)
     found = findings(tables["ally_strength"], tables["task_calibration"], tables["seat_balance"],
                      tables["game_length"], tables["morale_impact"], threshold_pp, target_turns,
-                     skill=tables.get("skill_summary"))  # fmt: skip
+                     skill=tables.get("skill_summary"), check=check)  # fmt: skip
     made = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return write(Report(runs, found, sections, include_unfinished, made), out)

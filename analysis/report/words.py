@@ -17,7 +17,7 @@ from analysis.report.html import count, estimate
 from analysis.report.model import Answer, Note
 from analysis.task_calibration import points_text
 from sim import __version__
-from sim.rundir import POINTS_BLIND_COMPANION
+from sim.rundir import POINTS_BLIND_COMPANION, SKILLED_COMPANION
 
 # --- notes under the answers, by key ----------------------------------------------------------------------------
 
@@ -87,6 +87,15 @@ BY_BOT_NOTE = (
     "correction across the allies (q ≤ 0.05) and is at least the practical threshold. It says which cards reward "
     "skill; revachol card-value --bot STRONG --bot WEAK measures one bot's value of each card by restricted play."
 )
+SKILL_CHECK_NOTE = (
+    "The skill check. The run's skilled companion replays its games (same deals and dice) with a stronger bot in "
+    "every seat. Each measure of the findings is taken in both runs the same way: an ally's effect against the "
+    "average ally, a task's completion rate, the first player's edge, the mean turns and the morale-loss events "
+    "per game. Their difference has a z-test whose standard error adds the two intervals' as if the runs were "
+    "independent; sharing the deals correlates them positively, so the test is conservative. A measure depends on "
+    "skill when the difference survives Benjamini–Hochberg correction across the run's measures (q ≤ 0.05) and is "
+    "at least its practical threshold: {thresholds}."
+)
 CLOSENESS_NOTE = (
     "Ludii's LeadChange, Drama and Decisiveness metrics, adapted to a game scored at its end: after every turn "
     "the engine notes which seats have the most points (R9.2); a lead change is a new seat leading alone "
@@ -113,6 +122,7 @@ NOTES = {  # key: the note, or a function of the note's facts
     "seats": SEATS_NOTE,
     "skill": SKILL_NOTE,
     "by_bot": BY_BOT_NOTE,
+    "skill_check": lambda thresholds: SKILL_CHECK_NOTE.format(thresholds=thresholds),
     "closeness": CLOSENESS_NOTE,
 }
 
@@ -126,6 +136,8 @@ def note_text(note: Note) -> str:
 # --- tables and figures, by name ----------------------------------------------------------------------------------
 
 CAPTIONS = {
+    "skill_check": "Each measure of the findings under the run's bots and with the skilled bot in every seat on "
+                   "the same games, their difference (skilled − run) and whether it depends on skill.",
     "game_length": "Turns and rounds per game.",
     "game_endings": "How games ended (RULES R9.1; stalled and truncated: R4 Reading).",
     "length_histogram": "Games per length.",
@@ -228,6 +240,52 @@ def _length_finding(r: pd.Series, target: tuple[float, float] | None) -> str:
     return f"A game lasts {estimate(r['mean'], r['mean_low'], r['mean_high'], '', n=r['games'], noun='turns')} on average{against}."
 
 
+SKILL_MEASURES = {  # kind of analysis.skill_check: what is compared, as a sentence names it
+    "ally": "its effect against the average ally",
+    "task": "its completion rate",
+    "first_player": "the first player's edge over a fair seat",
+    "length": "a game's mean length",
+    "morale": "the morale-loss events per game",
+}
+
+
+def _measure(kind: str, value: float, low: float, high: float, unit: str, n: int | None = None) -> str:
+    """A skill-check measure (:mod:`analysis.skill_check`) with its interval: a task's
+    completion rate as a percentage, other pp as pp, turns and events by name."""
+    if kind == "task":
+        return estimate(value / 100, low / 100, high / 100, "%", n=n)
+    if unit == "pp":
+        return estimate(value / 100, low / 100, high / 100, "pp", n=n)
+    return estimate(value, low, high, "", n=n, noun=unit)
+
+
+def _difference(r: pd.Series) -> str:
+    unit = "pp" if r["unit"] == "pp" else r["unit"]
+    return _measure("", r["difference"], r["difference_low"], r["difference_high"], unit)
+
+
+def skill_suffix(r: pd.Series) -> str:
+    """The sentences a finding gains from its skill check (a
+    :func:`analysis.skill_check.compare_measures` row), with a leading space: the
+    value with the skilled bot in every seat and, when it depends on skill, the
+    change."""
+    what = SKILL_MEASURES[r["kind"]] if r["kind"] == "task" else ""
+    value = _measure(r["kind"], r["skilled"], r["skilled_low"], r["skilled_high"], r["unit"])
+    main = f" against {_measure(r['kind'], r['value'], r['low'], r['high'], r['unit'])}" if what else ""
+    lead = f" With {r['skilled_bot']} in every seat (the same games), {what + ' is ' if what else ''}{value}{main}"
+    if r["depends_on_skill"]:
+        return f"{lead}: depends on skill, a change of {_difference(r)}."
+    return f"{lead}."
+
+
+def _skill_check_finding(r: pd.Series) -> str:
+    bots = r["bots"]
+    return (f"{r['subject'][:1].upper()}{r['subject'][1:]} depends on skill: {SKILL_MEASURES[r['kind']]} is "
+            f"{_measure(r['kind'], r['value'], r['low'], r['high'], r['unit'], n=r['n'])} with {bots}, and "
+            f"{_measure(r['kind'], r['skilled'], r['skilled_low'], r['skilled_high'], r['unit'])} with "
+            f"{r['skilled_bot']} in every seat: a change of {_difference(r)}.")  # fmt: skip
+
+
 FINDINGS = {  # kind: its sentence, a function of the table's row (and the finding's extra facts)
     "ally": _ally_finding,
     "task": _task_finding,
@@ -237,6 +295,7 @@ FINDINGS = {  # kind: its sentence, a function of the table's row (and the findi
     "dice": lambda r: (f"{estimate(r['decided_by_dice_rate'], r['decided_by_dice_rate_low'], r['decided_by_dice_rate_high'], n=r['games'], noun='of games')} "
                        f"are decided by the die roll after a tie (R9.3)."),  # fmt: skip
     "skill": lambda r: f"{skill_verdict(r)}.",
+    "depends_on_skill": _skill_check_finding,
 }
 
 
@@ -456,10 +515,25 @@ def _by_bot_answer(a: Answer, rows) -> tuple[str, str]:
             f"n = {count(rows['games'].iloc[0])} games.")  # fmt: skip
 
 
+def _skill_check_answer(a: Answer, rows) -> tuple[str, str]:
+    """Sentences on the skill check of one run (:func:`analysis.skill_check.compare_measures`)."""
+    prefix, bot = _prefix(a.label, ": "), rows["skilled_bot"].iloc[0]
+    marked = rows[rows["depends_on_skill"]]
+    where = f"{prefix}With {bot} in every seat on the same games (n = {count(rows['n'].iloc[0])} games each)"
+    if marked.empty:
+        return (f"{where}, no measure of the findings changes by its practical threshold or more after "
+                f"Benjamini–Hochberg correction ({len(rows)} measures): every verdict holds for skilled play.", "")  # fmt: skip
+    listed = "; ".join(f"{r['subject']} {_difference(r)}" for _, r in
+                       marked.reindex(marked["difference"].abs().sort_values(ascending=False).index).iterrows())  # fmt: skip
+    verb = "depends" if len(marked) == 1 else "depend"
+    return (f"{where}, {len(marked)} of {len(rows)} measures {verb} on skill (change with {bot}, at least the "
+            f"practical threshold): {listed}.", "")  # fmt: skip
+
+
 ANSWERS = {  # kind: its words, a function of the Answer and its facts
     "length": _length, "morale": _morale, "cards": _cards, "tasks": _tasks, "seats": _seats,
     "closeness": _closeness, "no_skill": _no_skill, "widest_skill": _widest, "skill": _skill,
-    "skill_trace": _trace_answer, "ally_strength_by_bot": _by_bot_answer,
+    "skill_trace": _trace_answer, "ally_strength_by_bot": _by_bot_answer, "skill_check": _skill_check_answer,
 }
 
 
@@ -521,11 +595,15 @@ def warnings(runs: list[Run]) -> list[str]:
 
 
 def _companion_text(manifest: dict) -> str:
-    """The manifest's record of the points-blind companion (sim.points_blind), as text."""
-    blind = (manifest.get("companions") or {}).get(POINTS_BLIND_COMPANION)
-    if not isinstance(blind, dict):
-        return "none (task difficulty from completion as played)"
-    return f"{blind.get('dir')}/: the same games with every task paying {blind.get('task_points')} points"
+    """The manifest's record of the points-blind (sim.points_blind) and skilled
+    (sim.skilled) companions, as text."""
+    companions = manifest.get("companions") or {}
+    blind, skilled = companions.get(POINTS_BLIND_COMPANION), companions.get(SKILLED_COMPANION)
+    text = (f"{blind.get('dir')}/: the same games with every task paying {blind.get('task_points')} points"
+            if isinstance(blind, dict) else "none (task difficulty from completion as played)")  # fmt: skip
+    if isinstance(skilled, dict):
+        text += f"; {skilled.get('dir')}/: the same games with {skilled.get('bot')} in every seat (the skill check)"
+    return text
 
 
 def provenance(run: Run, include_unfinished: bool) -> tuple[list[tuple[str, str]], str]:

@@ -8,6 +8,7 @@ A run directory (written by :func:`sim.runner.simulate`)::
     <run>/players/part-NNNNN.parquet     one row per (game, turn order)
     <run>/cards/part-NNNNN.parquet       one row per game: per-task, per-morale-card, per-ally arrays
     <run>/points_blind/                  the points-blind companion, a run directory itself (sim.points_blind)
+    <run>/skilled/                       the skilled companion, a run directory itself (sim.skilled)
 
 Part ``NNNNN`` holds chunk ``NNNNN``: games ``NNNNN * chunk_size`` onwards. The
 columns of each table are those of :meth:`sim.record.Record.tables`.
@@ -30,6 +31,10 @@ DECK_COPY = "cards.yaml"
 POINTS_BLIND_COMPANION = "points_blind"
 """The points-blind companion's directory inside its run (:mod:`sim.points_blind`), and
 its key in the manifest's ``companions``."""
+
+SKILLED_COMPANION = "skilled"
+"""The skilled companion's directory inside its run (:mod:`sim.skilled`), and its key
+in the manifest's ``companions``."""
 
 SORT_KEYS = {"games": ("game",), "players": ("game", "turn_order"), "cards": ("game",)}
 """The order in which each table's rows identify a player-game: a game's players are

@@ -1,0 +1,199 @@
+"""The skill check: which verdicts hold when the players play well.
+
+A run's skilled companion (:mod:`sim.skilled`) replays its games, on the same deck
+and seeds, with a stronger bot (``expert``) in every seat. Each measure the
+findings rest on is taken in both runs, the same way, and the two values are set
+side by side:
+
+========== ======================================================= ===============
+kind       measure (table)                                          threshold
+========== ======================================================= ===============
+ally       effect on winning against the average ally, pp           ``threshold_pp``
+           (:func:`analysis.cards.ally_strength`)
+task       completion rate, pp (:func:`analysis.cards.task_outcomes`) 5 pp
+first_     the first player's win rate minus fair ``1/players``, pp ``threshold_pp``
+player     (:func:`analysis.seats.seat_balance`, R9.4)
+length     mean turns per game (:func:`analysis.length.game_length`) 5 turns
+morale     morale-loss events per game (R8.1,                      0.5 events
+           :func:`analysis.morale.morale_per_game`)
+========== ======================================================= ===============
+
+The difference (skilled − main) is tested with a z-test whose standard error
+combines the two 95% intervals' half-widths as if the runs were independent:
+``se = √(se_main² + se_skilled²)``, ``se = (high − low) / (2 · 1.96)``. The two runs
+share their deals, which makes their estimates positively correlated, so the true
+standard error of the difference is smaller and the test is conservative. A
+measure **depends on skill** when its difference is significant after
+Benjamini–Hochberg at 5% across every measure of its run (one family: which of the
+run's findings depend on skill) *and* at least its practical threshold: a
+significant change too small to matter is not flagged.
+
+The task reward verdict itself (:mod:`analysis.task_calibration`) needs a
+points-blind run for each rung; the check compares what skill changes about a
+task, how often it is completed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from analysis import cards, length, morale, seats
+from analysis.cards import ally_strength, task_outcomes
+from analysis.data.passes import prefetch
+from analysis.data.runs import Run, companion_run, open_runs
+from analysis.length import game_length
+from analysis.morale import morale_per_game
+from analysis.seats import seat_balance
+from analysis.stats.inference import ALPHA, bh_flags
+from analysis.thresholds import DEFAULT_THRESHOLD_PP
+from sim.rundir import SKILLED_COMPANION
+
+TASK_THRESHOLD_PP = 5.0  # a change of a task's completion rate (pp) that matters
+LENGTH_THRESHOLD_TURNS = 5.0  # a change of mean turns per game that matters
+MORALE_THRESHOLD_EVENTS = 0.5  # a change of morale-loss events per game that matters (about 5% of a game's)
+TABLES = ("ally_strength", "task_outcomes", "seat_balance", "game_length", "morale_per_game")
+"""The report tables the measures are read from."""
+PASSES = (length.passes, morale.passes, cards.passes, seats.passes)
+"""The passes over a run of :data:`TABLES`."""
+KINDS = ("ally", "task", "first_player", "length", "morale")
+COLUMNS = ("run", "bots", "kind", "subject", "unit", "value", "low", "high", "n", "threshold")
+
+
+def skilled_run(run: Run) -> tuple[Run | None, str]:
+    """The run's skilled companion (:mod:`sim.skilled`), if it has a sound one: the
+    run's games on its deck, any bots.
+
+    Returns
+    -------
+    companion : Run or None
+    why : str
+        Empty with a companion; otherwise why there is none, as a sentence.
+    """
+    return companion_run(run, SKILLED_COMPANION, "skilled companion", run.deck.content_hash, same_bots=False)
+
+
+def skilled_bot(run: Run) -> str:
+    """The bot of the skilled companion's seats, as the manifest records it."""
+    return str(((run.manifest.get("companions") or {}).get(SKILLED_COMPANION) or {}).get("bot", ""))
+
+
+def tables(runs: list[Run], include_unfinished: bool = False,
+           threshold_pp: float = DEFAULT_THRESHOLD_PP) -> dict[str, pd.DataFrame]:  # fmt: skip
+    """The tables of :data:`TABLES` for ``runs``, computed as the report computes them,
+    after one read of each run's parts for all of them."""
+    for run in runs:
+        prefetch(run, [p for passes in PASSES for p in passes(run, include_unfinished)])
+    return {"ally_strength": ally_strength(runs, include_unfinished, threshold_pp),
+            "task_outcomes": task_outcomes(runs), "seat_balance": seat_balance(runs, include_unfinished),
+            "game_length": game_length(runs), "morale_per_game": morale_per_game(runs)}  # fmt: skip
+
+
+def _frame(table: pd.DataFrame, kind, subject, unit, value, low, high, n, threshold) -> pd.DataFrame:
+    return pd.DataFrame(dict(zip(COLUMNS, (table["run"], table["bots"], kind, subject, unit, value, low, high, n,
+                                           threshold))))  # fmt: skip
+
+
+def measures(tables: dict[str, pd.DataFrame], threshold_pp: float = DEFAULT_THRESHOLD_PP) -> pd.DataFrame:
+    """The measures of the module docstring's table, one row each, from the report's
+    :data:`TABLES`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``run``, ``bots`` (the run's bot mix), ``kind`` (:data:`KINDS`), ``subject`` (the ally's or task's name,
+        ``first player``, ``game length``, ``morale-loss events``), ``unit`` (pp,
+        turns, events), ``value`` with its 95% ``low``/``high``, ``n`` (games) and
+        ``threshold`` (in ``unit``).
+    """
+    ally, task = tables["ally_strength"], tables["task_outcomes"]
+    seat = tables["seat_balance"][tables["seat_balance"]["games"] > 0]
+    turns = tables["game_length"][tables["game_length"]["measure"] == "turns"]
+    morale = tables["morale_per_game"][tables["morale_per_game"]["measure"] == "morale_events"]
+    fair = 1 / seat["players"]
+    parts = [
+        _frame(ally, "ally", ally["name"], "pp", ally["effect_pp"], ally["effect_low_pp"],
+               ally["effect_high_pp"], ally["games"], threshold_pp),
+        _frame(task, "task", task["name"], "pp", 100 * task["completion_rate"], 100 * task["completion_rate_low"],
+               100 * task["completion_rate_high"], task["games"], TASK_THRESHOLD_PP),
+        _frame(seat, "first_player", "first player", "pp", 100 * (seat["advantage_p1"] - fair),
+               100 * (seat["advantage_p1_low"] - fair), 100 * (seat["advantage_p1_high"] - fair), seat["games"],
+               threshold_pp),
+        _frame(turns, "length", "game length", "turns", turns["mean"], turns["mean_low"], turns["mean_high"],
+               turns["games"], LENGTH_THRESHOLD_TURNS),
+        _frame(morale, "morale", "morale-loss events", "events", morale["mean"], morale["mean_low"],
+               morale["mean_high"], morale["games"], MORALE_THRESHOLD_EVENTS),
+    ]  # fmt: skip
+    return pd.concat([p for p in parts if len(p)], ignore_index=True)
+
+
+def compare_measures(main: pd.DataFrame, skilled: pd.DataFrame, bot: dict[str, str]) -> pd.DataFrame:
+    """Each measure under the run's bots and under its skilled companion's, their
+    difference and the "depends on skill" mark (module docstring).
+
+    Parameters
+    ----------
+    main, skilled : pandas.DataFrame
+        :func:`measures` of the runs and of their companions, the companions' rows
+        keyed by their run's name.
+    bot : dict
+        Each run's skilled bot (:func:`skilled_bot`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run and measure found in both: ``run``, ``bots``, ``kind``, ``subject``,
+        ``unit``, ``threshold``; ``value``/``low``/``high``/``n`` (the run's bots);
+        ``skilled_bot``; ``skilled``/``skilled_low``/``skilled_high``/``skilled_n``;
+        ``difference`` (skilled − main, in ``unit``) with its 95% bounds;
+        ``p_value`` (two-sided z), ``q_value`` (BH across the run's measures) and
+        ``depends_on_skill`` (q < 0.05 and ``|difference| ≥ threshold``).
+    """
+    renamed = skilled.drop(columns=["bots", "unit", "threshold"]).rename(
+        columns={"value": "skilled", "low": "skilled_low", "high": "skilled_high", "n": "skilled_n"})
+    out = main.merge(renamed, on=["run", "kind", "subject"], how="inner", validate="one_to_one")
+    out.insert(5, "skilled_bot", out["run"].map(bot))
+    z = stats.norm.ppf(1 - ALPHA / 2)
+    se = np.hypot(out["high"] - out["low"], out["skilled_high"] - out["skilled_low"]) / (2 * z)
+    out["difference"] = out["skilled"] - out["value"]
+    out["difference_low"], out["difference_high"] = out["difference"] - z * se, out["difference"] + z * se
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = 2 * stats.norm.sf(np.abs(out["difference"] / se))
+    out["p_value"] = np.where(se > 0, p, np.where(out["difference"] == 0, 1.0, 0.0))  # no spread: exact
+    out["q_value"] = np.nan
+    for _, rows in out.groupby("run", sort=False):
+        out.loc[rows.index, "q_value"] = bh_flags(rows["p_value"].to_numpy())[1]
+    out["depends_on_skill"] = (out["q_value"] < ALPHA) & (out["difference"].abs() >= out["threshold"])
+    return out
+
+
+def skill_check(runs: list[Run], include_unfinished: bool = False, threshold_pp: float = DEFAULT_THRESHOLD_PP,
+                main_tables: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:  # fmt: skip
+    """The skill check of the runs that have a sound skilled companion.
+
+    Parameters
+    ----------
+    runs : list of Run
+    include_unfinished : bool
+        Count stalled and truncated games (RULES R4 Reading leaves them out).
+    threshold_pp : float
+        Practical threshold of an ally's effect and the first player's edge (pp).
+    main_tables : dict, optional
+        The runs' :data:`TABLES` when the report has them already.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`compare_measures`'s rows; empty when no run has a skilled companion.
+    """
+    pairs = [(run, skilled_run(run)[0]) for run in open_runs(runs)]
+    pairs = [(run, companion) for run, companion in pairs if companion is not None]
+    if not pairs:
+        return pd.DataFrame()
+    mains = [run for run, _ in pairs]
+    main = measures(main_tables or tables(mains, include_unfinished, threshold_pp), threshold_pp)
+    main = main[main["run"].isin([run.name for run in mains])]
+    skilled = pd.concat([measures(tables([c], include_unfinished, threshold_pp), threshold_pp).assign(run=run.name)
+                         for run, c in pairs], ignore_index=True)  # every companion is named "skilled"
+    return compare_measures(main, skilled, {run.name: skilled_bot(run) for run in mains})
