@@ -313,21 +313,27 @@ def compare(
     out: Path | None = typer.Option(None, help="Where to write; default runs/compare-A-vs-B-..."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     quiet: bool = typer.Option(False, help="No progress bar."),
+    skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play both decks with expert in every seat (the same games) and say which changes depend on skill. Default: on when it costs no more than the comparison (planner, search), off otherwise (greedy)."),
 ) -> None:
     """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction (one family per quantity). Prints the largest significant changes (pp, 95% CIs) and the path of compare.html."""
     from analysis.experiments.compare import run_comparison
+    from analysis.report.words import change_skill_text
     from sim.rundir import RunError
     from sim.runner import run_name
+    from sim.skilled import SKILLED_BOT, by_default
 
     deck_a, deck_b = _load(a), _load(b)
     bots = bot[0] if len(bot) == 1 else bot
     target = out or Path("runs") / run_name(a, deck_a, games, seed, players=players, kind="compare", versus=(b, deck_b))
+    skilled = by_default(bot, players, points_blind=False) if skill_check is None else skill_check
     try:
-        comparison = run_comparison(a, b, games, target, players, bots, seed, jobs,
-                                    progress=None if not quiet else False)  # fmt: skip
+        comparison = run_comparison(a, b, games, target, players, bots, seed, jobs, progress=None if not quiet else False,
+                                    skill_check=SKILLED_BOT if skilled else None)  # fmt: skip
     except (RunError, ValueError) as exc:
         _fail(str(exc))
     _print_changes(comparison.changes, f"What moved from {a.name} to {b.name}")
+    if comparison.skill_check is not None:
+        typer.echo(change_skill_text(comparison.skill_check, SKILLED_BOT))
     typer.echo(str(comparison.page))
 
 

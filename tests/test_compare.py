@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from analysis.experiments.compare import card_diff, changes, comparison_tables, pairing_gain, paired_row
+from analysis.experiments.compare import (card_diff, changes, changes_skill_check, comparison_tables, pairing_gain,
+                                          paired_row, run_comparison)
 from analysis.data.load import load
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
@@ -216,3 +218,42 @@ def test_the_terminal_shows_rates_in_percent_differences_in_pp_and_other_units_a
     assert "25.0%" in text and "+5.0 pp (95% CI 3.0–7.0)" in text
     assert "+2.5 (95% CI 2.0–3.0)" in text or "2.5 (95% CI 2.0–3.0)" in text
     assert "0.00012" in text and "1.75" in text and "175" not in text
+
+
+def _changes(value: float, half: float) -> dict:
+    """A comparison's tables (one family of allies) whose every change is ``value`` ± ``half`` pp."""
+    allies = pd.DataFrame({"ally": [f"ally {i}" for i in range(10)], "metric": "holders' win rate", "unit": "share",
+                           "n": 20_000, "difference": value / 100, "difference_low": (value - half) / 100,
+                           "difference_high": (value + half) / 100})  # fmt: skip
+    return {"allies": allies}
+
+
+def test_placebo_a_change_the_same_under_both_bots_does_not_depend_on_skill():
+    check = changes_skill_check(_changes(3.0, 0.8), _changes(3.0, 0.8), "expert", players=4)
+    assert len(check) == 10 and (check["difference"] == 0).all() and not check["depends_on_skill"].any()
+
+
+def test_planted_a_change_three_times_as_large_under_expert_depends_on_skill():
+    # +1 pp under the run's bots, +4 pp under expert: a gap of 3 pp, z = 3 / (0.8·√2 / 1.96) ≈ 5.2
+    check = changes_skill_check(_changes(1.0, 0.8), _changes(4.0, 0.8), "expert", players=4)
+    assert check["depends_on_skill"].all()
+    assert check["difference"].iloc[0] == pytest.approx(3.0) and check["unit"].iloc[0] == "pp"
+    small = changes_skill_check(_changes(1.0, 0.2), _changes(2.5, 0.2), "expert", players=4)  # significant, under 2 pp
+    assert not small["depends_on_skill"].any()
+
+
+def test_compare_with_the_skill_check_plays_both_decks_with_the_skilled_bot(tmp_path, default_deck):
+    data = default_deck.to_yaml_data()
+    data["tasks"][0]["points"] = 2 * data["tasks"][0]["points"]
+    b = write_deck(tmp_path / "b.yaml", data)
+    # greedy:w_points=1 is greedy itself: its changes are the run's, to the game.
+    comparison = run_comparison(DEFAULT_CARDS, b, 400, tmp_path / "cmp", players=2, bots="greedy", n_jobs=1,
+                                progress=False, skill_check="greedy:w_points=1")  # fmt: skip
+    check = comparison.skill_check
+    assert check is not None and (check["skilled_bot"] == "greedy:w_points=1").all()
+    assert (check["difference"] == 0).all() and not check["depends_on_skill"].any()
+    page = comparison.page.read_text(encoding="utf-8")
+    assert "Does the change hold for skilled players?" in page and "the change holds for skilled play" in page
+    assert (tmp_path / "cmp" / "tables" / "compare_skill_check.csv").exists()
+    plain = run_comparison(DEFAULT_CARDS, b, 400, tmp_path / "plain", players=2, bots="greedy", n_jobs=1, progress=False)
+    assert plain.skill_check is None and not (tmp_path / "plain" / "a" / "skilled").exists()

@@ -45,10 +45,13 @@ from scipy import stats
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.report.csv_cells import write_csv
 from analysis.report.html import estimate, figure_png, image_html, page, table_html, text_table_html
+from analysis.report.words import SKILL_CHECK_TITLE, change_skill_text
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
 from analysis.stats.inference import ALPHA, bh_flags
 from analysis.stats.paired import PairedMoments, paired_columns, standardised
+from analysis.skill_check import LENGTH_THRESHOLD_TURNS, MORALE_THRESHOLD_EVENTS, compare_measures, skilled_run
+from analysis.thresholds import DEFAULT_THRESHOLD_PP
 from sim.cards import as_written
 from sim.rundir import RunError
 from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
@@ -60,6 +63,11 @@ GAME_METRICS = {  # column: (label, unit); tasks_failed ≡ morale_events and ta
     "morale_events": ("morale-loss events per game", "events"),
     "tie_broken_by_dice": ("games decided by dice", "share"),
 }
+SKILL_THRESHOLDS = {"share": DEFAULT_THRESHOLD_PP, "turns": LENGTH_THRESHOLD_TURNS,
+                    "events": MORALE_THRESHOLD_EVENTS}  # fmt: skip
+"""The practical threshold of a change's difference between two bots, by unit (a
+share's in pp; rounds: the turns' over the players), as :mod:`analysis.skill_check`
+uses them."""
 FAMILIES = {  # table: (title, subject column or None)
     "games": ("Game length, morale loss, ties", None),
     "seats": ("Win rate by turn-order position (position 1: AdvantageP1)", None),
@@ -245,6 +253,51 @@ def changes(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return out.iloc[np.argsort(-np.abs(out["effect_size"].to_numpy(np.float64)), kind="stable")].reset_index(drop=True)
 
 
+def change_measures(tables: dict[str, pd.DataFrame], run: str, players: int) -> pd.DataFrame:
+    """Every paired difference B − A of a comparison as
+    :func:`analysis.skill_check.measures` rows (``kind`` the family, ``subject`` the
+    subject and metric, ``value`` the difference with its bounds), each with its
+    practical threshold (:data:`SKILL_THRESHOLDS`), so that the differences under two
+    bots can be compared as the report's skill check compares its measures."""
+    parts = []
+    for name, table in tables.items():
+        subject = FAMILIES[name][1]
+        what = (table[subject] + ": " + table["metric"]) if subject else table["metric"]
+        threshold = table["unit"].map(lambda unit: SKILL_THRESHOLDS.get(unit, np.nan))
+        if name == "games":
+            threshold = threshold.where(table["unit"] != "rounds", LENGTH_THRESHOLD_TURNS / players)
+        share = (table["unit"] == "share").to_numpy()
+        scale = np.where(share, 100.0, 1.0)  # a share's change in pp
+        parts.append(pd.DataFrame({"run": run, "bots": "", "kind": name, "subject": what,
+                                   "unit": np.where(share, "pp", table["unit"]), "value": scale * table["difference"],
+                                   "low": scale * table["difference_low"], "high": scale * table["difference_high"],
+                                   "n": table["n"], "threshold": threshold}))  # fmt: skip
+    return pd.concat(parts, ignore_index=True)
+
+
+def changes_skill_check(tables: dict[str, pd.DataFrame], skilled: dict[str, pd.DataFrame], bot: str,
+                        players: int) -> pd.DataFrame:  # fmt: skip
+    """Which changes of a comparison depend on skill: each paired difference B − A
+    under the run's bots and under ``bot`` in every seat (the decks' skilled
+    companions, :mod:`sim.skilled`), their difference (skilled − run) with the
+    report's test and mark (:func:`analysis.skill_check.compare_measures`: a
+    conservative z-test, Benjamini–Hochberg across every change, and at least the
+    unit's practical threshold).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`analysis.skill_check.compare_measures`'s columns, ``value`` being the
+        change under the run's bots and ``skilled`` under ``bot``; changes that
+        depend on skill first, then by size over the threshold.
+    """
+    check = compare_measures(change_measures(tables, "comparison", players),
+                             change_measures(skilled, "comparison", players), {"comparison": bot})  # fmt: skip
+    check = check.drop(columns=["run", "bots"])
+    size = check["difference"].abs() / check["threshold"]
+    return check.iloc[np.lexsort((-size.fillna(0).to_numpy(), ~check["depends_on_skill"].to_numpy()))].reset_index(drop=True)
+
+
 def card_diff(a: Run, b: Run) -> pd.DataFrame:
     """What differs between the two decks: one row per (card, field) with ``old``
     and ``new`` as written in YAML; cards matched by id, a card in one deck only
@@ -303,6 +356,17 @@ class Comparison:
 
     page: Path  # ``compare.html``
     changes: pd.DataFrame  # :func:`changes` of the comparison's tables, as in ``tables/compare_changes.csv``
+    skill_check: pd.DataFrame | None = None  # changes_skill_check, when both decks have a skilled companion
+
+
+def skilled_tables(a: Run, b: Run) -> tuple[dict[str, pd.DataFrame] | None, str]:
+    """The comparison tables of the two decks' skilled companions (:mod:`sim.skilled`)
+    and their bot, or ``(None, "")`` unless both decks have a sound one with the
+    same bot."""
+    (skilled_a, _), (skilled_b, _) = skilled_run(a), skilled_run(b)
+    if skilled_a is None or skilled_b is None or skilled_a.bot_names != skilled_b.bot_names:
+        return None, ""
+    return comparison_tables(skilled_a.path, skilled_b.path), skilled_a.bot_names[0]
 
 
 def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note: str = "") -> Comparison:
@@ -326,6 +390,10 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
         write_csv(table, out / "tables" / f"compare_{name}.csv")
     moved, diff = changes(tables), card_diff(a, b)
     write_csv(moved, out / "tables" / "compare_changes.csv")
+    skilled, bot = skilled_tables(a, b)
+    check = changes_skill_check(tables, skilled, bot, a.players) if skilled else None
+    if check is not None:
+        write_csv(check, out / "tables" / "compare_skill_check.csv")
     files = [escape(str(run.manifest.get("cards_file", run.path))) for run in (a, b)]
     gain = pairing_gain(tables["games"])
     body = [
@@ -351,25 +419,35 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
         + (f" On the game metrics pairing makes the interval {gain:.1f}× narrower than two independent runs of this "
            f"size would." if np.isfinite(gain) else "") + "</p>"
     )
+    if check is not None:
+        body += [f"<h2>{escape(SKILL_CHECK_TITLE)}</h2>",
+                 f'<p class="answer">{escape(change_skill_text(check, bot))}</p>',
+                 table_html(check, hide=("p_value", "skilled_bot", "n", "skilled_n"))]  # fmt: skip
     for name, (title, _) in FAMILIES.items():
         table = tables[name].sort_values("p_value") if name in ("tasks", "allies") else tables[name]
         body += [f"<h2>{escape(title)}</h2>",
                  table_html(table, hide=("independent_half_width", "paired_half_width", "effect_size"))]  # fmt: skip
     path = out / "compare.html"
     path.write_text(page("Design comparison", "\n".join(body)), encoding="utf-8")
-    return Comparison(path, moved)
+    return Comparison(path, moved, check)
 
 
 def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: str | Path, players: int = 4,
                    bots: str | Sequence[str] = "greedy", seed: int = 0, n_jobs: int = -1,
-                   progress: bool | None = None) -> Comparison:  # fmt: skip
+                   progress: bool | None = None, skill_check: str | None = None) -> Comparison:  # fmt: skip
     """Play the same games under both card files (``out/a``, ``out/b``; existing
-    complete runs are reused) and write the comparison (:func:`write_comparison`)."""
+    complete runs are reused) and write the comparison (:func:`write_comparison`).
+    With ``skill_check`` (a bot specification, e.g. ``expert``), also play them with
+    that bot in every seat (each deck's skilled companion, :mod:`sim.skilled`), so
+    that the page says which changes depend on skill (:func:`changes_skill_check`)."""
     from sim.runner import simulate
+    from sim.skilled import play_skilled
 
     out = Path(out)
     for cards, name in ((cards_a, "a"), (cards_b, "b")):
         run_dir = out / name
         simulate(cards, n_games, run_dir, players, bots, seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
                  progress=progress)  # fmt: skip
+        if skill_check:
+            play_skilled(run_dir, n_jobs, progress, bot=skill_check)
     return write_comparison(out / "a", out / "b", out)

@@ -530,6 +530,25 @@ def _skill_check_answer(a: Answer, rows) -> tuple[str, str]:
             f"practical threshold): {listed}.", "")  # fmt: skip
 
 
+SKILL_CHECK_TITLE = "Does the change hold for skilled players?"
+
+
+def change_skill_text(check: pd.DataFrame, bot: str) -> str:
+    """One sentence on the changes of a comparison that depend on skill
+    (:func:`analysis.experiments.compare.changes_skill_check`)."""
+    marked = check[check["depends_on_skill"]]
+    where = f"With {bot} in every seat on the same games (n = {count(check['n'].max())} games per deck)"
+    if marked.empty:
+        return (f"{where}, no change differs from the run's by its practical threshold or more after "
+                f"Benjamini–Hochberg correction ({len(check)} changes): the change holds for skilled play.")  # fmt: skip
+    listed = "; ".join(f"{r['subject']}: {_measure('', r['value'], r['low'], r['high'], r['unit'])} → "
+                       f"{_measure('', r['skilled'], r['skilled_low'], r['skilled_high'], r['unit'])}"
+                       for _, r in marked.iterrows())  # fmt: skip
+    verb = "depends" if len(marked) == 1 else "depend"
+    return (f"{where}, {len(marked)} of {len(check)} changes {verb} on skill (change B − A with the run's bots → "
+            f"with {bot}): {listed}.")  # fmt: skip
+
+
 ANSWERS = {  # kind: its words, a function of the Answer and its facts
     "length": _length, "morale": _morale, "cards": _cards, "tasks": _tasks, "seats": _seats,
     "closeness": _closeness, "no_skill": _no_skill, "widest_skill": _widest, "skill": _skill,
