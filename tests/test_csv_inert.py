@@ -4,13 +4,15 @@ begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leadin
 
 import csv
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from analysis.report.csv_cells import inert_cell, write_csv
+from analysis.report.csv_cells import inert_cell
+from analysis.report.writer import Files, write_files
 from cli import app
 from sim.cards import dump_yaml
 
@@ -29,15 +31,15 @@ def test_numbers_negative_number_text_and_other_text_stay_as_they_are():
         assert inert_cell(value) is value
 
 
-def test_write_csv_quotes_only_formula_like_text_and_leaves_every_other_byte(tmp_path):
+def test_a_table_is_written_quoting_only_formula_like_text_and_leaving_every_other_byte(tmp_path):
     frame = pd.DataFrame({"name": ["-x", "plain", "=1+1"], "effect": [-2.5, 0.25, -1.0], "n": [-2, 3, 4],
                           "@count": ["a", "b", None]})  # fmt: skip
-    write_csv(frame, tmp_path / "t.csv")
+    write_files(Files({"t.csv": frame}), tmp_path)
     assert (tmp_path / "t.csv").read_text().splitlines() == [
         "name,effect,n,'@count", "'-x,-2.5,-2,a", "plain,0.25,3,b", "'=1+1,-1.0,4,"]
     assert frame["name"].tolist() == ["-x", "plain", "=1+1"]  # the caller's frame is left as it was
     plain = frame.drop(columns="@count").assign(name=["x", "plain", "y"])
-    write_csv(plain, tmp_path / "mine.csv")
+    write_files(Files({"mine.csv": plain}), tmp_path)
     plain.to_csv(tmp_path / "pandas.csv", index=False)
     assert (tmp_path / "mine.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
 
@@ -101,11 +103,23 @@ def test_every_csv_a_command_writes_for_a_deck_of_formula_names_is_inert(tmp_pat
 
 
 def test_no_module_but_the_csv_writer_writes_a_csv_itself():
-    """Every CSV goes through write_csv, advise's included (search.csv, advice.csv),
-    whose end-to-end run is too slow for the suite: no other module of the toolkit calls
-    pandas' to_csv or polars' write_csv."""
+    """Every CSV goes through csv_cells.csv_text, advise's included (search.csv,
+    advice.csv), whose end-to-end run is too slow for the suite: no other module of the
+    toolkit calls pandas' to_csv or polars' write_csv."""
     root = Path(__file__).resolve().parents[1]
     sources = [*(root / "analysis").rglob("*.py"), *(root / "sim").rglob("*.py"), root / "cli.py"]
     writers = {path.relative_to(root).as_posix() for path in sources
                if ".to_csv(" in (text := path.read_text(encoding="utf-8")) or ".write_csv(" in text}  # fmt: skip
     assert writers == {"analysis/report/csv_cells.py"}
+
+
+def test_one_module_of_the_analysis_writes_files():
+    """Issue 50: every file of every command is written by analysis.report.writer
+    (write_files); no other module of analysis/ makes a folder or writes a file."""
+    root = Path(__file__).resolve().parents[1]
+    # to_csv(index=False) returns the text (csv_cells.csv_text); savefig(buffer) draws in memory (html.figure_png)
+    writing = re.compile(r"write_text|write_bytes|\.mkdir\(|\.to_csv\((?!index=False\))|\.to_parquet\(|open\(.*[\"']w|"
+                         r"savefig\((?!buffer)")
+    writers = {path.relative_to(root).as_posix() for path in (root / "analysis").rglob("*.py")
+               if writing.search(path.read_text(encoding="utf-8"))}  # fmt: skip
+    assert writers == {"analysis/report/writer.py"}

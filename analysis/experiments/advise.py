@@ -32,6 +32,7 @@ from analysis.experiments.advise_measures import Measures, edge_change, edge_see
 from analysis.experiments.advise_search import AIM, Search, Settings
 from analysis.experiments.compare import comparison_tables
 from analysis.experiments.tune import holdout_seed
+from analysis.report.writer import Files, write_files
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from sim.cards import Deck, load_deck
 from sim.deck_summary import short_colours, summarise
@@ -211,9 +212,7 @@ def advise(
 
         edited = apply(text, values, str(cards))
         proposal_deck = check(edited, str(cards), short_before)
-        proposal = out / "proposal.yaml"
-        proposal.parent.mkdir(parents=True, exist_ok=True)
-        proposal.write_text(edited, encoding="utf-8")
+        proposal = write_files(Files(texts={"proposal.yaml": edited}), out)["proposal.yaml"]
         fresh = holdout_seed(seed)
         bar("hold-out: the original and the proposal on fresh games", search, current)
         runs = {name: run(deck, out / "holdout" / deck.content_hash[:16], fresh, holdout_games, "holdout")

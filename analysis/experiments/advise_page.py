@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from analysis.experiments.advise import Advice
 from analysis.experiments.advise_measures import Measures
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
-from analysis.report.csv_cells import write_csv
+from analysis.report.writer import Files, write_files
 from analysis.report.html import estimate, figure_png, image_html, page, table_html
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
@@ -205,17 +205,14 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
     """Write ``advice.html``, ``advice.csv`` (flagged quantities, then the summary
     rows) and ``search.csv`` (the search's decks, in-sample) to ``out``; returns the
     paths of the page and of ``advice.csv``."""
-    out = Path(out)
-    write_csv(advice.search, out / "search.csv")
     flagged, summary = flagged_table(advice), summary_table(advice)
     resisting = resist_sentences(advice)
     still = flagged["verdict_after"] != ""
     flagged.loc[still, "tried"] = resisting
-    csv = out / "advice.csv"
     sample = f"hold-out (seed {advice.holdout_seed})"
-    write_csv(pd.concat([flagged.assign(sample=sample),
-                         summary.rename(columns={"what": "name"}).assign(kind="summary", sample=sample)],
-                        ignore_index=True), csv)  # fmt: skip
+    table = pd.concat([flagged.assign(sample=sample),
+                       summary.rename(columns={"what": "name"}).assign(kind="summary", sample=sample)],
+                      ignore_index=True)  # fmt: skip
     sentences = edit_sentences(advice) or ["No edit is proposed: no flagged quantity could be moved towards its "
                                            "threshold by the edits allowed."]  # fmt: skip
     provenance = (f"Proposal: <code>{escape(str(advice.proposal))}</code>. Every figure below, unless labelled "
@@ -239,7 +236,6 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             f"search seed, {advice.games['edge']:,} in the edge checks and {advice.games['holdout']:,} on the "
             f"hold-out seed (points-blind companions included). "
             f"These figures chose the proposal and flatter it.</p>", table_html(advice.search)]  # fmt: skip
-    html = out / "advice.html"
-    html.write_text(page("What should I change? Card edits, confirmed on fresh games", "\n".join(body)),
-                    encoding="utf-8")  # fmt: skip
-    return html, csv
+    written = write_files(Files({"search.csv": advice.search, "advice.csv": table}, texts={
+        "advice.html": page("What should I change? Card edits, confirmed on fresh games", "\n".join(body))}), out)
+    return written["advice.html"], written["advice.csv"]

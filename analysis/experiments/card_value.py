@@ -44,7 +44,7 @@ import pandas as pd
 from analysis.cards import ally_strength
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
-from analysis.report.csv_cells import write_csv
+from analysis.report.writer import Files, write_files
 from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.stats.paired import PairedMoments, paired_columns
 from analysis.stats.inference import bh_flags
@@ -191,6 +191,4 @@ def card_values(
 def write_card_values(table: pd.DataFrame, out: str | Path) -> Path:
     """Write :func:`card_values`' table as ``out/card_value.csv`` (no index); returns
     its path."""
-    path = Path(out) / CARD_VALUE_FILE
-    write_csv(table, path)
-    return path
+    return write_files(Files({CARD_VALUE_FILE: table}), out)[CARD_VALUE_FILE]

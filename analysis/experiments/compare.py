@@ -43,9 +43,9 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
-from analysis.report.csv_cells import write_csv
 from analysis.report.html import estimate, figure_png, image_html, page, table_html, text_table_html
 from analysis.report.words import SKILL_CHECK_TITLE, change_skill_text
+from analysis.report.writer import Files, write_files
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
 from analysis.stats.inference import ALPHA, bh_flags
@@ -56,6 +56,7 @@ from sim.cards import as_written
 from sim.rundir import RunError
 from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
 
+PAGE = "compare.html"
 SAME = ("n_games", "n_players", "bots", "root_seed", "rule_options", "rules_version")
 GAME_METRICS = {  # column: (label, unit); tasks_failed ≡ morale_events and tasks_completed ≡ tasks − failed (R8.1)
     "turns": ("turns per game", "turns"),
@@ -382,18 +383,13 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
     Comparison
         The page's path and the significant changes (:func:`changes`).
     """
-    out = Path(out)
-    (out / "tables").mkdir(parents=True, exist_ok=True)
     a, b = Run.open(a_dir), Run.open(b_dir)
     tables = comparison_tables(a_dir, b_dir)
-    for name, table in tables.items():
-        write_csv(table, out / "tables" / f"compare_{name}.csv")
     moved, diff = changes(tables), card_diff(a, b)
-    write_csv(moved, out / "tables" / "compare_changes.csv")
     skilled, bot = skilled_tables(a, b)
     check = changes_skill_check(tables, skilled, bot, a.players) if skilled else None
-    if check is not None:
-        write_csv(check, out / "tables" / "compare_skill_check.csv")
+    csv = {f"tables/compare_{name}.csv": table for name, table in
+           [*tables.items(), ("changes", moved), *([("skill_check", check)] if check is not None else [])]}  # fmt: skip
     files = [escape(str(run.manifest.get("cards_file", run.path))) for run in (a, b)]
     gain = pairing_gain(tables["games"])
     body = [
@@ -427,9 +423,8 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
         table = tables[name].sort_values("p_value") if name in ("tasks", "allies") else tables[name]
         body += [f"<h2>{escape(title)}</h2>",
                  table_html(table, hide=("independent_half_width", "paired_half_width", "effect_size"))]  # fmt: skip
-    path = out / "compare.html"
-    path.write_text(page("Design comparison", "\n".join(body)), encoding="utf-8")
-    return Comparison(path, moved, check)
+    written = write_files(Files(csv, texts={PAGE: page("Design comparison", "\n".join(body))}), out)
+    return Comparison(written[PAGE], moved, check)
 
 
 def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: str | Path, players: int = 4,

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis.report.writer import Files, write_files
 from sim.bots import expert
 from sim.bots.expert import EXTRA, NAMES, WEIGHTS
 from sim.bots.planner import PARAMS as PLANNER_PARAMS
@@ -112,7 +113,7 @@ def write_weights(path: Path, blocks: dict[int, dict[str, float]], made_by: dict
     data = {"made_by": {**old.get("made_by", {}), **{str(n): text for n, text in made_by.items()}},
             "training_win_rate": {**old.get("training_win_rate", {}), **{str(n): round(r, 4) for n, r in fit.items()}},
             "weights": {str(n): {name: blocks[n][name] for name in NAMES} for n in sorted(blocks)}}  # fmt: skip
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_files(Files(texts={path.name: json.dumps(data, indent=1) + "\n"}), path.parent)
 
 
 def default_path() -> Path:

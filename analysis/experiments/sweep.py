@@ -48,7 +48,8 @@ from analysis.data.stream import Batch, Columns, add_totals
 from analysis.experiments.compare import pair_moments, paired_batches, rate_difference
 from analysis.stats.clustered import GameMoments
 from analysis.stats.paired import PairedMoments, paired_columns
-from analysis.report.csv_cells import write_csv
+from analysis.report.html import figure_png
+from analysis.report.writer import Files, write_files
 from analysis.report.figures import plain
 from analysis.length import game_length
 from analysis.morale import morale_cards
@@ -269,9 +270,6 @@ def write_sweep(table: pd.DataFrame, differences: pd.DataFrame, card_id: str, fi
     """Write :func:`sweep`'s tables and their figure under ``out``: ``sweep.csv``
     (``table``), ``sweep_differences.csv`` (``differences``), both without index, and
     ``sweep.png`` (:func:`plot_sweep`); returns the three paths in that order."""
-    out = Path(out)
-    paths = [out / "sweep.csv", out / "sweep_differences.csv", out / "sweep.png"]
-    write_csv(table, paths[0])
-    write_csv(differences, paths[1])
-    plot_sweep(table, card_id, field).savefig(paths[2])
-    return paths
+    written = write_files(Files({"sweep.csv": table, "sweep_differences.csv": differences},
+                                {"sweep.png": figure_png(plot_sweep(table, card_id, field))}), out)  # fmt: skip
+    return [written[name] for name in ("sweep.csv", "sweep_differences.csv", "sweep.png")]

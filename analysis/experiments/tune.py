@@ -38,6 +38,7 @@ from scipy.optimize import differential_evolution
 
 from analysis.cards import task_outcomes
 from analysis.experiments.compare import write_comparison
+from analysis.report.writer import Files, write_files
 from analysis.length import game_length
 from analysis.seats import seat_balance
 from sim.cards import load_deck, parse_deck, unknown_id, with_values
@@ -217,8 +218,7 @@ def tune(
     )  # fmt: skip
     best = min(cache, key=cache.get)
     best_dir, best_text = play(best)
-    proposal = out / "proposal.yaml"
-    proposal.write_text(best_text, encoding="utf-8")
+    proposal = write_files(Files(texts={"proposal.yaml": best_text}), out)["proposal.yaml"]
     diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), best_text.splitlines(keepends=True),
                                         fromfile=str(cards), tofile=str(proposal)))  # fmt: skip
     fresh = holdout_seed(seed)

@@ -7,7 +7,7 @@ in the designer's spreadsheet. OWASP, "CSV Injection"
 (https://owasp.org/www-community/attacks/CSV_Injection), advises prefixing such a
 cell with a single quote, which the spreadsheet shows as text.
 
-:func:`write_csv` does so for the text cells (and column names) of a table, and
+:func:`csv_text` does so for the text cells (and column names) of a table, and
 only for them: a number is written as pandas writes it (``-2.5`` stays the number
 ``-2.5``), as is a text cell that is a plain negative number, and every cell that
 does not begin with one of those characters keeps its bytes.
@@ -16,7 +16,6 @@ does not begin with one of those characters keeps its bytes.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pandas as pd
 
@@ -37,12 +36,13 @@ def inert_cell(value):
     return "'" + value if formula_like(value) else value
 
 
-def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
-    """Write ``frame`` to ``path`` as CSV without its index, every text cell and column
-    name passed through :func:`inert_cell`; numeric columns, and text columns with no
-    formula-like cell, are written as they are."""
+def csv_text(frame: pd.DataFrame) -> str:
+    """``frame`` as CSV text without its index, every text cell and column name passed
+    through :func:`inert_cell`; numeric columns, and text columns with no formula-like
+    cell, are written as pandas writes them. :func:`analysis.report.writer.write_files`
+    writes it."""
     escaped = frame.rename(columns=inert_cell)  # a copy: the caller's frame keeps its cells
     for column, dtype in escaped.dtypes.items():
         if not pd.api.types.is_numeric_dtype(dtype) and escaped[column].map(formula_like).any():
             escaped[column] = escaped[column].map(inert_cell)
-    escaped.to_csv(path, index=False)
+    return escaped.to_csv(index=False)
