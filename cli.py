@@ -348,7 +348,8 @@ def _print_changes(moved, title: str, top: int = 10) -> None:
 def card_value(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     ally: list[str] = typer.Option([], help="Ally id to value (repeat for several); default: every ally."),
-    against: str | None = typer.Option(None, help="Id of the reference ally the value is measured against; default: the deck's median plain ally (no ability)."),
+    against: str | None = typer.Option(None, help="Id of the reference ally the value is measured against; default: the plain ally (no ability) nearest the average ally on --reference-deck."),
+    reference_deck: Path | None = typer.Option(None, help="The card file whose baseline chooses the default reference (default: --cards); give the original when valuing a proposal, so that both decks are valued against one ally."),
     games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per ally (and for the baseline and the reference)."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
     bot: list[str] = typer.Option(["greedy"], help="The bot of seat 0, the one restricted; give it twice, e.g. --bot search --bot planner, for a different bot in every other seat (card strength for a skilled player among weaker ones)."),
@@ -359,23 +360,28 @@ def card_value(
     """Causal card value by restricted play (Jaffe et al. 2012): for each ally, seat 0's bot may not play it, on the same deals as a run where it may not play a plain reference ally; the value is seat 0's win rate without the reference minus without the ally (positive: worth more than a plain ally), in pp with paired 95% CIs, exact McNemar tests and Benjamini–Hochberg flags, beside the value against no restriction, the value per game in which seat 0 held the ally, and the report's correlational IWD. Writes card_value.csv and prints the table."""
     from analysis.experiments.card_value import card_values, write_card_values
     from analysis.report.terminal import print_table
+    from analysis.report.words import card_value_reference
     from sim.rundir import RunError
     from sim.runner import run_name
 
     deck = _load(cards)
+    if reference_deck is not None:
+        _load(reference_deck)
     if len(bot) > 2:
         _fail(f"--bot given {len(bot)} times: give seat 0's bot, and optionally the bot of every other seat")
     target = out or Path("runs") / run_name(cards, deck, games, seed, players=players, bots="-vs-".join(bot),
                                             kind="card-value")  # fmt: skip
     try:
         table = card_values(cards, games, target, ally or None, bot[0], players, seed, jobs, against=against,
-                            opponents=bot[-1])  # fmt: skip
+                            opponents=bot[-1], reference_deck=reference_deck)  # fmt: skip
     except (RunError, ValueError) as exc:
         _fail(str(exc))
     written = write_card_values(table, target)
+    typer.echo(card_value_reference(table["reference"].iloc[0], table["reference_id"].iloc[0], against is not None,
+                                    str(reference_deck or cards)))  # fmt: skip
     field = f" among {bot[-1]} bots" if bot[-1] != bot[0] else ""
     print_table(table, f"Value of each ally to seat 0's {bot[0]} bot{field} against {table['reference'].iloc[0]}",
-                hide=("reference", "q_value"))  # fmt: skip
+                hide=("reference", "reference_id", "q_value"))  # fmt: skip
     typer.echo(f"value vs reference: seat 0's win rate when it may not play {table['reference'].iloc[0]} minus when it "
                f"may not play the ally (pp; positive = worth more than that plain ally); value vs no restriction: win "
                f"rate with every ally allowed minus without the ally; per held game: that value per game in which "
