@@ -492,7 +492,9 @@ def advise(
     only_estimated: bool = typer.Option(False, help="Edit only the fields a card lists under estimated: (never a printed value)."),
     target_turns: str | None = typer.Option(None, help="Mean turns per game to keep within, LO..HI (e.g. 50..60), instead of within 5% of the original's."),
     holdout_games: int = typer.Option(100_000, min=100, help="Fresh games per deck on the hold-out seed, where the proposal is measured."),
-    quiet: bool = typer.Option(False, help="No progress."),
+    only: list[str] = typer.Option([], help="Edit only this card, by id (repeat for several), e.g. kim_kitsuragi; default: every card."),
+    max_edits: int | None = typer.Option(None, min=1, help="The proposal holds at most this many edits, those the search ranks best."),
+    quiet: bool = typer.Option(False, help="No progress (else a status line on a terminal, one line per stage in a log)."),
 ) -> None:
     """What should I change? Starts from the report's verdicts (allies stronger or weaker than the average ally, tasks paying out of line with their difficulty), screens one-card edits aimed at each (an ally's symbols, a task's points or required symbols, a morale card's save) on the same games, combines the best, and plays the proposal and the original on fresh games of a hold-out seed. Writes proposal.yaml (only the changed values touched), advice.html (one sentence per edit with its effect, before/after of every flagged quantity with 95% CIs, side effects, forest plot) and advice.csv; prints the diff and the before/after table."""
     start_workers(jobs, "sim.runner")
@@ -502,7 +504,10 @@ def advise(
 
     from analysis.experiments.advise import advise as run_advise
     from analysis.experiments.advise_measures import edge_seed
-    from analysis.experiments.advise_page import edge_note, edit_sentences, resist_sentences, summary_table, write_advice
+    from analysis.experiments.advise_page import (
+        edge_note, edit_sentences, edits_lead, flagged_table, headline, resist_sentences, summary_table,
+        verdict_counts, write_advice,
+    )  # fmt: skip
     from analysis.experiments.tune import Target
     from analysis.report.terminal import print_table
     from sim.cards import DeckError
@@ -520,19 +525,24 @@ def advise(
     try:
         advice = run_advise(cards, target, games, players, bots, seed, threshold, locks=lock,
                             only_estimated=only_estimated, target_turns=(turns.low, turns.high) if turns else None,
-                            holdout_games=holdout_games, n_jobs=jobs, progress=not quiet)  # fmt: skip
+                            holdout_games=holdout_games, n_jobs=jobs, progress=not quiet, only=only,
+                            max_edits=max_edits)  # fmt: skip
         html, csv = write_advice(advice, target, shlex.join(["revachol", *sys.argv[1:]]))
     except DeckError as exc:
         _fail("; ".join(str(p) for p in exc.problems))
     except (RunError, ValueError) as exc:
         _fail(str(exc))
     typer.echo(advice.diff or "No edit proposed: nothing flagged could be moved towards its threshold by the edits allowed.")
+    summary = summary_table(advice)
+    typer.echo(headline(advice, summary, verdict_counts(flagged_table(advice))))
+    if advice.changes:
+        typer.echo(edits_lead(advice))
     for sentence in edit_sentences(advice):
         typer.echo(f"- {sentence}")
     for sentence in resist_sentences(advice):
         typer.echo(f"- {sentence}")
     typer.echo(edge_note(advice))
-    print_table(summary_table(advice), f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "
+    print_table(summary, f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "
                 "deck, original (before) and proposal (after); differences paired on the same games")  # fmt: skip
     typer.echo(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {seed} "
                f"(in-sample); edge checks: {advice.games['edge']:,} games on seed {edge_seed(seed)}; hold-out: "
