@@ -354,7 +354,8 @@ def _print_changes(moved, title: str, top: int = 10) -> None:
 def card_value(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     ally: list[str] = typer.Option([], help="Ally id to value (repeat for several); default: every ally."),
-    against: str | None = typer.Option(None, help="Id of the reference ally the value is measured against; default: the deck's median plain ally (no ability)."),
+    against: str | None = typer.Option(None, help="Id of the reference ally the value is measured against; default: the plain ally (no ability) nearest the average ally on --reference-deck."),
+    reference_deck: Path | None = typer.Option(None, help="The card file whose baseline chooses the default reference (default: --cards); give the original when valuing a proposal, so that both decks are valued against one ally."),
     games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per ally (and for the baseline and the reference)."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
     bot: list[str] = typer.Option(["greedy"], help="The bot of seat 0, the one restricted; give it twice, e.g. --bot search --bot planner, for a different bot in every other seat (card strength for a skilled player among weaker ones)."),
@@ -365,23 +366,28 @@ def card_value(
     """Causal card value by restricted play (Jaffe et al. 2012): for each ally, seat 0's bot may not play it, on the same deals as a run where it may not play a plain reference ally; the value is seat 0's win rate without the reference minus without the ally (positive: worth more than a plain ally), in pp with paired 95% CIs, exact McNemar tests and Benjamini–Hochberg flags, beside the value against no restriction, the value per game in which seat 0 held the ally, and the report's correlational IWD. Writes card_value.csv and prints the table."""
     from analysis.experiments.card_value import card_values, write_card_values
     from analysis.report.terminal import print_table
+    from analysis.report.words import card_value_reference
     from sim.rundir import RunError
     from sim.runner import run_name
 
     deck = _load(cards)
+    if reference_deck is not None:
+        _load(reference_deck)
     if len(bot) > 2:
         _fail(f"--bot given {len(bot)} times: give seat 0's bot, and optionally the bot of every other seat")
     target = out or Path("runs") / run_name(cards, deck, games, seed, players=players, bots="-vs-".join(bot),
                                             kind="card-value")  # fmt: skip
     try:
         table = card_values(cards, games, target, ally or None, bot[0], players, seed, jobs, against=against,
-                            opponents=bot[-1])  # fmt: skip
+                            opponents=bot[-1], reference_deck=reference_deck)  # fmt: skip
     except (RunError, ValueError) as exc:
         _fail(str(exc))
     written = write_card_values(table, target)
+    typer.echo(card_value_reference(table["reference"].iloc[0], table["reference_id"].iloc[0], against is not None,
+                                    str(reference_deck or cards)))  # fmt: skip
     field = f" among {bot[-1]} bots" if bot[-1] != bot[0] else ""
     print_table(table, f"Value of each ally to seat 0's {bot[0]} bot{field} against {table['reference'].iloc[0]}",
-                hide=("reference", "q_value"))  # fmt: skip
+                hide=("reference", "reference_id", "q_value"))  # fmt: skip
     typer.echo(f"value vs reference: seat 0's win rate when it may not play {table['reference'].iloc[0]} minus when it "
                f"may not play the ally (pp; positive = worth more than that plain ally); value vs no restriction: win "
                f"rate with every ally allowed minus without the ally; per held game: that value per game in which "
@@ -492,7 +498,9 @@ def advise(
     only_estimated: bool = typer.Option(False, help="Edit only the fields a card lists under estimated: (never a printed value)."),
     target_turns: str | None = typer.Option(None, help="Mean turns per game to keep within, LO..HI (e.g. 50..60), instead of within 5% of the original's."),
     holdout_games: int = typer.Option(100_000, min=100, help="Fresh games per deck on the hold-out seed, where the proposal is measured."),
-    quiet: bool = typer.Option(False, help="No progress."),
+    only: list[str] = typer.Option([], help="Edit only this card, by id (repeat for several), e.g. kim_kitsuragi; default: every card."),
+    max_edits: int | None = typer.Option(None, min=1, help="The proposal holds at most this many edits, those the search ranks best."),
+    quiet: bool = typer.Option(False, help="No progress (else a status line on a terminal, one line per stage in a log)."),
 ) -> None:
     """What should I change? Starts from the report's verdicts (allies stronger or weaker than the average ally, tasks paying out of line with their difficulty), screens one-card edits aimed at each (an ally's symbols, a task's points or required symbols, a morale card's save) on the same games, combines the best, and plays the proposal and the original on fresh games of a hold-out seed. Writes proposal.yaml (only the changed values touched), advice.html (one sentence per edit with its effect, before/after of every flagged quantity with 95% CIs, side effects, forest plot) and advice.csv; prints the diff and the before/after table."""
     start_workers(jobs, "sim.runner")
@@ -502,7 +510,10 @@ def advise(
 
     from analysis.experiments.advise import advise as run_advise
     from analysis.experiments.advise_measures import edge_seed
-    from analysis.experiments.advise_page import edge_note, edit_sentences, resist_sentences, summary_table, write_advice
+    from analysis.experiments.advise_page import (
+        edge_note, edit_sentences, edits_lead, flagged_table, headline, resist_sentences, summary_table,
+        verdict_counts, write_advice,
+    )  # fmt: skip
     from analysis.experiments.tune import Target
     from analysis.report.terminal import print_table
     from sim.cards import DeckError
@@ -520,19 +531,24 @@ def advise(
     try:
         advice = run_advise(cards, target, games, players, bots, seed, threshold, locks=lock,
                             only_estimated=only_estimated, target_turns=(turns.low, turns.high) if turns else None,
-                            holdout_games=holdout_games, n_jobs=jobs, progress=not quiet)  # fmt: skip
+                            holdout_games=holdout_games, n_jobs=jobs, progress=not quiet, only=only,
+                            max_edits=max_edits)  # fmt: skip
         html, csv = write_advice(advice, target, shlex.join(["revachol", *sys.argv[1:]]))
     except DeckError as exc:
         _fail("; ".join(str(p) for p in exc.problems))
     except (RunError, ValueError) as exc:
         _fail(str(exc))
     typer.echo(advice.diff or "No edit proposed: nothing flagged could be moved towards its threshold by the edits allowed.")
+    summary = summary_table(advice)
+    typer.echo(headline(advice, summary, verdict_counts(flagged_table(advice))))
+    if advice.changes:
+        typer.echo(edits_lead(advice))
     for sentence in edit_sentences(advice):
         typer.echo(f"- {sentence}")
     for sentence in resist_sentences(advice):
         typer.echo(f"- {sentence}")
     typer.echo(edge_note(advice))
-    print_table(summary_table(advice), f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "
+    print_table(summary, f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "
                 "deck, original (before) and proposal (after); differences paired on the same games")  # fmt: skip
     typer.echo(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {seed} "
                f"(in-sample); edge checks: {advice.games['edge']:,} games on seed {edge_seed(seed)}; hold-out: "

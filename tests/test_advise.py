@@ -14,11 +14,12 @@ import pytest
 
 from analysis.experiments.advise import advise
 from analysis.experiments.advise_edits import (
-    STRENGTHEN, WEAKEN, Change, Lock, apply, candidate_values, changes, check, editable,
+    STRENGTHEN, WEAKEN, Change, Lock, apply, candidate_values, changes, check, editable, only_cards,
 )  # fmt: skip
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
-    edit_sentences, flagged_table, headline, summary_table, tried_sentence, write_advice,
+    diff_html, edit_sentences, flagged_table, headline, quantity_text, summary_table, tried_sentence, verdict_counts,
+    write_advice,
 )  # fmt: skip
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
@@ -188,24 +189,30 @@ def test_r9_4_the_edge_counts_as_larger_when_its_growth_is_significant_or_beyond
     assert ("edge" in Settings().guards(m, m)) is grew and "edge" not in Settings(relaxed=True).guards(m, m)
 
 
-def test_the_page_opens_with_the_counts_length_and_edge_on_the_hold_out():
-    """advice.html's first sentence: the edits, the flagged counts before and after,
-    and the paired changes of game length and of the first player's edge (R9.4), the
-    edge judged by the search's rule."""
+def test_the_page_opens_with_the_verdicts_fixed_left_and_created_length_and_edge_on_the_hold_out():
+    """advice.html's first sentence: the edits, the verdicts before and how many the
+    proposal fixed, left (a flipped one included) and created, and the paired changes
+    of game length and of the first player's edge (R9.4), the edge judged by the
+    search's rule."""
+    flagged = pd.DataFrame({
+        "kind": ["ally", "ally", "ally", "ally", "task"],
+        "verdict_before": ["stronger", "weaker", "", "stronger", "overpays"],
+        "verdict_after": ["", "weaker", "stronger", "weaker", ""],
+    })  # fixed, left, created, left (flipped), fixed
+    counts = verdict_counts(flagged)
+    assert counts == {"before": 4, "allies": 3, "tasks": 1, "fixed": 2, "left": 2, "created": 1}
     summary = pd.DataFrame([
-        {"what": "allies with a verdict", "before": 15, "after": 2},
-        {"what": "tasks out of line", "before": 1, "after": 2},
         {"what": "mean turns per game", "before": 54.74, "difference": 2.62, "difference_low": 2.58, "difference_high": 2.66},
         {"what": "first player's edge over a fair seat", "before": 3.02, "difference": -0.09, "difference_low": -0.47,
          "difference_high": 0.29},
     ])  # fmt: skip
     advice = SimpleNamespace(changes=[object()] * 16, holdout_games=100_000)
-    assert headline(advice, summary) == (
-        "16 edits to the cards' data. On 100,000 fresh games per deck: allies with a verdict 15 → 2, tasks out of "
-        "line 1 → 2; games +4.8% longer (+2.62 turns, 95% CI +2.58 to +2.66); the first player's edge -0.09 pp "
-        "(95% CI -0.47 to +0.29), not larger.")  # fmt: skip
-    summary.loc[3, ["difference", "difference_low", "difference_high"]] = [0.3, 0.1, 0.5]
-    assert headline(advice, summary).endswith("the first player's edge +0.30 pp (95% CI +0.10 to +0.50), larger.")
+    assert headline(advice, summary, counts) == (
+        "16 edits to the cards' data. On 100,000 fresh games per deck: 4 verdicts before (3 allies, 1 task): 2 fixed, "
+        "2 left, 1 created by the proposal; games +4.8% longer (+2.62 turns, 95% CI +2.58 to +2.66); the first "
+        "player's edge -0.09 pp (95% CI -0.47 to +0.29), not larger.")  # fmt: skip
+    summary.loc[1, ["difference", "difference_low", "difference_high"]] = [0.3, 0.1, 0.5]
+    assert headline(advice, summary, counts).endswith("the first player's edge +0.30 pp (95% CI +0.10 to +0.50), larger.")
 
 
 def test_locked_list_lock_option_and_only_estimated_leave_those_fields_out(default_deck):
@@ -327,3 +334,78 @@ def test_a_block_style_list_is_rewritten_on_its_keys_line(default_deck):
     removed = [line for line in text.splitlines() if line not in edited.splitlines()]
     assert len(text.splitlines()) - len(edited.splitlines()) == 4 and "  symbols: [yellow]" in edited.splitlines()
     assert all(line.strip() in ("symbols:", "- yellow", "- purple", "save:", "- 3", "- 5") for line in removed)
+
+
+def _stronger(deck, effects: dict[int, float], fixed: set[int]) -> Measures:
+    """Measures of a deck whose allies ``effects`` (index: pp) are significantly stronger
+    than the average ally, but those in ``fixed``, at +0.5 pp (inside the aim); every
+    other ally at 0, the edge and game length unchanged."""
+    effect = np.zeros(len(deck.allies))
+    for index, pp in effects.items():
+        effect[index] = 0.5 if index in fixed else pp
+    allies = pd.DataFrame({"effect_pp": effect, "p_value": np.where(effect != 0, 1e-9, 0.9)})
+    turns = {"value": 55.0, "low": 54.9, "high": 55.1, "games": 20_000}
+    return Measures(allies, pd.DataFrame({"gap_points": np.zeros(len(deck.tasks))}), turns, {"value": 3.0}, turns)
+
+
+def _five_strong(default_deck, **settings) -> Search:
+    """Five stronger allies (Cindy the Skull +12, Kim Kitsuragi +10, Harry Du Bois +8,
+    Garte +6, Evrart Claire +4 pp); any edit of an ally's symbols brings it to +0.5 pp."""
+    effects = {9: 12.0, 10: 10.0, 11: 8.0, 12: 6.0, 15: 4.0}
+    allowed = {("allies", i, "symbols") for i in effects} & editable(default_deck, only=settings.pop("only", None))
+
+    def play(values):
+        return _stronger(default_deck, effects, {key[1] for key in values})
+
+    return Search(play, Settings(**settings), play({}), allowed, DEFAULT_CARDS.read_text(), "cards.yaml")
+
+
+def test_max_edits_keeps_the_edits_the_search_ranks_best(default_deck):
+    """--max-edits 3: of five stronger allies, each fixed by one edit, the proposal holds
+    the three whose fix gains most (Cindy, Kim, Harry), and Garte is told why it has
+    none; without it, all five."""
+    search = _five_strong(default_deck, max_edits=3)
+    values, _ = search.run()
+    assert sorted(key[1] for key in values) == [9, 10, 11]
+    assert tried_sentence(pd.DataFrame(search.log), "garte", "Garte", "stronger") == (
+        "Garte still has a verdict, stronger. Tried: Remove the green symbol from Garte, the cafeteria manager, "
+        "refused (max edits): the proposal already holds 3 edits (--max-edits).")  # fmt: skip
+    assert len(_five_strong(default_deck).run()[0]) == 5
+
+
+def test_only_limits_the_edits_to_the_cards_named(default_deck):
+    """--only kim_kitsuragi: of five stronger allies, the proposal edits Kim alone, and
+    the others are told as never tried."""
+    search = _five_strong(default_deck, only=only_cards(["kim_kitsuragi"], default_deck))
+    values, _ = search.run()
+    assert list(values) == [("allies", 10, "symbols")]
+    assert set(pd.DataFrame(search.log)["card"].dropna()) <= {"", "kim_kitsuragi"}
+
+
+def test_only_with_an_unknown_id_is_one_line_naming_it_and_the_valid_ids(default_deck):
+    with pytest.raises(ValueError) as caught:
+        only_cards(["kim_kitsurgi"], default_deck)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith("--only 'kim_kitsurgi': not a card id of cards.yaml (did you mean 'kim_kitsuragi'?)")
+    assert "valid: lena, cuno," in message and "kim_kitsuragi" in message and "find_your_badge" in message
+    assert only_cards([], default_deck) is None
+
+
+def test_a_zero_width_interval_is_not_shown_as_a_ci():
+    """A task whose par every bootstrap resample put at the same reward: its gap is
+    shown alone, not as "0.0 (95% CI 0.0–0.0)"."""
+    assert quantity_text(0.0, 0.0, 0.0, "points") == "0.0 points"
+    assert quantity_text(1.0, 1.0, 1.0, "pp") == "+1.0 pp"
+    assert quantity_text(1.0, 0.4, 1.6, "points") == "1.0 points (95% CI 0.4–1.6)"
+    assert quantity_text(8.3, 8.0, 8.6, "pp") == "+8.3 pp (95% CI 8.0–8.6)"
+
+
+def test_the_diff_is_coloured_by_line_and_keeps_its_markers():
+    diff = ("--- cards.yaml\n+++ proposal.yaml\n@@ -1,2 +1,2 @@\n-    symbols: [yellow, purple]\n+    symbols: [yellow]\n"
+            "     points: 3\n")
+    html = diff_html(diff)
+    assert '<span class="del">-    symbols: [yellow, purple]</span>' in html
+    assert '<span class="add">+    symbols: [yellow]</span>' in html
+    assert '<span class="file">--- cards.yaml</span>' in html and '<span class="hunk">@@ -1,2 +1,2 @@</span>' in html
+    assert "\n     points: 3" in html and html.startswith('<pre class="diff">')

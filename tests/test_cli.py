@@ -210,3 +210,27 @@ def test_report_refuses_a_malformed_length_target_in_one_line(tmp_path):
     result = revachol("report", str(tmp_path), "--target-turns", "fifty")
     assert result.returncode == 1
     assert result.stderr.strip() == "error: --target-turns 'fifty': write LO..HI in turns, e.g. 50..60"
+
+
+@pytest.mark.slow
+def test_advise_with_only_edits_that_card_prints_its_stages_to_a_log_and_writes_no_nan(tmp_path):
+    """advise --only kim_kitsuragi on the default deck, output captured (a log, not a
+    terminal): every proposed edit is on Kim Kitsuragi (unrestricted, the search edits
+    a dozen cards), standard error holds one line per stage, and neither advice.html
+    nor advice.csv holds a literal nan (the tried column of cards no longer flagged)."""
+    out = tmp_path / "advise"
+    result = revachol("advise", "-n", "1500", "--holdout-games", "1500", "--only", "kim_kitsuragi", "--out", str(out),
+                      "--jobs", "2")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    stages = [line for line in result.stderr.splitlines() if line.startswith("advise: ")]
+    assert stages[0] == "advise: the original deck on 1,500 games (and as many points-blind) …"
+    assert stages[1].startswith("advise: round 1: screening 2 edits of 1 card on 1,500 games per deck (best so far")
+    assert stages[-1] == "advise: confirming on the hold-out: the original and the proposal on 1,500 fresh games each …"
+    before, after = (path.read_text(encoding="utf-8") for path in (ROOT / "cards.yaml", out / "proposal.yaml"))
+    assert [(b, a) for b, a in zip(before.splitlines(), after.splitlines()) if b != a] == [
+        ("    symbols: [blue, orange]", "    symbols: [blue]")]  # Kim Kitsuragi's line, and nothing else
+    assert "On 1,500 fresh games per deck:" in result.stdout
+    page = re.sub(r'src="data:image/png;base64,[^"]*"', "", (out / "advice.html").read_text(encoding="utf-8"))
+    for text in (page, (out / "advice.csv").read_text(encoding="utf-8")):
+        assert re.findall(r"\bnan\b", text, flags=re.IGNORECASE) == []
+    assert "Evrart Claire still has a verdict, stronger" in page and "--only left it out" in page

@@ -160,18 +160,22 @@ def _seat0_wins(run_dir: Path) -> np.ndarray:
     return players["won"].to_numpy().astype(float)
 
 
-def test_card_value_is_measured_against_the_median_plain_ally(tmp_path, default_deck):
+def test_card_value_is_measured_against_the_plain_ally_nearest_the_average(tmp_path, default_deck):
     """Forbidding a plain ally costs win rate too: Lena's value is the win rate of seat 0
-    forbidden the reference plain ally minus forbidden Lena, on the same deals."""
-    from analysis.experiments.card_value import card_values, median_plain_ally
+    forbidden the reference plain ally (the one whose effect against the average ally is
+    nearest zero in the baseline) minus forbidden Lena, on the same deals."""
+    from analysis.experiments.card_value import card_values, nearest_plain_ally
     from analysis.cards import ally_strength
 
     out = tmp_path / "cv"
     table = card_values(DEFAULT_CARDS, 3000, out, allies=["lena"], n_jobs=1, progress=False)
     (row,) = table.to_dict("records")
-    reference = median_plain_ally(default_deck, ally_strength(out / "baseline"))
+    strength = ally_strength(out / "baseline").set_index("ally")
     plain = {a.id: a for a in default_deck.allies if not a.ability}
-    assert reference in plain and row["reference"] == plain[reference].name
+    reference = row["reference_id"]
+    assert reference == nearest_plain_ally(default_deck, strength.reset_index())
+    assert row["reference"] == plain[reference].name
+    assert abs(strength.loc[reference, "effect_pp"]) == strength.loc[list(plain), "effect_pp"].abs().min()
     never_lena, never_reference = _seat0_wins(out / "never-lena"), _seat0_wins(out / f"never-{reference}")
     assert row["win_rate_value"] == pytest.approx(never_reference.mean() - never_lena.mean())
     assert row["value_vs_baseline"] == pytest.approx(_seat0_wins(out / "baseline").mean() - never_lena.mean())
@@ -180,6 +184,28 @@ def test_card_value_is_measured_against_the_median_plain_ally(tmp_path, default_
     assert 0 < row["held_games"] < 3000
     assert row["value_per_held_game"] == pytest.approx(row["value_vs_baseline"] * 3000 / row["held_games"])
     assert row["value_per_held_game_low"] < row["value_per_held_game"] < row["value_per_held_game_high"]
+
+
+def test_the_reference_rule_picks_one_ally_for_a_deck_and_its_edit(tmp_path, default_deck):
+    """Before and after: the edited deck, valued with reference_deck=cards.yaml, is
+    measured against the ally the rule chose on cards.yaml, although its own baseline
+    would choose another (the edit moves that very ally's symbols, R1.2)."""
+    from analysis.cards import ally_strength
+    from analysis.experiments.card_value import card_values, nearest_plain_ally
+    from sim.cards import load_deck, with_values
+
+    before = card_values(DEFAULT_CARDS, 2000, tmp_path / "before", allies=["lena"], n_jobs=1, progress=False)
+    chosen = before["reference_id"].iloc[0]
+    index = next(i for i, a in enumerate(default_deck.allies) if a.id == chosen)
+    symbols = default_deck.allies[index].symbols  # one symbol fewer, or a crown more for a one-symbol ally
+    edited = tmp_path / "edited.yaml"
+    edited.write_text(with_values(DEFAULT_CARDS.read_text(encoding="utf-8"), {
+        ("allies", index, "symbols"): symbols[:1] if len(symbols) == 2 else [*symbols, "crown"]}))  # fmt: skip
+    after = card_values(edited, 2000, tmp_path / "after", allies=["lena"], n_jobs=1, progress=False,
+                        reference_deck=DEFAULT_CARDS)  # fmt: skip
+    assert after["reference_id"].iloc[0] == chosen
+    own = nearest_plain_ally(load_deck(edited), ally_strength(tmp_path / "after" / "baseline"))
+    assert own != chosen  # left to itself, the edited deck's rule would have chosen another ally
 
 
 def test_an_ally_valued_against_itself_is_worth_nothing(tmp_path):

@@ -19,7 +19,7 @@ a hold-out seed (:func:`analysis.experiments.tune.holdout_seed`) with
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,8 +27,9 @@ from typing import Any
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP
-from analysis.experiments.advise_edits import Change, Key, Lock, apply, changes, check, editable
+from analysis.experiments.advise_edits import Change, Key, Lock, apply, changes, check, editable, only_cards
 from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure
+from analysis.experiments.advise_progress import progress as stages
 from analysis.experiments.advise_search import AIM, Search, Settings
 from analysis.experiments.compare import comparison_tables
 from analysis.experiments.tune import holdout_seed
@@ -79,6 +80,9 @@ class Advice:
     edge_relaxed : bool
         No candidate kept the first player's edge, so the search weighed its
         growth instead of refusing it (:mod:`.advise_search`).
+    only, max_edits
+        The cards the search might edit (empty: every card) and the most edits the
+        proposal might hold (None: no limit), as :func:`advise` was given them.
     """
 
     changes: list[Change]
@@ -95,6 +99,8 @@ class Advice:
     n_games: int
     holdout_games: int
     edge_relaxed: bool = False
+    only: tuple[str, ...] = ()
+    max_edits: int | None = None
 
 
 def advise(
@@ -112,6 +118,8 @@ def advise(
     holdout_games: int = HOLDOUT_GAMES,
     n_jobs: int = -1,
     progress: bool = True,
+    only: Sequence[str] = (),
+    max_edits: int | None = None,
 ) -> Advice:
     """Propose card edits that bring the flagged quantities inside their thresholds,
     and measure them on a hold-out seed (module docstring).
@@ -141,7 +149,14 @@ def advise(
     n_jobs : int
         Worker processes (joblib; results do not depend on it).
     progress : bool
-        Show the search's progress (candidates tried, the best so far).
+        Show the search's progress: on a terminal a status line (candidates tried, the
+        best so far), elsewhere one line per stage on standard error
+        (:mod:`.advise_progress`).
+    only : sequence of str
+        Card ids (``--only CARD``): edit these cards alone; empty for every card.
+    max_edits : int, optional
+        The most edited fields the proposal may hold (``--max-edits K``), those the
+        search ranks best (:mod:`.advise_search`); None for no limit.
 
     Returns
     -------
@@ -152,7 +167,8 @@ def advise(
     sim.cards.DeckError
         When the card file does not validate.
     ValueError
-        For a lock that names no card or field (one line).
+        For a lock that names no card or field, an ``only`` id that names no card, or
+        ``max_edits`` below 1 (one line each).
     """
     from sim.points_blind import play_points_blind
     from sim.runner import simulate
@@ -160,13 +176,17 @@ def advise(
     cards, out = Path(cards), Path(out)
     text = cards.read_text(encoding="utf-8")
     original = load_deck(cards)
-    allowed = editable(original, [Lock.parse(lock, original, str(cards)) for lock in locks], only_estimated)
+    if max_edits is not None and max_edits < 1:
+        raise ValueError(f"--max-edits {max_edits}: the proposal must be allowed at least 1 edit")
+    allowed = editable(original, [Lock.parse(lock, original, str(cards)) for lock in locks], only_estimated,
+                       only_cards(only, original, str(cards)))  # fmt: skip
     short_before = {c.colour for c in short_colours(summarise(original).colours)}
-    settings = Settings(threshold_pp, threshold_points, AIM, target_turns)
+    settings = Settings(threshold_pp, threshold_points, AIM, target_turns, max_edits=max_edits)
     played: dict[str, Measures] = {}
     games = {"search": 0, "edge": 0, "holdout": 0}
     edge_runs: set[str] = set()
-    status: dict[str, Any] = {"stage": "the original deck", "bar": lambda *_: None}
+    status: dict[str, Any] = {"stage": f"the original deck on {n_games:,} games (and as many points-blind)",
+                              "bar": lambda *_: None, "search": None, "current": None}  # fmt: skip
 
     def run(deck: Deck, run_dir: Path, run_seed: int, n: int, sample: str) -> Path:
         simulate(deck, n, run_dir, players, bots, run_seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
@@ -197,16 +217,21 @@ def advise(
             played[name] = measure(run_dir, threshold_pp, threshold_points)
             if values:
                 played[name] = replace(played[name], edge_change=edge_change(out / "search" / first, run_dir))
-            if "search" in status:
-                status["bar"](status["stage"], status["search"], status["current"])
+            status["bar"](status["stage"], status["search"], status["current"])
         return played[name]
 
     first = check(text, str(cards), short_before).content_hash[:16]
-    with _progress(progress) as bar:
+    with stages(progress, n_games) as bar:
+        status["bar"] = bar
+        bar(status["stage"], None, None)
         start = play({})
-        search = Search(play, settings, start, allowed, text, str(cards), short_before,
-                        lambda stage, best: status.update(stage=stage, current=best), check_edge)  # fmt: skip
-        status.update(bar=bar, search=search, current=start)
+
+        def show(stage: str, best: Measures) -> None:
+            status.update(stage=stage, current=best)
+            bar(stage, search, best)
+
+        search = Search(play, settings, start, allowed, text, str(cards), short_before, show, check_edge)
+        status.update(search=search, current=start)
         search.record("original", start, "")
         values, current = search.run()
 
@@ -214,7 +239,8 @@ def advise(
         proposal_deck = check(edited, str(cards), short_before)
         proposal = write_files(Files(texts={"proposal.yaml": edited}), out)["proposal.yaml"]
         fresh = holdout_seed(seed)
-        bar("hold-out: the original and the proposal on fresh games", search, current)
+        bar(f"confirming on the hold-out: the original and the proposal on {holdout_games:,} fresh games each",
+            search, current)  # fmt: skip
         runs = {name: run(deck, out / "holdout" / deck.content_hash[:16], fresh, holdout_games, "holdout")
                 for name, deck in (("original", original), ("proposal", proposal_deck))}  # a deck's runs are its own
         before, after = (measure(runs[name], threshold_pp, threshold_points) for name in ("original", "proposal"))
@@ -223,34 +249,7 @@ def advise(
         changes=changes(original, values), deck=proposal_deck, proposal=proposal,
         diff=_diff(text, edited, str(cards), str(proposal)), before=before, after=after, differences=differences,
         search=pd.DataFrame(search.log), games={**games, "candidates": len(played)}, seed=seed, holdout_seed=fresh,
-        n_games=n_games, holdout_games=holdout_games, edge_relaxed=search.settings.relaxed,
+        n_games=n_games, holdout_games=holdout_games, edge_relaxed=search.settings.relaxed, only=tuple(only),
+        max_edits=max_edits,
     )  # fmt: skip
 
-
-class _progress:
-    """A rich status line: the stage, candidates tried and the best so far (nothing when quiet)."""
-
-    def __init__(self, show: bool):
-        self.show = show
-
-    def __enter__(self) -> Callable[[str, Search, Measures], None]:
-        if not self.show:
-            return lambda *_: None
-        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
-        self.progress.start()
-        task = self.progress.add_task("advise: the original deck", total=None)
-
-        def update(stage: str, search: Search, best: Measures) -> None:
-            targets = search.settings.targets(best)
-            allies, tasks = sum(s == "allies" for s, *_ in targets), len(targets) - sum(s == "allies" for s, *_ in targets)
-            self.progress.update(task, description=f"advise {stage} · {search.tried} candidates tried · best so far "
-                                 f"(in-sample): {allies} allies and {tasks} tasks beyond the aim, excess "
-                                 f"{search.settings.excess(best, search.original):.2f}")  # fmt: skip
-
-        return update
-
-    def __exit__(self, *exc) -> None:
-        if self.show:
-            self.progress.stop()

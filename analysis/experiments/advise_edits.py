@@ -16,8 +16,9 @@ morale (R1.3)   save       one step easier or harder (R8 Reading's forms, by
 
 Abilities, ally points, ``special``, penalties, card counts and ids are never
 edited. A field is left alone when it is locked (``--lock CARD.FIELD``, or named in
-the card's ``locked:`` list), and with ``only_estimated`` when the card does not
-list it under ``estimated:`` (a printed value, RULES R1 Reading).
+the card's ``locked:`` list), with ``only_estimated`` when the card does not
+list it under ``estimated:`` (a printed value, RULES R1 Reading), and with ``only``
+(``--only CARD``) when its card is not one of those named.
 
 Each edit has a direction, from the verdict it answers: a stronger ally loses
 strength (a symbol removed, or recoloured towards the colour tasks need least), a
@@ -34,6 +35,7 @@ demand that was not short before (:func:`sim.deck_summary.short_colours`).
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -81,12 +83,38 @@ class Lock:
         return cls(match[1], match[2])
 
 
-def editable(deck: Deck, locks: Iterable[Lock] = (), only_estimated: bool = False) -> set[Key]:
-    """The values ``advise`` may edit (module docstring): ``(section, index, field)``."""
+def only_cards(ids: Iterable[str], deck: Deck, file: str = "cards.yaml") -> set[str] | None:
+    """The card ids of ``--only CARD`` (repeated), checked against ``deck``; None when
+    none is given (every card may be edited).
+
+    Raises
+    ------
+    ValueError
+        One line naming the first id that is no card of ``deck`` (ally, task or morale
+        card), the closest ids, and every valid id.
+    """
+    ids = list(ids)
+    if not ids:
+        return None
+    valid = [card.id for section in KIND for card in getattr(deck, section)]
+    for card in ids:
+        if card not in valid:
+            close = difflib.get_close_matches(card, valid, n=3, cutoff=0.6)
+            hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+            raise ValueError(f"--only {card!r}: not a card id of {file}{hint}; valid: {', '.join(valid)}")
+    return set(ids)
+
+
+def editable(deck: Deck, locks: Iterable[Lock] = (), only_estimated: bool = False,
+             only: set[str] | None = None) -> set[Key]:  # fmt: skip
+    """The values ``advise`` may edit (module docstring): ``(section, index, field)``;
+    with ``only`` (card ids, :func:`only_cards`), those of these cards alone."""
     locked = {(lock.card, lock.field) for lock in locks}
     out = set()
     for section, fields in EDITABLE.items():
         for index, card in enumerate(getattr(deck, section)):
+            if only is not None and card.id not in only:
+                continue
             for field in fields:
                 if field in card.locked or (card.id, field) in locked:
                     continue

@@ -10,6 +10,11 @@ par of the other tasks (points, 95% CI from the game-clustered bootstrap of
 player's edge, morale-loss events per game) are paired differences on the same
 games (:mod:`analysis.experiments.compare`). The search's own figures are shown last,
 labelled in-sample.
+
+An interval of zero width (a task whose par every bootstrap resample put at the same
+reward) is no interval: its value is shown alone (:func:`quantity_text`). A cell with
+nothing to say (``tried`` of a card no longer flagged) is empty, in ``advice.csv`` and
+on the page, never ``nan``.
 """
 
 from __future__ import annotations
@@ -28,6 +33,19 @@ from analysis.report.writer import Files, write_files
 from analysis.report.html import estimate, figure_png, image_html, page, table_html
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
+STYLE = """
+body { max-width: 1320px; }
+.wide { overflow-x: auto; max-width: 100%; }
+.wide table.table td { overflow-wrap: break-word; }
+.wide.estimates table.table td { white-space: nowrap; }
+.wide.sentences table.table td:last-child { white-space: normal; text-align: left; min-width: 18em; }
+.wide.sentences table.table th:last-child { text-align: left; }
+pre.diff { white-space: pre-wrap; overflow-wrap: anywhere; background: #f8f8f8; padding: 0.6em; }
+pre.diff .add { color: #1a7f37; background: #e6ffec; }
+pre.diff .del { color: #cf222e; background: #ffebe9; }
+pre.diff .hunk { color: #6e7781; }
+pre.diff .file { font-weight: bold; }
+"""  # wide tables scroll inside their own box, never the page; the diff keeps its +/- markers
 
 
 def _card_rows(m: Measures, kind: str) -> pd.DataFrame:
@@ -93,19 +111,57 @@ def summary_table(advice: Advice) -> pd.DataFrame:
     return table
 
 
-def _figure(value: float, low: float, high: float, unit: str, n: int | None = None) -> str:
+def zero_width(low: float, high: float) -> bool:
+    """Whether an interval's bounds coincide (within 1e-9): no interval to show."""
+    return bool(np.isfinite(low) and np.isfinite(high) and abs(high - low) <= 1e-9)
+
+
+def quantity_text(value: float, low: float, high: float, unit: str, n: int | None = None) -> str:
+    """A flagged quantity with its 95% CI: ``+4.2 pp (95% CI 3.5 to 4.8)`` (``unit``
+    ``pp``), ``+1.0 points (95% CI 0.4–1.6)``; the value alone when the interval has
+    zero width (``0.0 points``, module docstring) or no bounds."""
+    if zero_width(low, high):
+        low = high = np.nan
     if unit == "pp":
         return estimate(value / 100, low / 100, high / 100, "pp", n=n)
     return estimate(value, low, high, "", n=n, noun=unit)
 
 
+def _shown(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` for the page: a zero-width interval's bounds blanked, so that a cell
+    shows its value alone (:func:`quantity_text`)."""
+    shown = table.copy()
+    for low in [c for c in table.columns if c.endswith("_low") and f"{c[:-4]}_high" in table.columns]:
+        high = f"{low[:-4]}_high"
+        blank = [zero_width(a, b) for a, b in zip(table[low], table[high])]
+        shown.loc[blank, [low, high]] = np.nan
+    return shown
+
+
+def verdict_counts(flagged: pd.DataFrame) -> dict[str, int]:
+    """The verdicts of :func:`flagged_table` (allies and tasks) on the hold-out:
+    ``before`` (``allies``, ``tasks``: of the original), ``fixed`` (a card with a
+    verdict before and none after), ``left`` (a verdict before and after, a flipped
+    one included) and ``created`` (none before, one after)."""
+    before, after = flagged["verdict_before"] != "", flagged["verdict_after"] != ""
+    return {"before": int(before.sum()), "allies": int((before & (flagged["kind"] == "ally")).sum()),
+            "tasks": int((before & (flagged["kind"] == "task")).sum()), "fixed": int((before & ~after).sum()),
+            "left": int((before & after).sum()), "created": int((~before & after).sum())}  # fmt: skip
+
+
+def edits_lead(advice: Advice) -> str:
+    """The line above the edits' sentences, which says once where their figures come
+    from: ``On 100,000 fresh games per deck, with all 16 edits together:``."""
+    together = f", with all {len(advice.changes)} edits together" if len(advice.changes) > 1 else ""
+    return f"On {advice.holdout_games:,} fresh games per deck{together}:"
+
+
 def edit_sentences(advice: Advice) -> list[str]:
     """One plain sentence per edit, with the effect before and after on the hold-out
-    games: ``Remove the purple symbol from Evrart Claire: its effect against the
-    average ally goes from +12.1 pp (95% CI …) to +0.8 pp (…) on 100,000 fresh
-    games, with all 3 edits together.``"""
+    games (:func:`edits_lead` says so once, above them): ``Remove the purple symbol
+    from Evrart Claire: its effect against the average ally goes from +12.1 pp (95% CI
+    …) to +0.8 pp (…).``"""
     flagged = flagged_table(advice).set_index("card")
-    together = f", with all {len(advice.changes)} edits together" if len(advice.changes) > 1 else ""
     out = []
     for change in advice.changes:
         if change.card not in flagged.index:  # a morale card: its effect is the side effects' table
@@ -113,23 +169,26 @@ def edit_sentences(advice: Advice) -> list[str]:
             continue
         r = flagged.loc[change.card]
         out.append(f"{change.sentence()}: its {r['quantity']} goes from "
-                   f"{_figure(r['before'], r['before_low'], r['before_high'], r['unit'])} to "
-                   f"{_figure(r['after'], r['after_low'], r['after_high'], r['unit'])} on "
-                   f"{advice.holdout_games:,} fresh games{together}.")  # fmt: skip
+                   f"{quantity_text(r['before'], r['before_low'], r['before_high'], r['unit'])} to "
+                   f"{quantity_text(r['after'], r['after_low'], r['after_high'], r['unit'])}.")  # fmt: skip
     return out
 
 
-def tried_sentence(search: pd.DataFrame, card: str, name: str, still: str) -> str:
+def tried_sentence(search: pd.DataFrame, card: str, name: str, still: str, only: tuple[str, ...] = ()) -> str:
     """What the search tried for a card still flagged, from its log (``search.csv``):
     ``Evrart Claire still has a verdict, stronger (+11.5 pp …). Tried: Remove the purple symbol
     from Evrart Claire, refused: the first player's edge grew by +0.30 pp (95% CI
     +0.02 to +0.58) on the edge seed; …``. Each edit once, with its last outcome;
-    ``still`` is the card's verdict and figure on the hold-out."""
-    rows = search[(search["card"] == card) & search["stage"].str.startswith(("greedy", "pair", "triple", "screen"))]
+    ``still`` is the card's verdict and figure on the hold-out; ``only``: the cards
+    ``--only`` named (a card left out is told so)."""
+    if only and card not in only:
+        return f"{name} still has a verdict, {still}: --only left it out."
+    attempts = search["stage"].str.startswith(("combined", "greedy", "pair", "triple", "screen"))
+    rows = search[(search["card"] == card) & attempts]
     rows = rows[~(rows["stage"].str.startswith("screen") & (rows["refused_by"] == ""))]  # a screen's fair try goes on
     if rows.empty:
-        return (f"{name} still has a verdict, {still}: no edit was tried for it (on the search seed it was inside the aim, or "
-                "its fields are locked).")  # fmt: skip
+        return (f"{name} still has a verdict, {still}: no edit was tried for it (on the search seed it was inside the aim, "
+                "its fields are locked, or the proposal already held --max-edits edits).")  # fmt: skip
     last = rows.drop_duplicates("edits", keep="last")
     parts = [f"{row['edit'] or row['edits']}, " + (f"refused ({row['refused_by']}): {row['why']}" if row["refused_by"] else row["why"])
              for _, row in last.iterrows()]  # fmt: skip
@@ -143,7 +202,8 @@ def resist_sentences(advice: Advice) -> list[str]:
     flagged = flagged_table(advice)
     still = flagged[flagged["verdict_after"] != ""]
     return [tried_sentence(advice.search, r["card"], r["name"], f"{r['verdict_after']} "
-                           f"({_figure(r['after'], r['after_low'], r['after_high'], r['unit'])} on the hold-out)")
+                           f"({quantity_text(r['after'], r['after_low'], r['after_high'], r['unit'])} on the hold-out)",
+                           advice.only)
             for _, r in still.iterrows()]  # fmt: skip
 
 
@@ -182,23 +242,55 @@ def edge_note(advice: Advice) -> str:
             f"on {advice.holdout_games:,} games of a seed of its own before any deck was accepted.")  # fmt: skip
 
 
-def headline(advice: Advice, summary: pd.DataFrame) -> str:
-    """The page's first sentence: how many edits, and on the hold-out games the flagged
-    counts before and after, the change of game length and of the first player's
+def headline(advice: Advice, summary: pd.DataFrame, counts: dict[str, int]) -> str:
+    """The page's first sentence: how many edits, and on the hold-out games the
+    verdicts before and how many the proposal fixed, left and created
+    (:func:`verdict_counts`), the change of game length and of the first player's
     edge, each with its paired 95% CI, the edge judged by the search's rule
     (:meth:`.advise_search.Settings.edge_grew`)."""
     rows = summary.set_index("what")
-    allies, tasks = rows.loc["allies with a verdict"], rows.loc["tasks out of line"]
     turns, edge = rows.loc["mean turns per game"], rows.loc["first player's edge over a fair seat"]
     longer = 100 * turns["difference"] / turns["before"]
     grew = Settings().edge_grew({"value": edge["difference"], "low": edge["difference_low"]})
     edge_words = "larger" if grew else "not larger"
     return (f"{len(advice.changes)} edit{'s' * (len(advice.changes) != 1)} to the cards' data. On "
-            f"{advice.holdout_games:,} fresh games per deck: allies with a verdict {allies['before']:.0f} → "
-            f"{allies['after']:.0f}, tasks out of line {tasks['before']:.0f} → {tasks['after']:.0f}; games "
+            f"{advice.holdout_games:,} fresh games per deck: {_verdicts(counts)}; games "
             f"{longer:+.1f}% longer ({turns['difference']:+.2f} turns, 95% CI {turns['difference_low']:+.2f} to "
             f"{turns['difference_high']:+.2f}); the first player's edge {edge['difference']:+.2f} pp (95% CI "
             f"{edge['difference_low']:+.2f} to {edge['difference_high']:+.2f}), {edge_words}.")  # fmt: skip
+
+
+def _verdicts(counts: dict[str, int]) -> str:
+    """``15 verdicts before (14 allies, 1 task): 13 fixed, 2 left, 3 created by the proposal``."""
+    allies = f"{counts['allies']} all{'y' if counts['allies'] == 1 else 'ies'}"
+    tasks = f"{counts['tasks']} task{'s' * (counts['tasks'] != 1)}"
+    return (f"{counts['before']} verdict{'s' * (counts['before'] != 1)} before ({allies}, {tasks}): "
+            f"{counts['fixed']} fixed, {counts['left']} left, {counts['created']} created by the proposal")
+
+
+def diff_html(diff: str) -> str:
+    """The unified diff as a ``<pre class="diff">``, each line escaped in a span: added
+    lines ``add`` (green), removed ``del`` (red), ``@@`` hunks ``hunk``, file names
+    ``file``; the ``+``/``-`` markers are kept, so it reads without colour too."""
+    if not diff:
+        return '<pre class="diff">no change</pre>'
+    kinds = (("+++", "file"), ("---", "file"), ("@@", "hunk"), ("+", "add"), ("-", "del"))
+    lines = []
+    for line in diff.splitlines():
+        kind = next((k for start, k in kinds if line.startswith(start)), "")
+        lines.append(f'<span class="{kind}">{escape(line)}</span>' if kind else escape(line))
+    return '<pre class="diff">' + "\n".join(lines) + "</pre>"
+
+
+def _wide(table: str, *kinds: str) -> str:
+    """A table that may be wider than the page, in a box that scrolls sideways itself;
+    ``kinds``: ``estimates`` (cells on one line), ``sentences`` (the last column,
+    ``tried``, holds sentences: wrapped, left-aligned)."""
+    return f'<div class="{" ".join(("wide", *kinds))}">{table}</div>'
+
+
+QUANTITY_NOTE = ("An ally's quantity is its effect against the average ally (pp), a task's its gap from par (points); "
+                 "each with its 95% CI, n in games.")  # fmt: skip
 
 
 def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
@@ -207,8 +299,8 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
     paths of the page and of ``advice.csv``."""
     flagged, summary = flagged_table(advice), summary_table(advice)
     resisting = resist_sentences(advice)
-    still = flagged["verdict_after"] != ""
-    flagged.loc[still, "tried"] = resisting
+    flagged["tried"] = ""  # an empty cell for a card no longer flagged (never "nan")
+    flagged.loc[flagged["verdict_after"] != "", "tried"] = resisting
     sample = f"hold-out (seed {advice.holdout_seed})"
     table = pd.concat([flagged.assign(sample=sample),
                        summary.rename(columns={"what": "name"}).assign(kind="summary", sample=sample)],
@@ -220,22 +312,29 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
                   f"{advice.holdout_seed}, which the search never used (and as many with every task paying alike).")
     if command:
         provenance = f"Command: <code>{escape(command)}</code>. " + provenance
+    lead = f"<p>{escape(edits_lead(advice))}</p>" if advice.changes else ""
+    is_count = summary["unit"].isin(["allies", "tasks"])  # whole numbers, shown as such
+    counts = summary[is_count]
     body = ["<h1>What should I change?</h1>",
-            f"<p class=\"answer\">{escape(headline(advice, summary))}</p>",
-            "<h2>The edits</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
+            f"<p class=\"answer\">{escape(headline(advice, summary, verdict_counts(flagged)))}</p>",
+            f"<h2>The edits</h2>{lead}<ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
             *(["<h2>The cards that resist</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in resisting) + "</ul>"]
               if resisting else []),
             f"<p class=\"note\">{provenance}</p>",
             f"<p class=\"note\">{escape(edge_note(advice))}</p>",
             "<h2>Every flagged quantity, before and after</h2>",
-            table_html(flagged), image_html(figure_png(plot_forest(flagged)), "forest plot"),
-            "<h2>Counts and side effects</h2>", table_html(summary),
-            "<h2>The proposal's diff</h2>", f"<pre>{escape(advice.diff) or 'no change'}</pre>",
+            f"<p class=\"note\">{QUANTITY_NOTE}</p>",
+            _wide(table_html(_shown(flagged), hide=("quantity",)), "estimates", "sentences"),
+            image_html(figure_png(plot_forest(flagged)), "forest plot"),
+            "<h2>Counts and side effects</h2>", table_html(counts[["what", "before", "after", "n"]].astype(
+                {"before": np.int64, "after": np.int64})), _wide(table_html(_shown(summary[~is_count])), "estimates"),
+            "<h2>The proposal's diff</h2>", diff_html(advice.diff),
             f"<h2>The search (in-sample: seed {advice.seed}, {advice.n_games:,} games per deck)</h2>",
             f"<p class=\"note\">{advice.games['candidates']} decks played, {advice.games['search']:,} games on the "
             f"search seed, {advice.games['edge']:,} in the edge checks and {advice.games['holdout']:,} on the "
             f"hold-out seed (points-blind companions included). "
-            f"These figures chose the proposal and flatter it.</p>", table_html(advice.search)]  # fmt: skip
+            f"These figures chose the proposal and flatter it.</p>", _wide(table_html(advice.search))]  # fmt: skip
     written = write_files(Files({"search.csv": advice.search, "advice.csv": table}, texts={
-        "advice.html": page("What should I change? Card edits, confirmed on fresh games", "\n".join(body))}), out)
+        "advice.html": page("What should I change? Card edits, confirmed on fresh games", "\n".join(body),
+                            f"<style>{STYLE}</style>")}), out)  # fmt: skip
     return written["advice.html"], written["advice.csv"]

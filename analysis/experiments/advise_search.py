@@ -41,6 +41,13 @@ left flagged, often new verdicts, since every edit moves the average ally):
    :data:`PAIRS` such triples per pair. Pairs come last so that they cost at most
    ``PAIRS × (1 + PAIRS)`` decks per resisting card.
 
+*At most* ``max_edits`` *edits* (``--max-edits K``): the proposal never holds more.
+The screen plays no edit of a new field once the current deck holds ``K``; the
+combination takes the targets' best edits in the screen's order (the target whose best
+edit gains most first) while there is room, and a greedy step, a pair or a triple that
+would add a field beyond ``K`` is not played (logged as refused by ``max edits``).
+So the edits kept are those the search ranks best.
+
 Every attempt at a target is logged (``search.csv``: ``card``, ``refused_by``,
 ``why``), so that a card still flagged in the proposal can be told with the edits
 tried for it and the guard that refused each (:func:`.advise_page.resist_sentences`).
@@ -110,7 +117,8 @@ PAIRS = 3  # pair moves tried per card whose best edit a guard refused (module d
 @dataclass(frozen=True)
 class Settings:
     """The thresholds and guards of one search; ``relaxed``: the edge is weighed,
-    not a guard (module docstring)."""
+    not a guard; ``max_edits``: the most edited fields a deck may hold, None for no
+    limit (module docstring)."""
 
     threshold_pp: float = DEFAULT_THRESHOLD_PP
     threshold_points: float = DEFAULT_THRESHOLD_POINTS
@@ -118,6 +126,7 @@ class Settings:
     target_turns: tuple[float, float] | None = None
     edge_tolerance_pp: float = EDGE_TOLERANCE_PP
     relaxed: bool = False
+    max_edits: int | None = None
 
     def targets(self, m: Measures) -> list[tuple[str, int, int]]:
         """``(section, index, direction)`` of the cards beyond the aim (module docstring)."""
@@ -200,8 +209,8 @@ class Search:
                why: str = "", edit: str = "") -> None:  # fmt: skip
         """One row of the log (``search.csv``): a deck played, and, for an attempt at a
         target, its ``card`` (id), the guard that refused it (``refused_by``: ``edge``,
-        ``length``, ``new verdict``, ``excess``, ``no closer``, ``validation``; empty
-        when accepted), ``why``, with its numbers, and ``edit`` in a designer's words."""
+        ``length``, ``new verdict``, ``excess``, ``no closer``, ``validation``,
+        ``max edits``; empty when accepted), ``why``, with its numbers, and ``edit`` in a designer's words."""
         row = {"stage": stage, "edits": note, "card": card, "edit": edit, "refused_by": refused_by, "why": why,
                "edge_relaxed": self.settings.relaxed}  # fmt: skip
         if m is not None:
@@ -213,6 +222,17 @@ class Search:
                     "turns": m.length["value"], "edge_pp": m.edge["value"], "edge_change_pp": m.edge_change["value"],
                     "edge_change_low": m.edge_change["low"], "edge_change_high": m.edge_change["high"]}  # fmt: skip
         self.log.append(row)
+
+    def room(self, values: dict[Key, Any], keys) -> bool:
+        """Whether ``values`` with ``keys`` edited too holds at most
+        :attr:`Settings.max_edits` edited fields (always, without a limit)."""
+        cap = self.settings.max_edits
+        return cap is None or len(set(values) | set(keys)) <= cap
+
+    def full(self, stage: str, key: Key, value: Any) -> None:
+        """Log an edit not played because the deck holds :attr:`Settings.max_edits` edits."""
+        self.record(stage, None, f"{key[0]}[{key[1]}].{key[2]} = {value}", self.card(key).id, "max edits",
+                    f"the proposal already holds {self.settings.max_edits} edits (--max-edits)", self.edit(key, value))
 
     def better(self, m: Measures, than: Measures) -> bool:
         return self.settings.score(m, self.original) < self.settings.score(than, self.original)
@@ -278,14 +298,20 @@ class Search:
         (module docstring). Every edit played is kept in :attr:`screened`."""
         best = []
         self.screened = []
+        targets = []
         for section, index, direction in self.settings.targets(current):
-            before = abs(quantity(current, section, index))
-            found = []
-            keys = sorted(k for k in self.allowed if k[:2] == (section, index))
+            keys = sorted(k for k in self.allowed if k[:2] == (section, index) and self.room(values, [k]))
             if (section, index, "points") in keys:  # a task's reward first: its requirement moves its difficulty too
                 keys = [(section, index, "points")]
-            for key in keys:
-                for value in candidate_values(deck, key, direction):
+            targets.append((section, index, [(key, candidate_values(deck, key, direction)) for key in keys]))
+        edits, cards = sum(len(found) for *_, keyed in targets for _, found in keyed), sum(bool(k) for *_, k in targets)
+        self.status(f"round {stage.split()[-1]}: " + (f"screening {edits} edit{'s' * (edits != 1)} of {cards} "
+                    f"card{'s' * (cards != 1)}" if edits else "no edit left to screen"), current)  # fmt: skip
+        for section, index, keyed in targets:
+            before = abs(quantity(current, section, index))
+            found = []
+            for key, candidates in keyed:
+                for value in candidates:
                     note, card = f"{key[0]}[{key[1]}].{key[2]} = {value}", self.card(key).id
                     m = self.play({**values, key: value})
                     if m is None:
@@ -313,7 +339,12 @@ class Search:
         docstring). None when no edit makes the deck better. The targets whose best
         edit the edge or length guard refused are left in :attr:`refused`."""
         self.refused = {}
-        chosen = {edits[0][1]: edits[0][2] for edits in best}
+        chosen = {}
+        for edits in best:  # the best-ranked targets first, while the deck has room (max_edits)
+            if self.room({**values, **chosen}, [edits[0][1]]):
+                chosen[edits[0][1]] = edits[0][2]
+            else:
+                self.full(f"combined {round_}", edits[0][1], edits[0][2])
         combined = self.play({**values, **chosen})
         if combined is not None:
             self.record(f"combined {round_}", combined, f"{len(chosen)} edits")
@@ -326,6 +357,9 @@ class Search:
             for edits in pending:
                 for key, value in edits:
                     self.status(f"round {round_}: combining", trial)
+                    if not self.room(trial_values, [key]):
+                        self.full(f"greedy {round_}", key, value)
+                        break
                     m, why = self.attempt({**trial_values, key: value}, trial, f"greedy {round_}", key,
                                           f"{key[0]}[{key[1]}].{key[2]} = {value}", self.edit(key, value))  # fmt: skip
                     if m is not None and why is None:
@@ -374,6 +408,9 @@ class Search:
             edits = [f"{key[0]}[{key[1]}].{key[2]} = {value}" for key, value in trial.items()]
             if tuple(sorted(edits)) in self.moves:  # the same edits, compensated in the other order
                 continue
+            if not self.room(values, trial):
+                self.full(f"{'pair' if len(trial) == 2 else 'triple'} {round_}", other, other_value)
+                continue
             self.moves.add(tuple(sorted(edits)))
             note = " + ".join(edits)
             first, *others = (self.edit(key, value) for key, value in trial.items())
@@ -409,7 +446,6 @@ class Search:
         self.screened, self.refused, self.moves = [], {}, set()
         for round_ in range(1, ROUNDS + 1):
             deck = check(apply(self.text, values, self.file), self.file, self.short_before)
-            self.status(f"round {round_}: screening", current)
             best = self.screen(deck, values, current, f"screen {round_}")
             accepted = self.combine(values, current, best, round_) if best else None
             if accepted is None:

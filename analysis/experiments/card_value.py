@@ -10,10 +10,18 @@ too (a card it may not play is a dead card in hand). The value is therefore
 measured against a reference run in which seat 0 may not play a plain ally (no
 ability): ``value = WR(never reference) − WR(never ally)``. Positive: losing this
 ally hurts more than losing a plain one, i.e. it is worth more than a plain ally.
-The reference is by default the deck's median plain ally (the plain ally whose held
-win rate in the unrestricted baseline is the median, the lower one for an even
-count), or the ally the user names. The value against the unrestricted baseline,
-``WR(baseline) − WR(never ally)``, is reported beside it.
+The value against the unrestricted baseline, ``WR(baseline) − WR(never ally)``, is
+reported beside it.
+
+One yardstick for two decks. The reference is by default the plain ally nearest the
+average ally (:func:`nearest_plain_ally`: the smallest absolute effect against the
+average ally, :func:`analysis.cards.ally_strength`, in the unrestricted baseline;
+ties by id), or the ally the user names (``against``). Values of two decks (a card
+file and its proposal) are comparable only against one reference, so the rule can be
+applied to another deck's baseline (``reference_deck``, the same games and bots): the
+proposal is then valued against the ally chosen on the card file (a before/after
+check once mixed Cunoesse, chosen on ``cards.yaml``, with Steban, chosen on an
+``advise`` proposal: issue 48).
 
 Per held game. The restriction changes a game only if seat 0 holds the ally, so
 the value per game in which seat 0 held it (in the restricted run) is
@@ -84,20 +92,22 @@ def _values(base_dir: Path, reference_dir: Path, restricted: dict[int, Path]) ->
     return total
 
 
-def median_plain_ally(deck: Deck, baseline: pd.DataFrame) -> str:
-    """The id of the plain ally (no ability) whose held win rate in ``baseline``
-    (:func:`analysis.cards.ally_strength`) is the median; the lower one of an even count.
+def nearest_plain_ally(deck: Deck, baseline: pd.DataFrame) -> str:
+    """The id of the plain ally (no ability) nearest the average ally: the smallest
+    absolute ``effect_pp`` (pp of win rate against the average ally) in ``baseline``
+    (:func:`analysis.cards.ally_strength`), ties (and an effect not measured) broken by
+    id, in order.
 
     Raises
     ------
     ValueError
         When the deck has no plain ally.
     """
-    plain = [a.id for a in deck.allies if not a.ability]
+    plain = sorted(a.id for a in deck.allies if not a.ability)
     if not plain:
         raise ValueError("the deck has no plain ally (one without an ability) to measure against; name one with --against")
-    held = baseline.set_index("ally").loc[plain, "held_wr"].sort_values(kind="stable")
-    return str(held.index[(len(held) - 1) // 2])
+    effect = baseline.set_index("ally").loc[plain, "effect_pp"].abs().fillna(float("inf"))
+    return str(effect.sort_values(kind="stable").index[0])
 
 
 def card_values(
@@ -112,15 +122,23 @@ def card_values(
     progress: bool | None = None,
     against: str | None = None,
     opponents: str | None = None,
+    reference_deck: str | Path | None = None,
 ) -> pd.DataFrame:
     """Each ally's value to seat 0's ``bot`` against a plain ally (module docstring).
 
-    Runs go to ``out/baseline`` and ``out/never-<ally id>``; complete runs are reused.
+    Runs go to ``out/baseline`` and ``out/never-<ally id>`` (and
+    ``out/reference-baseline-<hash>`` for another ``reference_deck``); complete runs are
+    reused.
 
     Parameters
     ----------
     against : str, optional
-        Id of the reference ally; default the median plain ally (:func:`median_plain_ally`).
+        Id of the reference ally; default the plain ally nearest the average
+        (:func:`nearest_plain_ally`) on ``reference_deck``.
+    reference_deck : path, optional
+        The card file whose baseline (``n_games`` games, the same seed and bots)
+        chooses the default reference; default ``cards`` itself. Give the original
+        card file when valuing a proposal, so that both are valued against one ally.
     opponents : str, optional
         The bot of every other seat; default ``bot``. A strong ``bot`` against weaker
         ``opponents`` values each card for a skilled player in a weaker field.
@@ -129,7 +147,7 @@ def card_values(
     -------
     pandas.DataFrame
         One row per ally, largest value first: ``ally`` (name), ``reference``
-        (name), ``n`` (games), ``win_rate_value`` (WR of seat 0
+        (name) and ``reference_id``, ``n`` (games), ``win_rate_value`` (WR of seat 0
         without the reference minus without the ally, a fraction; with
         ``_low``/``_high``), ``p_value`` (exact McNemar), ``q_value`` and
         ``significant`` (BH at 5% across the allies), ``score_value`` (points, same
@@ -142,7 +160,8 @@ def card_values(
     Raises
     ------
     ValueError
-        For an ally id that is not in the deck, or a deck without a plain ally.
+        For an ally id that is not in the deck, a deck without a plain ally, or a
+        reference chosen on ``reference_deck`` that is no ally of ``cards``.
     """
     deck: Deck = load_deck(cards)
     ids = [a.id for a in deck.allies]
@@ -152,15 +171,23 @@ def card_values(
         raise ValueError(unknown_id("ally", unknown[0], ids, str(cards)))
     out = Path(out)
 
-    def play(name: str, first: str) -> Path:
+    def play(name: str, first: str, card_file: str | Path = cards) -> Path:
         run_dir = out / name
-        simulate(cards, n_games, run_dir, players, [first] + [opponents or bot] * (players - 1), seed, n_jobs,
+        simulate(card_file, n_games, run_dir, players, [first] + [opponents or bot] * (players - 1), seed, n_jobs,
                  resume=(run_dir / "manifest.json").exists(), progress=progress)  # fmt: skip
         return run_dir
 
     base_dir = play("baseline", bot)
     strength = ally_strength(base_dir).set_index("ally")
-    reference = against or median_plain_ally(deck, strength.reset_index())
+    reference = against
+    if reference is None:
+        rule = load_deck(reference_deck) if reference_deck is not None else deck
+        reference = nearest_plain_ally(rule, strength.reset_index() if rule.content_hash == deck.content_hash else
+                                       ally_strength(play(f"reference-baseline-{rule.content_hash[:12]}", bot,
+                                                          reference_deck)))  # fmt: skip
+        if reference not in ids:
+            raise ValueError(f"the reference chosen on {reference_deck}, {reference!r}, is not an ally of {cards}; "
+                             "name one with --against")  # fmt: skip
     reference_dir = play(f"never-{reference}", f"{bot}:never={reference}")
     restricted = {ids.index(a): play(f"never-{a}", f"{bot}:never={a}") for a in chosen}
     values = _values(base_dir, reference_dir, restricted)
@@ -173,7 +200,7 @@ def card_values(
         per_held = ratio_columns("value_per_held_game", moments["per_held"], rate=False)
         rows.append({
             "ally": deck.allies[ids.index(ally_id)].name, "reference": deck.allies[ids.index(reference)].name,
-            "n": win["n"],
+            "reference_id": reference, "n": win["n"],
             "win_rate_value": win["difference"], "win_rate_value_low": win["difference_low"],
             "win_rate_value_high": win["difference_high"], "p_value": win["p_value"],
             "score_value": points["difference"], "score_value_low": points["difference_low"],

@@ -654,3 +654,14 @@ def provenance(run: Run, include_unfinished: bool) -> tuple[list[tuple[str, str]
         note = (f"Win rates and scores leave out stalled and truncated games (RULES R4 Reading): "
                 f"{count(unfinished)} in this run. Pass --include-unfinished to count them.")  # fmt: skip
     return rows, note
+
+
+def card_value_reference(name: str, ally_id: str, named: bool, rule_deck: str) -> str:
+    """The first line of ``revachol card-value``: the ally every value is measured
+    against and why (:func:`analysis.experiments.card_value.nearest_plain_ally`), with
+    how to value another deck against the same one. ``named``: given with
+    ``--against``; ``rule_deck``: the card file whose baseline chose it."""
+    if named:
+        return f"reference: {name} (named with --against {ally_id})"
+    return (f"reference: {name} (the plain ally nearest the average on {rule_deck}); to value another deck against "
+            f"the same ally, add --against {ally_id} or --reference-deck {rule_deck}")
