@@ -1,0 +1,83 @@
+"""How many games? (issue 51, deliverable 1): the minimum detectable effect against a
+hand computation and its 1/√n law, the Benjamini–Hochberg level it uses, and undecided
+findings (an interval that holds the practical threshold)."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.report.findings import findings
+from analysis.stats.power import (bh_level, detectable_effect, detectable_from_interval, games_to_decide,
+                                  games_to_detect, readable_games, standard_error)
+from tests.test_findings import IMPACT, LENGTH, balance, calibration
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = 100_000
+
+
+def test_the_mde_is_the_hand_computed_value_for_a_test_against_zero_and_against_the_threshold():
+    se = standard_error(1.0, 3.0)  # 2 / (2 · 1.959964)
+    assert se == pytest.approx(0.510213, abs=1e-6)
+    # The threshold binds: max(2, 2.575829 · 0.510213) + 0.841621 · 0.510213.
+    assert detectable_effect(se, 2.0, 0.01) == pytest.approx(2.0 + 0.841621 * 0.510213, abs=1e-5)
+    # The test binds: 1.959964 · 1.5 > 2.
+    assert detectable_effect(1.5, 2.0, 0.05) == pytest.approx((1.959964 + 0.841621) * 1.5, abs=1e-5)
+    # A task's gap is tested against the threshold: T + (z + z_0.8) · se.
+    assert detectable_effect(0.5, 1.0, 0.05, against_threshold=True) == pytest.approx(1 + 2.801585 * 0.5, abs=1e-5)
+    assert detectable_from_interval(1.0, 3.0, 2.0, 0.01) == pytest.approx(2.429406, abs=1e-5)
+
+
+def test_the_bh_level_is_q_times_the_rejections_over_the_family():
+    assert bh_level([0.001, 0.02, 0.04, 0.5]) == pytest.approx(0.05 * 2 / 4)  # BH keeps the first two
+    assert bh_level([0.5, 0.9, np.nan]) == pytest.approx(0.05 / 2)  # none kept: the first step; NaN left out
+    assert np.isnan(bh_level([np.nan]))
+
+
+def test_the_mde_shrinks_as_one_over_root_n_and_games_to_detect_inverts_it():
+    se = np.array([0.4, 0.8, 1.6])
+    for n, factor in ((4, 0.5), (100, 0.1)):
+        assert detectable_effect(se / np.sqrt(n), 0.0, 0.05) == pytest.approx(factor * detectable_effect(se, 0.0, 0.05))
+    for effect, against in ((2.2, False), (6.0, False), (1.7, True)):  # threshold binds; test binds; a task
+        games = games_to_detect(10_000, se, effect, 2.0 if not against else 1.0, 0.01, against)
+        assert (games > 0).all()
+        at = detectable_effect(se * np.sqrt(10_000 / games), 2.0 if not against else 1.0, 0.01, against)
+        assert at == pytest.approx(np.full(3, effect))
+    # In the range where the test binds it is the textbook n·((z + z_0.8)·se / effect)².
+    assert games_to_detect(1000, 1.0, 6.0, 2.0, 0.05) == pytest.approx(1000 * (2.801585 / 6.0) ** 2, rel=1e-5)
+    assert np.isinf(games_to_detect(1000, se, 1.5, 2.0)).all()  # below the threshold: never
+
+
+def test_an_interval_holding_the_threshold_needs_more_games_and_one_clear_of_it_none():
+    needed = games_to_decide(GAMES, [2.0, 1.9, 8.0, -1.9, 0.0], [1.4, 1.3, 7.0, -2.5, -3.0], [2.6, 2.5, 9.0, -1.3, 3.0],
+                             2.0)  # fmt: skip
+    assert needed[0] == pytest.approx(9 * GAMES)  # on the threshold: a tenth of it, 0.2 pp, against a reach of 0.6
+    assert needed[1] == pytest.approx(9 * GAMES)  # 0.1 pp from it: within the resolution, taken as 0.2 pp
+    assert np.isnan(needed[2])
+    assert needed[3] == needed[1]  # −2 pp is a threshold too
+    assert needed[4] == pytest.approx(GAMES * (3 / 2) ** 2)  # holds both: each 2 pp away, reach 3
+    assert readable_games(387_412) == 390_000 and readable_games(95) == 95 and readable_games(900_000) == 900_000
+
+
+def strength(*allies) -> pd.DataFrame:
+    """Allies as (name, effect_pp, low, high, verdict), with their p-values and MDE."""
+    rows = [{"run": "r", "players": 4, "bots": "greedy", "name": name, "effect_pp": e, "effect_low_pp": low,
+             "effect_high_pp": high, "verdict": v, "games": GAMES, "threshold_pp": 2.0, "mde_pp": 2.4}
+            for name, e, low, high, v in allies]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_an_ally_planted_at_the_threshold_is_undecided_with_the_games_that_would_decide_it():
+    allies = strength(("Kim Kitsuragi", 2.0, 1.4, 2.6, "stronger"), ("Evrart Claire", 8.0, 7.0, 9.0, "stronger"))
+    table = findings(allies, calibration(), balance(0.25), LENGTH, IMPACT)
+    undecided = table[table["kind"] == "undecided"]
+    assert list(undecided["subject"]) == ["Kim Kitsuragi"]
+    row = undecided.iloc[0]
+    assert row["games_to_decide"] == 900_000 > row["n"] == GAMES
+    assert row["section"] == "Card strength" and row["distance"] == 0 and row.name == len(table) - 1  # ranked last
+    assert row["sentence"] == ("Kim Kitsuragi: its effect against the average ally, +2.0 pp (95% CI 1.4–2.6), cannot "
+                               "be told from the ±2 pp threshold at this n (100,000 games): about 900,000 games would "
+                               "decide it.")  # fmt: skip
+    clear = table[(table["kind"] == "ally") & (table["subject"] == "Evrart Claire")].iloc[0]
+    assert clear["mde"] == 2.4 and np.isnan(clear["games_to_decide"])
