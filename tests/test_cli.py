@@ -210,3 +210,21 @@ def test_report_refuses_a_malformed_length_target_in_one_line(tmp_path):
     result = revachol("report", str(tmp_path), "--target-turns", "fifty")
     assert result.returncode == 1
     assert result.stderr.strip() == "error: --target-turns 'fifty': write LO..HI in turns, e.g. 50..60"
+
+
+def test_plan_prints_the_games_per_section_and_one_line_for_a_path_that_is_not_a_run(tmp_path):
+    """Issue 51: revachol plan RUN --effect 1pp; an effect below the 2 pp threshold is never flagged."""
+    run_dir = tmp_path / "r"
+    played = revachol("simulate", "-n", "600", "--players", "2", "--out", str(run_dir), "--jobs", "1", "--quiet")
+    assert played.returncode == 0, played.stderr
+    result = revachol("plan", str(run_dir), "--effect", "1pp", "--effect-points", "2")
+    assert result.returncode == 0, result.stderr
+    assert "Games needed to detect an effect with 80% power" in result.stdout
+    for section in ("Card strength", "Task rewards", "Seat advantage", "Game length"):
+        assert section in result.stdout
+    assert "Card strength: an effect of 1 pp can never be flagged" in result.stdout
+    refused = revachol("plan", str(tmp_path / "nothing"), "--effect", "1")
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert refused.stderr.count("\n") == 1 and refused.stderr.startswith("error: ")
+    unit = revachol("plan", str(run_dir), "--effect", "1 point")
+    assert unit.returncode == 1 and unit.stderr.strip() == "error: '1 point': write the effect in pp, e.g. 1pp or 1"

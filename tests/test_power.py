@@ -1,16 +1,24 @@
 """How many games? (issue 51, deliverable 1): the minimum detectable effect against a
-hand computation and its 1/√n law, the Benjamini–Hochberg level it uses, and undecided
-findings (an interval that holds the practical threshold)."""
+hand computation and its 1/√n law, the Benjamini–Hochberg level it uses, undecided
+findings (an interval that holds the practical threshold), :func:`analysis.plan.plan_games`
+(``revachol plan``, whose command is tested in tests/test_cli.py) and the findings'
+``mde`` column."""
 
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from analysis.plan import parse_effect, plan_games
 from analysis.report.findings import findings
+from analysis.report.page import build_report
+from analysis.report.words import plan_lines
+from analysis.seats import seat_balance
 from analysis.stats.power import (bh_level, detectable_effect, detectable_from_interval, games_to_decide,
                                   games_to_detect, readable_games, standard_error)
+from sim.runner import simulate
 from tests.test_findings import IMPACT, LENGTH, balance, calibration
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,3 +89,52 @@ def test_an_ally_planted_at_the_threshold_is_undecided_with_the_games_that_would
                                "decide it.")  # fmt: skip
     clear = table[(table["kind"] == "ally") & (table["subject"] == "Evrart Claire")].iloc[0]
     assert clear["mde"] == 2.4 and np.isnan(clear["games_to_decide"])
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory, default_deck):
+    return simulate(default_deck, 2_000, tmp_path_factory.mktemp("runs") / "small", players=4, seed=5, n_jobs=1,
+                    progress=False, cards_file=ROOT / "cards.yaml")  # fmt: skip
+
+
+def test_plan_gives_games_per_section_and_says_an_effect_below_the_threshold_is_never_flagged(small_run):
+    found = plan_games(small_run, effect_pp=4.0, effect_points=1.5, effect_turns=6.0)
+    table = found.table.set_index("section")
+    assert found.source is None  # no report yet: computed from the games
+    assert list(table.index) == ["Card strength", "Task rewards", "Seat advantage", "Game length"]
+    assert table["games_needed"].notna().all() and table["games_needed_every"].notna().all()
+    assert not table["never"].any()
+    assert table.loc["Seat advantage", "level"] == 0.05 and table.loc["Card strength", "level"] < 0.05
+    # The first player's edge: its standard error from seat_balance's interval, 4 pp against the 2 pp threshold.
+    seat = seat_balance(small_run).iloc[0]
+    se = standard_error(100 * seat["advantage_p1_low"], 100 * seat["advantage_p1_high"])
+    assert table.loc["Seat advantage", "games_needed"] == readable_games(games_to_detect(2_000, se, 4.0, 2.0))
+    assert table.loc["Seat advantage", "mde"] == pytest.approx(float(detectable_effect(se, 2.0)))
+    below = plan_games(small_run, effect_pp=1.0).table.set_index("section")
+    assert below.loc["Card strength", "never"] and below.loc["Seat advantage", "never"]
+    assert np.isnan(below.loc["Card strength", "games_needed"]) and np.isnan(below.loc["Task rewards", "effect"])
+    _, lines = plan_lines(below.reset_index(), None)
+    assert ("Card strength: an effect of 1 pp can never be flagged, whatever the games: a verdict needs at least the "
+            "2 pp threshold.") in lines  # fmt: skip
+
+
+def test_plan_reads_the_report_tables_and_findings_csv_has_the_mde_column(small_run):
+    shutil.rmtree(small_run / "report", ignore_errors=True)
+    computed = plan_games(small_run, effect_pp=4.0, effect_points=1.5)
+    report = build_report(small_run)
+    header = (report.path.parent / "tables" / "findings.csv").read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert "mde" in header and "games_to_decide" in header
+    assert report.findings.loc[report.findings["kind"] == "first_player", "mde"].iloc[0] == pytest.approx(
+        report.tables["seat_balance"]["mde_pp"].iloc[0])
+    assert "mde_pp" in report.tables["ally_strength"] and "mde_points" in report.tables["task_calibration"]
+    read = plan_games(small_run, effect_pp=4.0, effect_points=1.5)
+    assert read.source == small_run / "report" / "tables"
+    pd.testing.assert_frame_equal(read.table, computed.table, rtol=1e-9)
+
+
+def test_parse_effect_takes_the_unit_or_a_bare_number_and_refuses_another():
+    assert parse_effect("1pp", "pp") == 1.0 and parse_effect("1", "pp") == 1.0 and parse_effect(" 2.5 pp", "pp") == 2.5
+    assert parse_effect("1.5points", "points") == 1.5 and parse_effect("3 turns", "turns") == 3.0
+    for text in ("1points", "x", "0", "-1pp"):
+        with pytest.raises(ValueError):
+            parse_effect(text, "pp")
