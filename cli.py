@@ -303,6 +303,34 @@ def report(
 
 
 @app.command()
+def plan(
+    run_dir: Path = typer.Argument(..., help="A run directory written by `revachol run` or `revachol simulate`."),
+    effect: str | None = typer.Option(None, help="Effect on win rate to detect, in percentage points (1pp, or 1): an ally's against the average ally and the first player's edge over a fair seat."),
+    effect_points: str | None = typer.Option(None, help="Gap of a task's reward from par to detect, in points (1.5, or 1.5points)."),
+    effect_turns: str | None = typer.Option(None, help="Miss of a target for mean turns per game to detect, in turns (3, or 3turns)."),
+    threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns a verdict (as for revachol report)."),
+    include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates (when the run has no report to read)"),
+) -> None:
+    """How many games? For each verdict of the report (ally strength, task rewards, the first player's edge, game length against a target), the games that would detect the effect you give with 80% power, from the run's standard errors (its report's tables when written, else its games), and the effect this run detects (mde). An effect below the practical threshold can never be flagged."""
+    from analysis.plan import parse_effect, plan_games
+    from analysis.report.terminal import print_table
+    from analysis.report.words import plan_lines
+    from sim.cards import DeckError
+    from sim.rundir import RunError
+
+    try:
+        effects = [parse_effect(text, unit) if text is not None else None
+                   for text, unit in ((effect, "pp"), (effect_points, "points"), (effect_turns, "turns"))]  # fmt: skip
+        found = plan_games(run_dir, *effects, include_unfinished=include_unfinished, threshold_pp=threshold)
+    except (RunError, DeckError, ValueError) as exc:
+        _fail(str(exc).replace("\n", "; "))
+    title, lines = plan_lines(found.table, found.source)
+    print_table(found.table, title, hide=("unit",))
+    for line in lines:
+        typer.echo(line)
+
+
+@app.command()
 def compare(
     a: Path = typer.Argument(..., help="The reference card file (A)."),
     b: Path = typer.Argument(..., help="The changed card file (B), with as many allies, tasks and morale cards as A."),

@@ -62,6 +62,7 @@ from analysis.data.stream import SIDE, Batch, Columns, Totals, reduce_run
 from analysis.stats.ally_model import ally_effects_by_group, informative_counts
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.stats.inference import bh_flags, mean_columns_from_sums, rate_columns
+from analysis.stats.power import bh_level, detectable_from_interval
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
 from sim.rundir.schema import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
@@ -159,7 +160,10 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
         One row per run and ally: ``ally`` (id), ``name``, ``ability``, ``symbols``,
         ``estimated``; ``effect_pp`` with ``effect_low_pp``/``effect_high_pp``
         (95%), ``p_value`` and ``q_value`` (BH-adjusted across the deck's allies),
-        ``verdict`` (``stronger``, ``weaker`` or empty), ``informative_games``;
+        ``verdict`` (``stronger``, ``weaker`` or empty), ``mde_pp`` (the effect,
+        pp, that would earn a verdict with 80% power at the run's games: the
+        Benjamini–Hochberg level of the deck's allies and ``threshold_pp``,
+        :func:`analysis.stats.power.detectable_effect`), ``informative_games``;
         ``games``, ``player_games``; ``opening_n`` with ``opening_wr`` (Wilson);
         ``held_n`` with ``held_wr``, ``never_held_n`` with ``never_held_wr``,
         ``iwd`` (held − never held), ``played_n`` with ``played_wr``, and
@@ -199,6 +203,8 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
             moments = reduce_run(run, columns, totals, include_unfinished, side=spool.append)
             effects = ally_effects_by_group(spool, run.players, groups, moments)[0][groups - 1]
         verdict, q_value = verdicts(effects["effect_pp"], effects["p_value"], threshold_pp)
+        mde = detectable_from_interval(effects["effect_low_pp"], effects["effect_high_pp"], threshold_pp,
+                                       bh_level(effects["p_value"]))  # fmt: skip
         none = np.zeros(len(run.deck.allies), np.int64)
         opening_n, opening_wins = moments.get("opening_n", none), moments.get("opening_wins", none)
         return pd.DataFrame({
@@ -209,6 +215,7 @@ def ally_strength(runs: RunsLike, include_unfinished: bool = False, threshold_pp
             "p_value": effects["p_value"],
             "q_value": q_value,
             "verdict": verdict,
+            "mde_pp": mde,
             "informative_games": effects["informative_games"].astype(np.int64),
             "games": moments["games"],
             "player_games": moments["player_games"],

@@ -38,6 +38,7 @@ from analysis.stats.inference import kaplan_meier, rate_columns
 
 MEASURES = ("turns", "rounds")  # columns of the games table (turns; rounds)
 ENDINGS = ("finished", "stalled", "truncated")  # R9.1; R4 Reading; R4 Reading (turn cap)
+DEFAULT_THRESHOLD_TURNS = 5.0  # a miss of the designer's target for mean turns per game (turns) that matters
 
 
 KINDS = 3  # how a game's wait for its first morale-loss event ends: 0 censored, 1 the event, 2 the game's end

@@ -46,6 +46,8 @@ from analysis.data.stream import Batch, Columns, Totals
 from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.stats.histogram import Histogram
 from analysis.stats.inference import ALPHA, multinomial_bootstrap, rate_columns
+from analysis.stats.power import detectable_from_interval
+from analysis.thresholds import DEFAULT_THRESHOLD_PP
 
 BOOTSTRAP_SEED = 20150101  # fixed: a report is reproducible
 
@@ -135,9 +137,26 @@ def tie_counts(run: Run, include_unfinished: bool = False) -> tuple[int, int, in
     return counts["games"], counts["tied"], counts["dice"]
 
 
-def seat_balance(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFrame:
+def first_player_edge(balance: pd.DataFrame) -> tuple[pd.Series, pd.Series, pd.Series]:
+    """The first player's edge over a fair seat, ``advantage_p1 − 1/players``, with
+    its 95% bounds, in percentage points, from :func:`seat_balance`'s columns: three
+    Series of its rows, or three numbers of one row (a Series)."""
+    fair = 1 / balance["players"]
+    return tuple(100 * (balance[f"advantage_p1{end}"] - fair) for end in ("", "_low", "_high"))
+
+
+def seat_balance(runs: RunsLike, include_unfinished: bool = False,
+                 threshold_pp: float = DEFAULT_THRESHOLD_PP) -> pd.DataFrame:  # fmt: skip
     """Is the table fair by turn order? χ² test, Balance, AdvantageP1 and tie rates
     (R9.3, R9.4; module docstring).
+
+    Parameters
+    ----------
+    include_unfinished : bool
+        Count stalled and truncated games (left out by default, RULES R4 Reading).
+    threshold_pp : float
+        The first player's edge over a fair seat (percentage points of win rate)
+        that matters to a designer.
 
     Returns
     -------
@@ -149,7 +168,10 @@ def seat_balance(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFra
         with the same interval scaled; ``tied_on_points_rate`` (games whose top
         score was shared, so that R9.3's tie rules chose the winner) and
         ``decided_by_dice_rate`` (those where even completed tasks tied and a die
-        roll decided), each with its Wilson interval.
+        roll decided), each with its Wilson interval; ``threshold_pp`` and
+        ``mde_pp``, the edge (:func:`first_player_edge`, pp) told from fair at 5%
+        and at least ``threshold_pp`` with 80% power at the run's games
+        (:func:`analysis.stats.power.detectable_effect`).
     """
 
     def one(run: Run) -> pd.DataFrame:
@@ -168,6 +190,8 @@ def seat_balance(runs: RunsLike, include_unfinished: bool = False) -> pd.DataFra
             **{key.replace("advantage_p1", "advantage_p1_ratio"): value * run.players for key, value in p1.items()},
             **rate_columns("tied_on_points_rate", [tied_games], [games]),
             **rate_columns("decided_by_dice_rate", [dice_games], [games]),
+            "threshold_pp": threshold_pp,
+            "mde_pp": detectable_from_interval(100 * p1["advantage_p1_low"], 100 * p1["advantage_p1_high"], threshold_pp),
         })  # fmt: skip
 
     return per_run(runs, one)

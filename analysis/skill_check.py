@@ -45,7 +45,7 @@ from analysis.data.passes import prefetch
 from analysis.data.runs import Run, companion_run, open_runs
 from analysis.length import game_length
 from analysis.morale import morale_per_game
-from analysis.seats import seat_balance
+from analysis.seats import first_player_edge, seat_balance
 from analysis.stats.inference import ALPHA, bh_flags
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
 from sim.rundir import SKILLED_COMPANION
@@ -86,7 +86,7 @@ def tables(runs: list[Run], include_unfinished: bool = False,
     for run in runs:
         prefetch(run, [p for passes in PASSES for p in passes(run, include_unfinished)])
     return {"ally_strength": ally_strength(runs, include_unfinished, threshold_pp),
-            "task_outcomes": task_outcomes(runs), "seat_balance": seat_balance(runs, include_unfinished),
+            "task_outcomes": task_outcomes(runs), "seat_balance": seat_balance(runs, include_unfinished, threshold_pp),
             "game_length": game_length(runs), "morale_per_game": morale_per_game(runs)}  # fmt: skip
 
 
@@ -111,15 +111,13 @@ def measures(tables: dict[str, pd.DataFrame], threshold_pp: float = DEFAULT_THRE
     seat = tables["seat_balance"][tables["seat_balance"]["games"] > 0]
     turns = tables["game_length"][tables["game_length"]["measure"] == "turns"]
     morale = tables["morale_per_game"][tables["morale_per_game"]["measure"] == "morale_events"]
-    fair = 1 / seat["players"]
+    edge = first_player_edge(seat)
     parts = [
         _frame(ally, "ally", ally["name"], "pp", ally["effect_pp"], ally["effect_low_pp"],
                ally["effect_high_pp"], ally["games"], threshold_pp),
         _frame(task, "task", task["name"], "pp", 100 * task["completion_rate"], 100 * task["completion_rate_low"],
                100 * task["completion_rate_high"], task["games"], TASK_THRESHOLD_PP),
-        _frame(seat, "first_player", "first player", "pp", 100 * (seat["advantage_p1"] - fair),
-               100 * (seat["advantage_p1_low"] - fair), 100 * (seat["advantage_p1_high"] - fair), seat["games"],
-               threshold_pp),
+        _frame(seat, "first_player", "first player", "pp", *edge, seat["games"], threshold_pp),
         _frame(turns, "length", "game length", "turns", turns["mean"], turns["mean_low"], turns["mean_high"],
                turns["games"], LENGTH_THRESHOLD_TURNS),
         _frame(morale, "morale", "morale-loss events", "events", morale["mean"], morale["mean_low"],

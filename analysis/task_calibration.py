@@ -54,6 +54,7 @@ from analysis.data.stream import Batch, Columns, Totals
 from analysis.stats.clustered import GameMoments
 from analysis.stats.inference import ALPHA, bh_flags, rate_columns
 from analysis.stats.monotone_par import RESAMPLES, monotone_par, resampled_rates
+from analysis.stats.power import bh_level, detectable_from_interval
 from sim.points_blind import points_blind_deck
 from sim.rundir import POINTS_BLIND_COMPANION
 from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
@@ -179,6 +180,14 @@ def order_verdicts(points, rates, replicate_rates, threshold_points: float = DEF
     return par, np.where(flagged & big, np.where(par["gap_points"] > 0, "overpays", "underpays"), ""), q_value
 
 
+def gap_interval(calibration) -> tuple:
+    """The 95% interval of each task's gap from par, in points: ``points −
+    par_points_high`` to ``points − par_points_low`` (the points are fixed, the par
+    is estimated), from :func:`task_calibration`'s columns (a DataFrame, or a dict
+    of arrays of shape (T,)); two Series or arrays."""
+    return calibration["points"] - calibration["par_points_high"], calibration["points"] - calibration["par_points_low"]
+
+
 def _one_run(run: Run, tasks: pd.DataFrame, threshold_points: float, resamples: int) -> pd.DataFrame:
     companion, why = points_blind_run(run)
     source = companion or run
@@ -189,6 +198,8 @@ def _one_run(run: Run, tasks: pd.DataFrame, threshold_points: float, resamples: 
     points = tasks["points"].to_numpy(np.float64)
     par, verdict, q_value = order_verdicts(points, rate, resampled_rates(moments, resamples), threshold_points)
     difficulty = POINTS_BLIND if companion else AS_PLAYED
+    mde = detectable_from_interval(*gap_interval({"points": points, **par}), threshold_points, bh_level(par["p_value"]),
+                                   against_threshold=True)  # fmt: skip
     played = tasks["completions"].to_numpy(np.int64)
     lost = np.rint(np.nan_to_num(tasks["lost_rate"].to_numpy(np.float64)) * played).astype(np.int64)
     kept = rate_columns("expected_points", played - lost, tasks["games"].to_numpy(np.int64))
@@ -199,6 +210,7 @@ def _one_run(run: Run, tasks: pd.DataFrame, threshold_points: float, resamples: 
         **{key: tasks[key].to_numpy() for key in (*KEYS, "task", "name", "points")},
         "verdict": verdict,
         **{key: par[key] for key in ("gap_points", "par_points", "par_points_low", "par_points_high")},
+        "mde_points": mde,
         "out_of_order_with": out_of_order_with(tasks, rate, par["harder_share"], verdict, threshold_points,
                                                WHEN[difficulty]),
         **{key: value * points for key, value in kept.items()},
@@ -240,7 +252,11 @@ def task_calibration(runs: RunsLike, threshold_points: float = DEFAULT_THRESHOLD
     pandas.DataFrame
         One row per run and task: the keys, ``task``, ``name``, ``points``,
         ``verdict`` (``overpays``, ``underpays`` or empty), ``gap_points``
-        (points − par), ``par_points`` with its 95% bounds, ``out_of_order_with``
+        (points − par), ``par_points`` with its 95% bounds (:func:`gap_interval`
+        gives the gap's), ``mde_points`` (the gap, points, that would earn a
+        verdict with 80% power at the difficulty run's games: the tasks'
+        Benjamini–Hochberg level, tested against ``threshold_points``,
+        :func:`analysis.stats.power.detectable_effect`), ``out_of_order_with``
         (sentence naming the tasks it is out of order with: those of its verdict,
         or without one those clearly out of order with it in pairs; else empty);
         ``expected_points`` (points per game) with ``expected_points_low``/``_high``;

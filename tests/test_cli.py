@@ -234,3 +234,21 @@ def test_advise_with_only_edits_that_card_prints_its_stages_to_a_log_and_writes_
     for text in (page, (out / "advice.csv").read_text(encoding="utf-8")):
         assert re.findall(r"\bnan\b", text, flags=re.IGNORECASE) == []
     assert "Evrart Claire still has a verdict, stronger" in page and "--only left it out" in page
+
+
+def test_plan_prints_the_games_per_section_and_one_line_for_a_path_that_is_not_a_run(tmp_path):
+    """Issue 51: revachol plan RUN --effect 1pp; an effect below the 2 pp threshold is never flagged."""
+    run_dir = tmp_path / "r"
+    played = revachol("simulate", "-n", "600", "--players", "2", "--out", str(run_dir), "--jobs", "1", "--quiet")
+    assert played.returncode == 0, played.stderr
+    result = revachol("plan", str(run_dir), "--effect", "1pp", "--effect-points", "2")
+    assert result.returncode == 0, result.stderr
+    assert "Games needed to detect an effect with 80% power" in result.stdout
+    for section in ("Card strength", "Task rewards", "Seat advantage", "Game length"):
+        assert section in result.stdout
+    assert "Card strength: an effect of 1 pp can never be flagged" in result.stdout
+    refused = revachol("plan", str(tmp_path / "nothing"), "--effect", "1")
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert refused.stderr.count("\n") == 1 and refused.stderr.startswith("error: ")
+    unit = revachol("plan", str(run_dir), "--effect", "1 point")
+    assert unit.returncode == 1 and unit.stderr.strip() == "error: '1 point': write the effect in pp, e.g. 1pp or 1"

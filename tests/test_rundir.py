@@ -9,7 +9,7 @@ import pytest
 # sim.runner.simulate need the engine and may load numba).
 READERS = ["sim.rundir", "analysis", "analysis.data.runs", "analysis.report", "analysis.report.page", "analysis.cards",
            "analysis.length", "analysis.morale", "analysis.seats", "analysis.skill", "analysis.task_calibration",
-           "analysis.closeness", "analysis.experiments.compare"]  # fmt: skip
+           "analysis.closeness", "analysis.plan", "analysis.experiments.compare"]  # fmt: skip
 
 
 @pytest.mark.parametrize("module", READERS)

@@ -22,6 +22,16 @@ notebook can pass its own):
   own (an ally with no verdict, a task's completion, the morale-loss events) becomes
   one, ``depends_on_skill``, at ``|change| / threshold``.
 
+* last, ``undecided``: each ally, task and first player's edge whose 95% CI holds
+  its practical threshold (``±threshold``), so that this run's games cannot say
+  whether it matters, with the games that would
+  (:func:`analysis.stats.power.games_to_decide`, rounded up), those the fewest games
+  would decide first; distance 0, in its subject's section.
+
+Each finding of a verdict's subject (ally, task, first player, and length against a
+target) carries ``mde``: the effect, in its unit, flagged with 80% power at the
+run's n (:mod:`analysis.stats.power`; the tables' ``mde_pp``/``mde_points``).
+
 The rows are computed here; their sentences are worded by
 :func:`analysis.report.words.finding_sentence`.
 
@@ -41,12 +51,16 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP
-from analysis.report.words import finding_sentence, skill_suffix
+from analysis.length import DEFAULT_THRESHOLD_TURNS
+from analysis.report.words import finding_sentence, skill_suffix, undecided_clause
+from analysis.seats import first_player_edge
+from analysis.stats.power import detectable_from_interval, games_to_decide, readable_games
+from analysis.task_calibration import gap_interval
 
-DEFAULT_THRESHOLD_TURNS = 5.0  # a miss of the length target (turns) that matters
 FINDINGS_SHOWN = 8  # findings the report opens with, in the page's first screen and in the terminal; the rest fold away
-COLUMNS = ("run", "kind", "subject", "sentence", "value", "low", "high", "n", "unit", "distance", "section")
-SECTIONS = {  # kind: the report section holding its detail
+COLUMNS = ("run", "kind", "subject", "sentence", "value", "low", "high", "n", "unit", "distance", "section", "mde",
+           "games_to_decide")  # fmt: skip
+SECTIONS = {  # kind: the report section holding its detail (an undecided finding: its subject's kind's)
     "ally": "Card strength",
     "task": "Task rewards",
     "first_player": "Seat advantage",
@@ -68,44 +82,97 @@ SKILL_COLUMNS = {  # findings.csv column: analysis.skill_check.compare_measures 
 completion rate in pp, not its reward gap) under the run's bots and the skilled bot."""
 
 
-def _finding(run, kind, subject, sentence, value, low, high, n, unit, distance) -> dict:
-    return dict(zip(COLUMNS, (run, kind, subject, sentence, value, low, high, n, unit, distance, SECTIONS[kind])))
+def _finding(run, kind, subject, sentence, value, low, high, n, unit, distance, mde=np.nan, games=np.nan,
+             section: str = "") -> dict:  # fmt: skip
+    return dict(zip(COLUMNS, (run, kind, subject, sentence, value, low, high, n, unit, distance,
+                              section or SECTIONS[kind], mde, games)))  # fmt: skip
+
+
+def subjects(strength: pd.DataFrame, calibration: pd.DataFrame, balance: pd.DataFrame,
+             threshold_pp: float = DEFAULT_THRESHOLD_PP) -> pd.DataFrame:  # fmt: skip
+    """Every subject of a verdict, one row each: ``run``, ``kind`` (``ally``,
+    ``task``, ``first_player``), ``subject``, ``value`` with its 95% ``low``/``high``
+    (an ally's effect and the first player's edge over a fair seat in pp, a task's
+    gap from par in points), ``n`` (games; a task's: of its difficulty run),
+    ``unit``, ``threshold`` (the practical one, in ``unit``) and ``mde`` (the
+    table's ``mde_pp``/``mde_points``, NaN in a table without it)."""
+    seat = balance[balance["games"] > 0]
+    parts = [
+        (strength, "ally", strength["name"], strength["effect_pp"], strength["effect_low_pp"],
+         strength["effect_high_pp"], strength["games"], "pp", strength["threshold_pp"], strength.get("mde_pp", np.nan)),
+        (calibration, "task", calibration["name"], calibration["gap_points"], *gap_interval(calibration),
+         calibration["difficulty_games"], "points", calibration["threshold_points"], calibration.get("mde_points", np.nan)),
+        (seat, "first_player", "first player", *first_player_edge(seat), seat["games"], "pp",
+         seat.get("threshold_pp", threshold_pp), seat.get("mde_pp", np.nan)),
+    ]  # fmt: skip
+    names = ("kind", "subject", "value", "low", "high", "n", "unit", "threshold", "mde")
+    frames = [pd.DataFrame({"run": table["run"], **dict(zip(names, columns))}) for table, *columns in parts
+              if len(table)]  # fmt: skip
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["run", *names])
 
 
 def _allies(strength: pd.DataFrame) -> list[dict]:
     return [_finding(r["run"], "ally", r["name"], finding_sentence("ally", r), r["effect_pp"], r["effect_low_pp"],
-                     r["effect_high_pp"], r["games"], "pp", abs(r["effect_pp"]) / r["threshold_pp"])
-            for _, r in strength[strength["verdict"] != ""].iterrows()]  # fmt: skip
+                     r["effect_high_pp"], r["games"], "pp", abs(r["effect_pp"]) / r["threshold_pp"],
+                     r.get("mde_pp", np.nan)) for _, r in strength[strength["verdict"] != ""].iterrows()]  # fmt: skip
 
 
 def _tasks(calibration: pd.DataFrame) -> list[dict]:
-    return [_finding(r["run"], "task", r["name"], finding_sentence("task", r), r["gap_points"],
-                     r["points"] - r["par_points_high"], r["points"] - r["par_points_low"], r["difficulty_games"],
-                     "points", abs(r["gap_points"]) / r["threshold_points"])
-            for _, r in calibration[calibration["verdict"] != ""].iterrows()]  # fmt: skip
+    return [_finding(r["run"], "task", r["name"], finding_sentence("task", r), r["gap_points"], *gap_interval(r),
+                     r["difficulty_games"], "points", abs(r["gap_points"]) / r["threshold_points"],
+                     r.get("mde_points", np.nan)) for _, r in calibration[calibration["verdict"] != ""].iterrows()]  # fmt: skip
 
 
 def _seats(balance: pd.DataFrame, threshold_pp: float) -> list[dict]:
     out = []
     for _, r in balance[balance["games"] > 0].iterrows():
-        fair = 1 / r["players"]
-        edge = 100 * (r["advantage_p1"] - fair)
-        out.append(_finding(r["run"], "first_player", "first player", finding_sentence("first_player", r, fair=fair),
-                            edge, 100 * (r["advantage_p1_low"] - fair), 100 * (r["advantage_p1_high"] - fair),
-                            r["games"], "pp", abs(edge) / threshold_pp))  # fmt: skip
+        edge, low, high = first_player_edge(r)
+        out.append(_finding(r["run"], "first_player", "first player",
+                            finding_sentence("first_player", r, fair=1 / r["players"]), edge, low, high, r["games"],
+                            "pp", abs(edge) / threshold_pp, r.get("mde_pp", np.nan)))  # fmt: skip
     return out
 
 
 def _length(length: pd.DataFrame, target_turns: tuple[float, float] | None, threshold_turns: float) -> list[dict]:
     out = []
     for _, r in length[length["measure"] == "turns"].iterrows():
-        distance = 0.0
+        distance, mde = 0.0, np.nan
         if target_turns is not None:
             low, high = target_turns
             distance = max(low - r["mean"], r["mean"] - high, 0.0) / threshold_turns
+            mde = float(detectable_from_interval(r["mean_low"], r["mean_high"], threshold_turns))
         out.append(_finding(r["run"], "length", "game length", finding_sentence("length", r, target=target_turns),
-                            r["mean"], r["mean_low"], r["mean_high"], r["games"], "turns", distance))  # fmt: skip
+                            r["mean"], r["mean_low"], r["mean_high"], r["games"], "turns", distance, mde))  # fmt: skip
     return out
+
+
+def _undecided(found: pd.DataFrame) -> list[dict]:
+    """An ``undecided`` finding for each subject whose 95% interval holds its
+    practical threshold, those the fewest games would decide first."""
+    games = games_to_decide(found["n"], found["value"], found["low"], found["high"], found["threshold"])
+    rows = found.assign(games_to_decide=games).dropna(subset=["games_to_decide"])
+    rows = rows.sort_values("games_to_decide", kind="stable")
+    rows["games_to_decide"] = rows["games_to_decide"].map(readable_games)
+    return [{**_finding(r["run"], "undecided", r["subject"], finding_sentence("undecided", r), r["value"], r["low"],
+                        r["high"], r["n"], r["unit"], 0.0, r["mde"], r["games_to_decide"], SECTIONS[r["kind"]]),
+             "of": r["kind"], "threshold": r["threshold"]} for _, r in rows.iterrows()]  # fmt: skip
+
+
+def _with_undecided(found: list[dict], undecided: list[dict]) -> list[dict]:
+    """``found`` with each undecided subject that has a finding of its own (a flagged
+    ally or task, the first player) told there, its ``games_to_decide`` and a clause
+    (:func:`analysis.report.words.undecided_clause`), and the others' ``undecided``
+    findings after them."""
+    own = {(f["run"], f["kind"], f["subject"]): f for f in found}
+    rest = []
+    for u in undecided:
+        f = own.get((u["run"], u["of"], u["subject"]))
+        if f is None:
+            rest.append(u)
+        else:
+            f["games_to_decide"] = u["games_to_decide"]
+            f["sentence"] += undecided_clause(u["threshold"], u["unit"], u["games_to_decide"])
+    return found + [{k: v for k, v in u.items() if k not in ("of", "threshold")} for u in rest]
 
 
 def _penalties(impact: pd.DataFrame) -> list[dict]:
@@ -179,13 +246,16 @@ def findings(strength: pd.DataFrame, calibration: pd.DataFrame, balance: pd.Data
     -------
     pandas.DataFrame
         One row per finding: ``run``, ``kind`` (``ally``, ``task``,
-        ``first_player``, ``length``, ``penalties``, ``dice``, ``skill``), ``subject``,
+        ``first_player``, ``length``, ``penalties``, ``dice``, ``skill``,
+        ``depends_on_skill``, ``undecided``), ``subject``,
         ``sentence`` (plain text, with the number, its 95% CI and n), ``value``
         with ``low``/``high`` in ``unit`` (pp, points, turns, or share as a
         fraction, or ``× fair``), ``n`` (games, or task points for penalties), ``distance``
         (from fair or target, in practical thresholds), ``section`` (the report
-        section's title). Sorted by ``distance``, largest first; several runs'
-        sentences start with the run's name. With a non-empty ``check``, the
+        section's title), ``mde`` (in ``unit``; NaN for a finding without a
+        verdict's test) and ``games_to_decide`` (games, an ``undecided`` finding's;
+        NaN for the others). Sorted by ``distance``, largest first, the undecided
+        last; several runs' sentences start with the run's name. With a non-empty ``check``, the
         columns of :data:`SKILL_COLUMNS` too (NaN or empty where a finding has no
         measure in the check).
     """
@@ -194,6 +264,7 @@ def findings(strength: pd.DataFrame, calibration: pd.DataFrame, balance: pd.Data
     checked = check is not None and len(check) > 0
     if checked:
         rows = _with_skill_check(rows, check)
+    rows = _with_undecided(rows, _undecided(subjects(strength, calibration, balance, threshold_pp)))
     out = pd.DataFrame(rows, columns=[*COLUMNS, *(SKILL_COLUMNS if checked else ())])
     if out["run"].nunique() > 1:
         out["sentence"] = out["run"].astype(str) + ": " + out["sentence"]

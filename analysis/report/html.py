@@ -58,6 +58,9 @@ LABELS = {  # column names as a reader expects them; the others lose their under
     "taken_by_a6": "taken by A6", "taken_by_a6_per_game": "taken by A6 per game",
     "lent_to_a1": "lent to A1", "lent_to_a1_per_game": "lent to A1 per game",
     "p5": "5th pct", "p25": "25th pct", "p75": "75th pct", "p95": "95th pct",
+    "mde_pp": "detectable at 80% power (pp)", "mde_points": "detectable at 80% power (points)",
+    "mde": "detectable at 80% power", "games_to_decide": "games to decide", "level": "test level (after BH)",
+    "games_needed": "games needed (median subject)", "games_needed_every": "games needed (every subject)",
 }  # fmt: skip
 
 

@@ -134,11 +134,11 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
                 prefetch(run, [p for passes in TABLE_PASSES for p in passes(run, include_unfinished)])
         with display.in_section("Task outcomes"):
             outcomes = cards.task_outcomes(runs)
-        sections = [_made(display, "Game length", length_section, runs),
+        sections = [_made(display, "Game length", length_section, runs, target_turns),
                     _made(display, "Morale loss", morale_section, runs, include_unfinished),
                     _made(display, "Card strength", cards_section, runs, include_unfinished, threshold_pp, outcomes, bot),
                     _made(display, "Task rewards", tasks_section, runs, outcomes, threshold_points),
-                    _made(display, "Seat advantage", seats_section, runs, include_unfinished),
+                    _made(display, "Seat advantage", seats_section, runs, include_unfinished, threshold_pp),
                     _made(display, "Closeness and drama", closeness_section, runs)]  # fmt: skip
         by_saves = next(t.frame for t in sections[1].tables if t.name == "win_rate_by_saves")
         with display.in_section("Skill check"):

@@ -240,6 +240,32 @@ def _length_finding(r: pd.Series, target: tuple[float, float] | None) -> str:
     return f"A game lasts {estimate(r['mean'], r['mean_low'], r['mean_high'], '', n=r['games'], noun='turns')} on average{against}."
 
 
+UNDECIDED = {  # a verdict's subject kind (analysis.report.findings.subjects): what its measure is, as a sentence names it
+    "ally": "{subject}: its effect against the average ally",
+    "task": "{subject}: its gap from par",
+    "first_player": "The first player's edge over a fair seat",
+}
+
+
+def _amount(value: float, unit: str, spec: str = "g") -> str:
+    """An amount in pp, points or turns as a sentence says it: ``2 pp``, ``1 point``,
+    ``5 turns``; ``spec`` formats pp and turns (``.1f``: ``2.6 pp``)."""
+    return points_text(value) if unit == "points" else f"{value:{spec}} {unit}"
+
+
+def _undecided_finding(r: pd.Series) -> str:
+    what = UNDECIDED[r["kind"]].format(subject=r["subject"])
+    return (f"{what}, {_measure('', r['value'], r['low'], r['high'], r['unit'])}, cannot be told from the "
+            f"±{_amount(r['threshold'], r['unit'])} threshold at this n ({count(r['n'])} games): about "
+            f"{count(r['games_to_decide'])} games would decide it.")  # fmt: skip
+
+
+def undecided_clause(threshold: float, unit: str, games: float) -> str:
+    """The sentence a finding gains when its 95% CI holds its practical threshold, with
+    a leading space: how many games would settle it (:func:`analysis.stats.power.games_to_decide`)."""
+    return f" Its CI holds the ±{_amount(threshold, unit)} threshold: about {count(games)} games would settle it."
+
+
 SKILL_MEASURES = {  # kind of analysis.skill_check: what is compared, as a sentence names it
     "ally": "its effect against the average ally",
     "task": "its completion rate",
@@ -296,6 +322,7 @@ FINDINGS = {  # kind: its sentence, a function of the table's row (and the findi
                        f"are decided by the die roll after a tie (R9.3)."),  # fmt: skip
     "skill": lambda r: f"{skill_verdict(r)}.",
     "depends_on_skill": _skill_check_finding,
+    "undecided": _undecided_finding,
 }
 
 
@@ -332,15 +359,32 @@ def _never(rows: pd.DataFrame, column: str, what: str, lacking: str) -> str:
     return f" Never {what} ({len(never)} of {len(rows)}), so {lacking}: {', '.join(map(str, never))}."
 
 
-def _length(a: Answer, turns, rounds, ended, median_end, median_event) -> tuple[str, str]:
+def _detectable(mde, games: int, what: str, unit: str, by: str = "") -> str:
+    """The sentence, with a leading space, on the effect flagged with 80% power at the
+    run's ``games`` (:mod:`analysis.stats.power`): ``what`` with ``{size}`` for the
+    median of ``mde`` (array_like, one per subject, in ``unit``), and its range ``by``
+    subject when it has one; empty when no subject has one."""
+    mde = pd.Series(mde, dtype="float64").dropna()
+    if mde.empty:
+        return ""
+    low, high = _amount(mde.min(), unit, ".1f"), _amount(mde.max(), unit, ".1f")
+    spread = f" ({low.split(' ')[0]}–{high} by {by})" if by and low != high else ""
+    size = what.format(size=_amount(mde.median(), unit, ".1f"))
+    return f" At this n ({count(games)} games) {size} would be flagged with 80% power{spread}."
+
+
+def _length(a: Answer, turns, rounds, ended, median_end, median_event, target=None, mde=float("nan")) -> tuple[str, str]:
     end = (f"half the games are over by turn {median_end}" if median_end
            else "fewer than half the games end before the turn cap")  # fmt: skip
     event = (f"half have had their first morale-loss event by turn {median_event}" if median_event
              else "more than half never have a morale-loss event")  # fmt: skip
     capped = " (means and percentiles count truncated games at the cap)" if ended.loc["truncated", "count"] else ""
+    detectable = ("" if target is None else
+                  _detectable([mde], turns["games"], f"a mean {{size}} outside the target of {target[0]:g}–{target[1]:g} "
+                              f"turns", "turns"))  # fmt: skip
     return (f"{_prefix(a.label)}A game lasts {_value(turns, 'mean', '', noun='turns', n=turns['games'])} on "
             f"average; {_value(ended.loc['stalled'], 'share')} of games stalled and "
-            f"{_value(ended.loc['truncated'], 'share')} were truncated at the turn cap.",
+            f"{_value(ended.loc['truncated'], 'share')} were truncated at the turn cap.{detectable}",
             f"That is {_value(rounds, 'mean', '', noun='rounds')} on average, and 90% of games last "
             f"{turns['p5']:.0f}–{turns['p95']:.0f} turns{capped}. By the Kaplan–Meier curve {end}, and by the "
             f"cumulative incidence curve {event}.")  # fmt: skip
@@ -404,7 +448,8 @@ def _strength_answer(rows: pd.DataFrame) -> str:
 
 
 def _cards(a: Answer, allies, hardest, easiest) -> tuple[str, str]:
-    return (f"{_prefix(a.label)}{_strength_answer(allies)}.",
+    detectable = _detectable(allies.get("mde_pp"), allies["games"].iloc[0], "an ally effect of ±{size}", "pp", "ally")
+    return (f"{_prefix(a.label)}{_strength_answer(allies)}.{detectable}",
             f"Tasks: the completion rate ranges from {_value(hardest, 'completion_rate', n=hardest['games'])} for "
             f"{hardest['name']} to {_value(easiest, 'completion_rate')} for {easiest['name']}."
             f"{_never(allies[allies['player_games'] > 0], 'held_n', 'held by any player', 'no held win rate')}")  # fmt: skip
@@ -425,6 +470,9 @@ def _tasks(a: Answer, rows, flagged, completions, threshold_points, low, high) -
             for _, r in flagged.iterrows())  # fmt: skip
     never = _never(rows.assign(completions=completions), "completions", "completed",
                    "their par rests on the other tasks alone") if completions.any() else ""  # fmt: skip
+    if completions.any():
+        answer += _detectable(rows.get("mde_points"), rows["difficulty_games"].iloc[0],
+                              "a task paying ±{size} out of order with its difficulty", "points", "task")  # fmt: skip
     return (f"{_prefix(a.label)}{answer}",
             f"Expected points per game range from {_value(low, 'expected_points', '', n=low['games'])} "
             f"for {low['name']} to {_value(high, 'expected_points', '')} for {high['name']}.{never}")  # fmt: skip
@@ -443,7 +491,7 @@ def _seats(a: Answer, row, baseline, by_bot) -> tuple[str, str]:
                  else f"a χ² test finds no difference between positions (p = {row['chi2_p_value']:.2g})")  # fmt: skip
     return (f"{_prefix(a.label)}The first player wins {_value(row, 'advantage_p1', n=row['games'])} "
             f"against {estimate(baseline, float('nan'), float('nan'))} for a fair seat, {ratio} times the fair "
-            f"rate; {fair_test}.",
+            f"rate; {fair_test}.{_detectable([row.get('mde_pp')], row['games'], 'a first-player edge of ±{size}', 'pp')}",
             f"Balance is {row['balance']:.3f} (a fair table of this size stays above {row['balance_fair_5']:.3f} in "
             f"95% of runs); {_value(row, 'tied_on_points_rate')} of games are tied on points and "
             f"{_value(row, 'decided_by_dice_rate')} are decided by dice (R9.3).{bot_text}")  # fmt: skip
@@ -560,6 +608,31 @@ def answer_text(answer: Answer) -> tuple[str, str]:
     """The answer's sentence and the sentences of its details ("" when none), plain
     text. Raises KeyError for an unknown kind."""
     return ANSWERS[answer.kind](answer, **answer.facts)
+
+
+# --- revachol plan (analysis.plan) --------------------------------------------------------------------------------
+
+def plan_lines(table: pd.DataFrame, source) -> tuple[str, list[str]]:
+    """The title of :func:`analysis.plan.plan_games`'s table and the sentences under
+    it: an effect that can never be flagged, one this run already detects, and how
+    to ask for an effect when none was given. ``source`` is the report tables'
+    folder, or None when they were computed from the run's games."""
+    where = f"the report tables in {source}" if source is not None else "the run's games (no report written yet)"
+    title = f"Games needed to detect an effect with 80% power, from the standard errors of {where}"
+    lines = []
+    for _, r in table.iterrows():
+        unit = r["unit"]
+        if r["never"]:
+            lines.append(f"{r['section']}: an effect of {_amount(r['effect'], unit)} can never be flagged, whatever "
+                         f"the games: a verdict needs at least the {_amount(r['threshold'], unit)} threshold.")  # fmt: skip
+        elif r["games_needed_every"] <= r["games"]:
+            lines.append(f"{r['section']}: this run's {count(r['games'])} games already detect "
+                         f"{_amount(r['effect'], unit)} with 80% power.")  # fmt: skip
+    if table["effect"].isna().all():
+        lines.append("Give the effect to detect with --effect (pp: allies and the first player's edge), "
+                     "--effect-points (tasks) or --effect-turns (game length); \"detectable at 80% power\" is what "
+                     "this run's games detect.")  # fmt: skip
+    return title, lines
 
 
 # --- the page around the sections ---------------------------------------------------------------------------------

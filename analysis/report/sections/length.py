@@ -9,6 +9,7 @@ from analysis import length
 from analysis.data.runs import Run
 from analysis.report.figures import plot_length_histogram, plot_survival
 from analysis.report.model import FigureSpec, Note, Section, Table, answer, rows_of
+from analysis.stats.power import detectable_from_interval
 
 
 def _median_turn(curve: pd.DataFrame) -> str | None:
@@ -17,9 +18,13 @@ def _median_turn(curve: pd.DataFrame) -> str | None:
     return None if reached.empty else str(int(reached["turn"].iloc[0]))
 
 
-def length_section(runs: list[Run]) -> Section:
-    """Per run, the mean game length (answer kind ``length``); tables
-    ``game_length``, ``game_endings``, ``length_histogram``, ``length_survival``,
+def length_section(runs: list[Run], target_turns: tuple[float, float] | None = None,
+                   threshold_turns: float = length.DEFAULT_THRESHOLD_TURNS) -> Section:  # fmt: skip
+    """Per run, the mean game length (answer kind ``length``) and, with the
+    designer's ``target_turns`` (low, high), the miss of it in turns flagged with 80%
+    power at the run's games (a miss counting from ``threshold_turns``,
+    :func:`analysis.stats.power.detectable_effect`); tables ``game_length``,
+    ``game_endings``, ``length_histogram``, ``length_survival``,
     ``first_event_incidence``."""
     summary, endings = length.game_length(runs), length.game_endings(runs)
     histogram = length.length_histogram(runs)
@@ -28,9 +33,11 @@ def length_section(runs: list[Run]) -> Section:
     for run in runs:
         turns, rounds = (rows_of(summary, run).set_index("measure").loc[m] for m in ("turns", "rounds"))
         median_event = _median_turn(rows_of(first_event, run).assign(survival=lambda f: 1 - f["incidence"]))
+        mde = float(detectable_from_interval(turns["mean_low"], turns["mean_high"], threshold_turns))
         answers.append(answer("length", runs, run, turns, "mean", turns["games"], "turns", turns=turns, rounds=rounds,
                               ended=rows_of(endings, run).set_index("ending"),
-                              median_end=_median_turn(rows_of(survival, run)), median_event=median_event))  # fmt: skip
+                              median_end=_median_turn(rows_of(survival, run)), median_event=median_event,
+                              target=target_turns, mde=mde))  # fmt: skip
     return Section(
         "Game length",
         answers,

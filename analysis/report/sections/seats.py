@@ -9,11 +9,13 @@ from analysis.report.figures import plot_scores, plot_seat_win_rates
 from analysis.report.model import FigureSpec, Note, Section, Table, answer, rows_of
 
 
-def seats_section(runs: list[Run], include_unfinished: bool) -> Section:
-    """Per run, the first player's win rate against fair (answer kind ``seats``);
+def seats_section(runs: list[Run], include_unfinished: bool, threshold_pp: float) -> Section:
+    """Per run, the first player's win rate against fair and the edge over it
+    flagged with 80% power, counting from ``threshold_pp`` (answer kind ``seats``);
     tables ``seat_win_rates``, ``seat_balance``, ``seat_differences``,
     ``score_summary``, ``bot_win_rates``, ``score_histogram``."""
-    win_rates, summary = seats.seat_win_rates(runs, include_unfinished), seats.seat_balance(runs, include_unfinished)
+    win_rates = seats.seat_win_rates(runs, include_unfinished)
+    summary = seats.seat_balance(runs, include_unfinished, threshold_pp)
     scores, histogram = seats.score_summary(runs, include_unfinished), seats.score_histogram(runs, include_unfinished)
     bots, gaps = seats.bot_win_rates(runs, include_unfinished), seats.seat_differences(runs, include_unfinished)
     answers = []
