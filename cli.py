@@ -528,6 +528,7 @@ def advise(
     holdout_games: int = typer.Option(100_000, min=100, help="Fresh games per deck on the hold-out seed, where the proposal is measured."),
     only: list[str] = typer.Option([], help="Edit only this card, by id (repeat for several), e.g. kim_kitsuragi; default: every card."),
     max_edits: int | None = typer.Option(None, min=1, help="The proposal holds at most this many edits, those the search ranks best."),
+    confirm_with: str | None = typer.Option(None, help="Also play the hold-out's original and proposal with this bot in every seat (e.g. expert) and say which of the proposal's changes depend on skill."),
     quiet: bool = typer.Option(False, help="No progress (else a status line on a terminal, one line per stage in a log)."),
 ) -> None:
     """What should I change? Starts from the report's verdicts (allies stronger or weaker than the average ally, tasks paying out of line with their difficulty), screens one-card edits aimed at each (an ally's symbols, a task's points or required symbols, a morale card's save) on the same games, combines the best, and plays the proposal and the original on fresh games of a hold-out seed. Writes proposal.yaml (only the changed values touched), advice.html (one sentence per edit with its effect, before/after of every flagged quantity with 95% CIs, side effects, forest plot) and advice.csv; prints the diff and the before/after table."""
@@ -544,6 +545,7 @@ def advise(
     )  # fmt: skip
     from analysis.experiments.tune import Target
     from analysis.report.terminal import print_table
+    from analysis.report.words import change_skill_text, skilled_allies_text
     from sim.cards import DeckError
     from sim.rundir import RunError
     from sim.runner import run_name
@@ -560,7 +562,7 @@ def advise(
         advice = run_advise(cards, target, games, players, bots, seed, threshold, locks=lock,
                             only_estimated=only_estimated, target_turns=(turns.low, turns.high) if turns else None,
                             holdout_games=holdout_games, n_jobs=jobs, progress=not quiet, only=only,
-                            max_edits=max_edits)  # fmt: skip
+                            max_edits=max_edits, confirm_with=confirm_with)  # fmt: skip
         html, csv = write_advice(advice, target, shlex.join(["revachol", *sys.argv[1:]]))
     except DeckError as exc:
         _fail("; ".join(str(p) for p in exc.problems))
@@ -576,6 +578,9 @@ def advise(
     for sentence in resist_sentences(advice):
         typer.echo(f"- {sentence}")
     typer.echo(edge_note(advice))
+    if advice.skill_check is not None:
+        typer.echo(f"{skilled_allies_text(confirm_with, *advice.skilled_allies)} "
+                   f"{change_skill_text(advice.skill_check, confirm_with)}")  # fmt: skip
     print_table(summary, f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "
                 "deck, original (before) and proposal (after); differences paired on the same games")  # fmt: skip
     typer.echo(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {seed} "

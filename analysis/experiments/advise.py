@@ -26,12 +26,12 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.cards import DEFAULT_THRESHOLD_PP
+from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength
 from analysis.experiments.advise_edits import Change, Key, Lock, apply, changes, check, editable, only_cards
 from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure
 from analysis.experiments.advise_progress import progress as stages
 from analysis.experiments.advise_search import AIM, Search, Settings
-from analysis.experiments.compare import comparison_tables
+from analysis.experiments.compare import changes_skill_check, comparison_tables
 from analysis.experiments.tune import holdout_seed
 from analysis.report.writer import Files, write_files
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
@@ -83,6 +83,15 @@ class Advice:
     only, max_edits
         The cards the search might edit (empty: every card) and the most edits the
         proposal might hold (None: no limit), as :func:`advise` was given them.
+    skill_check : pandas.DataFrame, optional
+        With ``confirm_with``: :func:`analysis.experiments.compare.changes_skill_check`
+        of the hold-out runs and their skilled companions (:mod:`sim.skilled`),
+        each change under the run's bots and under ``confirmed_with``.
+    skilled_allies : (int, int), optional
+        With ``confirm_with``: the allies with a verdict under ``confirmed_with`` in
+        the original and in the proposal, on the hold-out seed.
+    confirmed_with : str
+        The bot of the skilled companions ("" without them).
     """
 
     changes: list[Change]
@@ -101,6 +110,9 @@ class Advice:
     edge_relaxed: bool = False
     only: tuple[str, ...] = ()
     max_edits: int | None = None
+    skill_check: pd.DataFrame | None = None
+    skilled_allies: tuple[int, int] | None = None
+    confirmed_with: str = ""
 
 
 def advise(
@@ -120,6 +132,7 @@ def advise(
     progress: bool = True,
     only: Sequence[str] = (),
     max_edits: int | None = None,
+    confirm_with: str | None = None,
 ) -> Advice:
     """Propose card edits that bring the flagged quantities inside their thresholds,
     and measure them on a hold-out seed (module docstring).
@@ -157,6 +170,11 @@ def advise(
     max_edits : int, optional
         The most edited fields the proposal may hold (``--max-edits K``), those the
         search ranks best (:mod:`.advise_search`); None for no limit.
+    confirm_with : str, optional
+        A bot specification (``--confirm-with expert``): the hold-out's original and
+        proposal are also played with it in every seat (their skilled companions,
+        :mod:`sim.skilled`), and :attr:`Advice.skill_check` says which of the
+        proposal's changes depend on skill.
 
     Returns
     -------
@@ -172,6 +190,7 @@ def advise(
     """
     from sim.points_blind import play_points_blind
     from sim.runner import simulate
+    from sim.skilled import play_skilled
 
     cards, out = Path(cards), Path(out)
     text = cards.read_text(encoding="utf-8")
@@ -245,11 +264,20 @@ def advise(
                 for name, deck in (("original", original), ("proposal", proposal_deck))}  # a deck's runs are its own
         before, after = (measure(runs[name], threshold_pp, threshold_points) for name in ("original", "proposal"))
         differences = comparison_tables(runs["original"], runs["proposal"])
+        skilled = {}
+        if confirm_with:
+            bar(f"confirming with {confirm_with} in every seat: the same fresh games", search, current)
+            skilled = {name: play_skilled(runs[name], n_jobs, progress=False, bot=confirm_with) for name in runs}
+            games["holdout"] += 2 * holdout_games
     return Advice(
         changes=changes(original, values), deck=proposal_deck, proposal=proposal,
         diff=_diff(text, edited, str(cards), str(proposal)), before=before, after=after, differences=differences,
         search=pd.DataFrame(search.log), games={**games, "candidates": len(played)}, seed=seed, holdout_seed=fresh,
         n_games=n_games, holdout_games=holdout_games, edge_relaxed=search.settings.relaxed, only=tuple(only),
-        max_edits=max_edits,
+        max_edits=max_edits, confirmed_with=confirm_with or "",
+        skill_check=changes_skill_check(differences, comparison_tables(skilled["original"], skilled["proposal"]),
+                                        confirm_with, players) if skilled else None,
+        skilled_allies=tuple(int((ally_strength(skilled[name], threshold_pp=threshold_pp)["verdict"] != "").sum())
+                             for name in ("original", "proposal")) if skilled else None,
     )  # fmt: skip
 

@@ -31,6 +31,7 @@ from analysis.experiments.advise_measures import Measures
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
 from analysis.report.writer import Files, write_files
 from analysis.report.html import estimate, figure_png, image_html, page, table_html
+from analysis.report.words import SKILL_CHECK_TITLE, change_skill_text, skilled_allies_text
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
 STYLE = """
@@ -293,6 +294,16 @@ QUANTITY_NOTE = ("An ally's quantity is its effect against the average ally (pp)
                  "each with its 95% CI, n in games.")  # fmt: skip
 
 
+def _skill_check_html(advice: Advice) -> list[str]:
+    """The page's section on the proposal under ``--confirm-with`` (empty without it)."""
+    if advice.skill_check is None:
+        return []
+    return [f"<h2>{escape(SKILL_CHECK_TITLE)}</h2>",
+            f"<p class=\"answer\">{escape(skilled_allies_text(advice.confirmed_with, *advice.skilled_allies))} "
+            f"{escape(change_skill_text(advice.skill_check, advice.confirmed_with))}</p>",
+            _wide(table_html(advice.skill_check, hide=("p_value", "skilled_bot", "n", "skilled_n")), "estimates")]  # fmt: skip
+
+
 def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
     """Write ``advice.html``, ``advice.csv`` (flagged quantities, then the summary
     rows) and ``search.csv`` (the search's decks, in-sample) to ``out``; returns the
@@ -328,6 +339,7 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             image_html(figure_png(plot_forest(flagged)), "forest plot"),
             "<h2>Counts and side effects</h2>", table_html(counts[["what", "before", "after", "n"]].astype(
                 {"before": np.int64, "after": np.int64})), _wide(table_html(_shown(summary[~is_count])), "estimates"),
+            *_skill_check_html(advice),
             "<h2>The proposal's diff</h2>", diff_html(advice.diff),
             f"<h2>The search (in-sample: seed {advice.seed}, {advice.n_games:,} games per deck)</h2>",
             f"<p class=\"note\">{advice.games['candidates']} decks played, {advice.games['search']:,} games on the "

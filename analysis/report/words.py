@@ -581,6 +581,13 @@ def _skill_check_answer(a: Answer, rows) -> tuple[str, str]:
 SKILL_CHECK_TITLE = "Does the change hold for skilled players?"
 
 
+def skilled_allies_text(bot: str, before: int, after: int) -> str:
+    """One sentence: the allies with a verdict under ``bot`` in every seat, in the
+    original and in the proposal (``advise --confirm-with``)."""
+    return (f"With {bot} in every seat on the same fresh games, {before} all{'y' if before == 1 else 'ies'} "
+            f"had a verdict in the original and {after} in the proposal.")  # fmt: skip
+
+
 def change_skill_text(check: pd.DataFrame, bot: str) -> str:
     """One sentence on the changes of a comparison that depend on skill
     (:func:`analysis.experiments.compare.changes_skill_check`)."""
