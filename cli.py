@@ -545,7 +545,9 @@ def advise(
     )  # fmt: skip
     from analysis.experiments.tune import Target
     from analysis.report.terminal import print_table
-    from analysis.report.words import change_skill_text, skilled_allies_text
+    from analysis.experiments.compare import changes
+    from analysis.report.words import (NO_SIDE_EFFECT, change_sentence, change_skill_text, side_effects_lead,
+                                       skilled_allies_text)
     from sim.cards import DeckError
     from sim.rundir import RunError
     from sim.runner import run_name
@@ -578,6 +580,10 @@ def advise(
     for sentence in resist_sentences(advice):
         typer.echo(f"- {sentence}")
     typer.echo(edge_note(advice))
+    side = changes(advice.differences)
+    typer.echo(side_effects_lead(len(side)) if len(side) else NO_SIDE_EFFECT)
+    for _, row in side.head(10).iterrows():
+        typer.echo(f"- {change_sentence(row)}")
     if advice.skill_check is not None:
         typer.echo(f"{skilled_allies_text(confirm_with, *advice.skilled_allies)} "
                    f"{change_skill_text(advice.skill_check, confirm_with)}")  # fmt: skip

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -238,6 +239,11 @@ def test_advise_with_only_edits_that_card_prints_its_stages_to_a_log_and_writes_
     assert stages[-1] == "advise: confirming with greedy:w_points=1 in every seat: the same fresh games …"
     assert "no change differs from the run's by its practical threshold or more" in result.stdout
     assert "Does the change hold for skilled players?" in page
+    # issue 48: every significant change on the hold-out, the page's list and side_effects.csv
+    side = pd.read_csv(out / "side_effects.csv")
+    assert len(side) >= 1 and "Every side effect on the hold-out" in page
+    assert f"{len(side)} measure{'s' * (len(side) != 1)} moved significantly" in result.stdout
+    assert "Kim Kitsuragi: holders' win rate" in set(side["what"])  # the edited ally's own change is among them
     assert (out / "holdout").is_dir() and len(list((out / "holdout").glob("*/skilled/manifest.json"))) == 2
 
 

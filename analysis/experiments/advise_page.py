@@ -29,9 +29,11 @@ from matplotlib.figure import Figure
 from analysis.experiments.advise import Advice
 from analysis.experiments.advise_measures import Measures
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
+from analysis.experiments.compare import changes
 from analysis.report.writer import Files, write_files
 from analysis.report.html import estimate, figure_png, image_html, page, table_html
-from analysis.report.words import SKILL_CHECK_TITLE, change_skill_text, skilled_allies_text
+from analysis.report.words import (NO_SIDE_EFFECT, SKILL_CHECK_TITLE, change_sentence, change_skill_text,
+                                   side_effects_lead, skilled_allies_text)
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
 STYLE = """
@@ -294,6 +296,16 @@ QUANTITY_NOTE = ("An ally's quantity is its effect against the average ally (pp)
                  "each with its 95% CI, n in games.")  # fmt: skip
 
 
+def _side_effects_html(side: pd.DataFrame) -> list[str]:
+    """The page's list of every significant change on the hold-out (compare's paired
+    machinery: :func:`analysis.experiments.compare.changes`), largest effect first."""
+    if side.empty:
+        return ["<h2>Every side effect on the hold-out</h2>", f"<p class=\"answer\">{escape(NO_SIDE_EFFECT)}</p>"]
+    return ["<h2>Every side effect on the hold-out</h2>",
+            f"<p class=\"answer\">{escape(side_effects_lead(len(side)))}</p>",
+            "<ol>" + "".join(f"<li>{escape(change_sentence(row))}</li>" for _, row in side.iterrows()) + "</ol>"]
+
+
 def _skill_check_html(advice: Advice) -> list[str]:
     """The page's section on the proposal under ``--confirm-with`` (empty without it)."""
     if advice.skill_check is None:
@@ -308,7 +320,7 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
     """Write ``advice.html``, ``advice.csv`` (flagged quantities, then the summary
     rows) and ``search.csv`` (the search's decks, in-sample) to ``out``; returns the
     paths of the page and of ``advice.csv``."""
-    flagged, summary = flagged_table(advice), summary_table(advice)
+    flagged, summary, side = flagged_table(advice), summary_table(advice), changes(advice.differences)
     resisting = resist_sentences(advice)
     flagged["tried"] = ""  # an empty cell for a card no longer flagged (never "nan")
     flagged.loc[flagged["verdict_after"] != "", "tried"] = resisting
@@ -339,6 +351,7 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             image_html(figure_png(plot_forest(flagged)), "forest plot"),
             "<h2>Counts and side effects</h2>", table_html(counts[["what", "before", "after", "n"]].astype(
                 {"before": np.int64, "after": np.int64})), _wide(table_html(_shown(summary[~is_count])), "estimates"),
+            *_side_effects_html(side),
             *_skill_check_html(advice),
             "<h2>The proposal's diff</h2>", diff_html(advice.diff),
             f"<h2>The search (in-sample: seed {advice.seed}, {advice.n_games:,} games per deck)</h2>",
@@ -346,7 +359,7 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             f"search seed, {advice.games['edge']:,} in the edge checks and {advice.games['holdout']:,} on the "
             f"hold-out seed (points-blind companions included). "
             f"These figures chose the proposal and flatter it.</p>", _wide(table_html(advice.search))]  # fmt: skip
-    written = write_files(Files({"search.csv": advice.search, "advice.csv": table}, texts={
+    written = write_files(Files({"search.csv": advice.search, "advice.csv": table, "side_effects.csv": side}, texts={
         "advice.html": page("What should I change? Card edits, confirmed on fresh games", "\n".join(body),
                             f"<style>{STYLE}</style>")}), out)  # fmt: skip
     return written["advice.html"], written["advice.csv"]

@@ -43,8 +43,8 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
-from analysis.report.html import estimate, figure_png, image_html, page, table_html, text_table_html
-from analysis.report.words import SKILL_CHECK_TITLE, change_skill_text
+from analysis.report.html import figure_png, image_html, page, table_html, text_table_html
+from analysis.report.words import SKILL_CHECK_TITLE, change_sentence, change_skill_text
 from analysis.report.writer import Files, write_files
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
@@ -321,14 +321,6 @@ def card_diff(a: Run, b: Run) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["card", "field", "old", "new"])
 
 
-def _headline(row: pd.Series) -> str:
-    share = row["unit"] == "share"
-    a, b = ((f"{100 * v:.1f}%" if share else f"{v:.3g}") for v in (row["a"], row["b"]))
-    difference = estimate(row["difference"], row["difference_low"], row["difference_high"], "pp" if share else "",
-                          noun="" if share else row["unit"])  # fmt: skip
-    return f"{row['what']}: {a} → {b}, {difference}, p = {row['p_value']:.2g}"
-
-
 def plot_forest(moved: pd.DataFrame) -> Figure:
     """Forest plot of the significant changes: each difference B − A with its 95% CI,
     largest effect on top, one panel per unit (rates in percentage points)."""
@@ -403,7 +395,7 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
     if len(moved):
         body += [f'<p class="answer">{len(moved)} measures moved significantly (Benjamini–Hochberg at 5% within each '
                  "family), largest standardised effect first:</p>",
-                 "<ol>" + "".join(f"<li>{escape(_headline(row))}</li>" for _, row in moved.iterrows()) + "</ol>",
+                 "<ol>" + "".join(f"<li>{escape(change_sentence(row))}</li>" for _, row in moved.iterrows()) + "</ol>",
                  image_html(figure_png(plot_forest(moved)), "forest plot of the significant changes")]  # fmt: skip
     else:
         body.append('<p class="answer">Nothing moved significantly (Benjamini–Hochberg at 5% within each family).</p>')

@@ -581,6 +581,29 @@ def _skill_check_answer(a: Answer, rows) -> tuple[str, str]:
 SKILL_CHECK_TITLE = "Does the change hold for skilled players?"
 
 
+NO_SIDE_EFFECT = ("Nothing moved significantly between the original and the proposal on the hold-out games "
+                  "(Benjamini–Hochberg at 5% within each family).")  # fmt: skip
+
+
+def side_effects_lead(n: int) -> str:
+    """The sentence above the list of an advice's side effects (``advise``)."""
+    return (f"{n} measure{'s' * (n != 1)} moved significantly from the original to the proposal on the same hold-out "
+            f"games (paired, Benjamini–Hochberg at 5% within each family: game length and morale loss, each turn-order "
+            f"position's win rate, each task's completion, each ally's holders' win rate), largest standardised effect "
+            f"first; every one is in side_effects.csv.")  # fmt: skip
+
+
+def change_sentence(row: pd.Series) -> str:
+    """A significant change of a comparison (a :func:`analysis.experiments.compare.changes`
+    row) in one line: ``Find Ruby's hideout: completion: 81.1% → 53.2%, -27.9 pp (95%
+    CI …), p = …``."""
+    share = row["unit"] == "share"
+    a, b = ((f"{100 * v:.1f}%" if share else f"{v:.3g}") for v in (row["a"], row["b"]))
+    difference = estimate(row["difference"], row["difference_low"], row["difference_high"], "pp" if share else "",
+                          noun="" if share else row["unit"])  # fmt: skip
+    return f"{row['what']}: {a} → {b}, {difference}, p = {row['p_value']:.2g}"
+
+
 def skilled_allies_text(bot: str, before: int, after: int) -> str:
     """One sentence: the allies with a verdict under ``bot`` in every seat, in the
     original and in the proposal (``advise --confirm-with``)."""
