@@ -167,7 +167,7 @@ def run(
         also.append(f"with {SKILLED_BOT} in every seat{where}")
     blind = f", and as many {' and '.join(also)}" if also else ""
     typer.echo(f"{games:,} games{each}{blind} in {runs / base}")
-    print_findings(report.findings)
+    print_findings(report.findings, check=report.tables.get("skill_check"))
     typer.echo(f"report: {report.path}")
 
 
@@ -298,7 +298,7 @@ def report(
     except (RunError, DeckError, ValueError) as exc:
         _fail(str(exc).replace("\n", "; "))
     if not quiet:
-        print_findings(report.findings)
+        print_findings(report.findings, check=report.tables.get("skill_check"))
     typer.echo(str(report.path))
 
 

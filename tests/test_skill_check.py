@@ -3,10 +3,14 @@ labels, on other deals, over 5 seeds), the same policy on the same games, a plan
 effect (a rung that never plays Kim Kitsuragi, restricted play), and the rule that
 plays it by default."""
 
+import io
+
 import pytest
+from rich.console import Console
 
 from analysis.data.runs import Run
 from analysis.report.page import build_report
+from analysis.report.terminal import print_findings
 from analysis.skill_check import compare_measures, measures, skill_check, tables
 from sim.runner import simulate
 from sim.skilled import by_default, play_skilled
@@ -54,6 +58,13 @@ def test_planted_a_rung_that_never_plays_kim_kitsuragi_marks_him(tmp_path, defau
     found = report.findings.set_index("subject").loc["Kim Kitsuragi"]
     assert found["depends_on_skill"] and "depends on skill" in found["sentence"]
     assert found["skilled_value"] == pytest.approx(kim["skilled"])
+    # the first screen says it under the findings, in the page and in the terminal
+    line = next(text for text in report.path.read_text(encoding="utf-8").split("<p class='answer'>")
+                if text.startswith("Skill check — "))  # fmt: skip
+    assert "With greedy:never=kim_kitsuragi in every seat" in line and "Kim Kitsuragi -" in line
+    console = Console(file=io.StringIO(), width=300)
+    print_findings(report.findings, console, report.tables["skill_check"])
+    assert console.file.getvalue().splitlines()[-1].startswith("Skill check — With greedy:never=kim_kitsuragi")
 
 
 def test_the_skill_check_plays_by_default_when_it_costs_no_more_than_the_run():

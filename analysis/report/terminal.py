@@ -19,6 +19,7 @@ from rich.text import Text
 
 from analysis.report.findings import FINDINGS_SHOWN
 from analysis.report.html import present
+from analysis.report.words import skill_check_lines
 from sim.console import stdout_console
 
 
@@ -40,7 +41,7 @@ def print_table(table: pd.DataFrame, title: str = "", hide: tuple[str, ...] = ()
     (console or stdout_console()).print(rich_table(table, title, hide))
 
 
-def print_findings(found: pd.DataFrame, console: Console | None = None) -> None:
+def print_findings(found: pd.DataFrame, console: Console | None = None, check: pd.DataFrame | None = None) -> None:
     """Print the findings the report opens with: a heading, then the first
     :data:`~analysis.report.findings.FINDINGS_SHOWN` of ``found`` one numbered line
     each, its sentence (number, 95% CI, n) and the report section that holds the
@@ -55,6 +56,9 @@ def print_findings(found: pd.DataFrame, console: Console | None = None) -> None:
         Default standard output (:func:`sim.console.stdout_console`). A line longer
         than the console is left to the terminal to wrap (soft wrap), so a file holds
         one line per finding.
+    check : pandas.DataFrame, optional
+        The report's ``skill_check`` table: its sentence per run follows the findings
+        (:func:`analysis.report.words.skill_check_lines`).
     """
     console = console or stdout_console()
     shown = found.head(FINDINGS_SHOWN)
@@ -62,6 +66,8 @@ def print_findings(found: pd.DataFrame, console: Console | None = None) -> None:
     console.print(Text(f"Findings, most important first{more}:" if len(found) else "Findings: none."), soft_wrap=True)
     for number, row in enumerate(shown.itertuples(index=False), 1):
         console.print(Text(f"{number:>2}. {row.sentence} [{row.section}]"), soft_wrap=True)
+    for line in skill_check_lines(check):
+        console.print(Text(line), soft_wrap=True)
 
 
 def report_text(found: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> str:

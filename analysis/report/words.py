@@ -563,19 +563,36 @@ def _by_bot_answer(a: Answer, rows) -> tuple[str, str]:
             f"n = {count(rows['games'].iloc[0])} games.")  # fmt: skip
 
 
-def _skill_check_answer(a: Answer, rows) -> tuple[str, str]:
-    """Sentences on the skill check of one run (:func:`analysis.skill_check.compare_measures`)."""
-    prefix, bot = _prefix(a.label, ": "), rows["skilled_bot"].iloc[0]
+def skill_check_sentence(rows: pd.DataFrame, label: str = "") -> str:
+    """The skill check of one run in one sentence (:func:`analysis.skill_check.compare_measures`'s
+    rows of the run): the measures that depend on skill, largest change first, or
+    that every verdict holds for skilled play; ``label`` names the run."""
+    prefix, bot = _prefix(label, ": "), rows["skilled_bot"].iloc[0]
     marked = rows[rows["depends_on_skill"]]
     where = f"{prefix}With {bot} in every seat on the same games (n = {count(rows['n'].iloc[0])} games each)"
     if marked.empty:
         return (f"{where}, no measure of the findings changes by its practical threshold or more after "
-                f"Benjamini–Hochberg correction ({len(rows)} measures): every verdict holds for skilled play.", "")  # fmt: skip
+                f"Benjamini–Hochberg correction ({len(rows)} measures): every verdict holds for skilled play.")  # fmt: skip
     listed = "; ".join(f"{r['subject']} {_difference(r)}" for _, r in
                        marked.reindex(marked["difference"].abs().sort_values(ascending=False).index).iterrows())  # fmt: skip
     verb = "depends" if len(marked) == 1 else "depend"
     return (f"{where}, {len(marked)} of {len(rows)} measures {verb} on skill (change with {bot}, at least the "
-            f"practical threshold): {listed}.", "")  # fmt: skip
+            f"practical threshold): {listed}.")  # fmt: skip
+
+
+def skill_check_lines(check: pd.DataFrame | None) -> list[str]:
+    """The skill check's sentence per run, under the Findings (page and terminal);
+    none without a check. With several runs each sentence names its run."""
+    if check is None or check.empty:
+        return []
+    several = check["run"].nunique() > 1
+    return [f"Skill check — {skill_check_sentence(rows, str(run) if several else '')}"
+            for run, rows in check.groupby("run", sort=False)]
+
+
+def _skill_check_answer(a: Answer, rows) -> tuple[str, str]:
+    """Sentences on the skill check of one run (:func:`analysis.skill_check.compare_measures`)."""
+    return skill_check_sentence(rows, a.label), ""
 
 
 SKILL_CHECK_TITLE = "Does the change hold for skilled players?"
