@@ -278,10 +278,11 @@ def report(
     scheduler: str | None = typer.Option(None, help="Read the run's parts on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see the run at the same path)."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and read the run's parts on it."),
     jobs: int | None = typer.Option(None, min=1, help="Local worker processes that read the run's parts side by side (default: every core from 200,000 games on); the report is the same whatever their number."),
+    section: list[str] = typer.Option([], help="Also print this section of the report in the terminal, by title (e.g. \"card strength\"; repeat for several; all for every section): its answers, notes and tables, as the page shows them."),
 ) -> None:
     """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the Findings that open the page (the first eight, most important first) and the path of the HTML file."""
     from analysis.report.page import build_report
-    from analysis.report.terminal import print_findings
+    from analysis.report.terminal import print_findings, print_section
     from analysis.experiments.tune import Target
     from sim.cards import DeckError
     from sim.rundir import RunError
@@ -297,8 +298,16 @@ def report(
                               workers=jobs)  # fmt: skip
     except (RunError, DeckError, ValueError) as exc:
         _fail(str(exc).replace("\n", "; "))
+    titles = {s.title.lower(): s for s in report.sections}
+    unknown = [name for name in section if name.lower() not in (*titles, "all")]
+    if unknown:
+        _fail(f"--section {unknown[0]!r}: no such section; valid: {', '.join(s.title for s in report.sections)}, all")
     if not quiet:
         print_findings(report.findings, check=report.tables.get("skill_check"))
+    wanted = {name.lower() for name in section}
+    for shown in report.sections:
+        if "all" in wanted or shown.title.lower() in wanted:
+            print_section(shown)
     typer.echo(str(report.path))
 
 

@@ -164,6 +164,12 @@ def test_run_and_report_print_the_top_findings_above_the_path_and_quiet_only_the
     report = revachol("report", str(run_dir))
     assert report.returncode == 0 and report.stdout.splitlines() == [lines[1], *findings, str(page)]
     assert revachol("report", str(run_dir), "--quiet").stdout == f"{page}\n"
+    # issue 50: a section in the terminal, as the page shows it
+    seats = revachol("report", str(run_dir), "--quiet", "--section", "seat advantage").stdout.splitlines()
+    assert seats[0] == "Seat advantage" and seats[1].startswith("The first player wins") and seats[-1] == str(page)
+    assert any(line.startswith("Win rate by turn-order position.") for line in seats)
+    wrong = revachol("report", str(run_dir), "--section", "seats")
+    assert wrong.returncode == 1 and wrong.stderr.startswith("error: --section 'seats': no such section; valid: Game")
 
 
 def test_help_written_to_a_pipe_keeps_a_long_ally_id_whole(monkeypatch):

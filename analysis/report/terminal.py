@@ -19,7 +19,8 @@ from rich.text import Text
 
 from analysis.report.findings import FINDINGS_SHOWN
 from analysis.report.html import present
-from analysis.report.words import skill_check_lines
+from analysis.report.model import Section
+from analysis.report.words import CAPTIONS, FULL_TABLE, answer_text, empty_text, note_text, skill_check_lines
 from sim.console import stdout_console
 
 
@@ -68,6 +69,29 @@ def print_findings(found: pd.DataFrame, console: Console | None = None, check: p
         console.print(Text(f"{number:>2}. {row.sentence} [{row.section}]"), soft_wrap=True)
     for line in skill_check_lines(check):
         console.print(Text(line), soft_wrap=True)
+
+
+def print_section(section: Section, console: Console | None = None) -> None:
+    """Print one section of the report as the page shows it, in the terminal: its
+    title, each answer's sentence and details, its notes, and each table shown in the
+    page (:func:`rich_table`, under its caption; a long table is in its CSV only, and
+    an empty one says so), in the words of :mod:`analysis.report.words`."""
+    console = console or stdout_console()
+    console.print(Text(section.title, style="bold underline"), soft_wrap=True)
+    for answer in section.answers:
+        for text in answer_text(answer):
+            if text:
+                console.print(Text(text), soft_wrap=True)
+    for note in section.notes:
+        console.print(Text(note_text(note), style="dim"), soft_wrap=True)
+    for table in section.tables:
+        caption = CAPTIONS[table.name]
+        if table.frame.empty:
+            console.print(Text(f"{caption} {empty_text(table.name)}", style="dim"), soft_wrap=True)
+        elif not table.shown:
+            console.print(Text(f"{caption} {FULL_TABLE}tables/{table.name}.csv", style="dim"), soft_wrap=True)
+        else:
+            console.print(rich_table(table.frame, caption, table.hide))
 
 
 def report_text(found: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> str:

@@ -12,7 +12,7 @@ import pandas as pd
 
 from analysis.report.csv_cells import csv_text
 from analysis.report.html import figure_png
-from analysis.report.model import Report
+from analysis.report.model import Report, Section
 from analysis.report.render import report_html
 
 REPORT_FILE = "report.html"
@@ -65,6 +65,7 @@ class WrittenReport:
     path: Path  # the HTML page, ``out/report.html``
     findings: pd.DataFrame  # :func:`analysis.report.findings.findings`, the block the page opens with (tables/findings.csv)
     tables: dict[str, pd.DataFrame]  # every section's table by name, as written to tables/<name>.csv
+    sections: tuple[Section, ...] = ()  # the report's sections, data only, for the terminal's rendering
 
 
 def write(result: Report, out: Path) -> WrittenReport:
@@ -78,4 +79,4 @@ def write(result: Report, out: Path) -> WrittenReport:
                   {f"figures/{name}.png": png for name, png in pngs.items()},
                   {REPORT_FILE: report_html(result, pngs)})  # fmt: skip
     (Path(out) / "figures").mkdir(parents=True, exist_ok=True)  # even when no figure fills it
-    return WrittenReport(write_files(files, out)[REPORT_FILE], result.findings, result.tables)
+    return WrittenReport(write_files(files, out)[REPORT_FILE], result.findings, result.tables, tuple(result.sections))
