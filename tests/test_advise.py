@@ -22,6 +22,7 @@ from analysis.experiments.advise_page import (
     write_advice,
 )  # fmt: skip
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings
+from analysis.report.words import free_text
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
 from sim.deck_summary import short_colours, summarise
 from tests.conftest import DEFAULT_CARDS
@@ -123,6 +124,14 @@ def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_and_the_guard_tha
         "55.00; allowed ±5%).")  # fmt: skip
     assert tried_sentence(log, "kim_kitsuragi", "Kim Kitsuragi", "stronger").startswith(
         "Kim Kitsuragi still has a verdict, stronger: no edit was tried for it")
+    # issue 48 item 6: what would free him, from the guards that refused him and his ability (A9), never edited
+    refused = list(log.loc[log["card"] == "evrart_claire", "refused_by"])
+    assert free_text(refused, "forced_draw", "A9") == (
+        " What would free it: a first player's edge allowed to grow (no flag yet: the edge is a guard that may not "
+        "grow); or a wider length guard (--target-turns LO..HI; by default the mean turns stay within 5%); or a change "
+        "of its ability, forced_draw (A9), which advise never edits: edit it by hand and check the change with "
+        "revachol compare.")  # fmt: skip
+    assert free_text([], "", "") == ""
 
 
 @pytest.mark.parametrize("guard", ["edge", "length"])

@@ -32,8 +32,9 @@ from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
 from analysis.experiments.compare import changes
 from analysis.report.writer import Files, write_files
 from analysis.report.html import estimate, figure_png, image_html, page, table_html
-from analysis.report.words import (NO_SIDE_EFFECT, SKILL_CHECK_TITLE, change_sentence, change_skill_text,
+from analysis.report.words import (NO_SIDE_EFFECT, SKILL_CHECK_TITLE, change_sentence, change_skill_text, free_text,
                                    side_effects_lead, skilled_allies_text)
+from sim.cards import Ability
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
 STYLE = """
@@ -206,8 +207,16 @@ def resist_sentences(advice: Advice) -> list[str]:
     still = flagged[flagged["verdict_after"] != ""]
     return [tried_sentence(advice.search, r["card"], r["name"], f"{r['verdict_after']} "
                            f"({quantity_text(r['after'], r['after_low'], r['after_high'], r['unit'])} on the hold-out)",
-                           advice.only)
+                           advice.only) + _frees(advice, r["card"])
             for _, r in still.iterrows()]  # fmt: skip
+
+
+def _frees(advice: Advice, card: str) -> str:
+    """What would free a card that resists (:func:`analysis.report.words.free_text`):
+    the guards that refused its edits in the search's log, and its ability, if any."""
+    refused = advice.search.loc[advice.search["card"] == card, "refused_by"] if len(advice.search) else pd.Series()
+    ability = next((a.ability for a in advice.deck.allies if a.id == card), None) or ""
+    return free_text([str(r) for r in refused if r], ability, f"A{Ability[ability.upper()].value}" if ability else "")
 
 
 def plot_forest(flagged: pd.DataFrame) -> Figure:
