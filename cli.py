@@ -538,6 +538,8 @@ def advise(
     only: list[str] = typer.Option([], help="Edit only this card, by id (repeat for several), e.g. kim_kitsuragi; default: every card."),
     max_edits: int | None = typer.Option(None, min=1, help="The proposal holds at most this many edits, those the search ranks best."),
     confirm_with: str | None = typer.Option(None, help="Also play the hold-out's original and proposal with this bot in every seat (e.g. expert) and say which of the proposal's changes depend on skill."),
+    own_effects: bool = typer.Option(True, help="Also play each edit alone on the original deck on the hold-out's seed and games (--holdout-games games, and as many points-blind, per edit) and show its own effect beside its effect in the proposal."),
+    short_list: str = typer.Option("3,6", help="Shorter proposals to confirm on the hold-out: the first K edits the search ranks best, for each K (comma-separated; --holdout-games games, and as many points-blind, per K); written to proposal-K.yaml. Empty for none."),
     quiet: bool = typer.Option(False, help="No progress (else a status line on a terminal, one line per stage in a log)."),
 ) -> None:
     """What should I change? Starts from the report's verdicts (allies stronger or weaker than the average ally, tasks paying out of line with their difficulty), screens one-card edits aimed at each (an ally's symbols, a task's points or required symbols, a morale card's save) on the same games, combines the best, and plays the proposal and the original on fresh games of a hold-out seed. Writes proposal.yaml (only the changed values touched), advice.html (one sentence per edit with its effect, before/after of every flagged quantity with 95% CIs, side effects, forest plot) and advice.csv; prints the diff and the before/after table."""
@@ -549,8 +551,8 @@ def advise(
     from analysis.experiments.advise import advise as run_advise
     from analysis.experiments.advise_measures import edge_seed
     from analysis.experiments.advise_page import (
-        edge_note, edit_sentences, edits_lead, flagged_table, headline, resist_sentences, summary_table,
-        verdict_counts, write_advice,
+        edge_note, edit_sentences, edits_lead, edits_table, flagged_table, headline, own_effects_lead,
+        resist_sentences, short_list_lead, short_list_table, summary_table, verdict_counts, write_advice,
     )  # fmt: skip
     from analysis.experiments.tune import Target
     from analysis.report.terminal import print_table
@@ -566,6 +568,10 @@ def advise(
         turns = Target.parse(f"turns={target_turns}") if target_turns is not None else None
     except ValueError:
         _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
+    try:
+        sizes = [int(k) for k in short_list.split(",") if k.strip()]
+    except ValueError:
+        _fail(f"--short-list {short_list!r}: write edit counts separated by commas, e.g. 3,6")
     bots = bot[0] if len(bot) == 1 else bot
     target = out or Path("runs") / run_name(cards, deck, games, seed, players=players, kind="advise")
     began = time.monotonic()
@@ -573,7 +579,8 @@ def advise(
         advice = run_advise(cards, target, games, players, bots, seed, threshold, locks=lock,
                             only_estimated=only_estimated, target_turns=(turns.low, turns.high) if turns else None,
                             holdout_games=holdout_games, n_jobs=jobs, progress=not quiet, only=only,
-                            max_edits=max_edits, confirm_with=confirm_with)  # fmt: skip
+                            max_edits=max_edits, confirm_with=confirm_with, own_effects=own_effects,
+                            short_list=sizes)  # fmt: skip
         html, csv = write_advice(advice, target, shlex.join(["revachol", *sys.argv[1:]]))
     except DeckError as exc:
         _fail("; ".join(str(p) for p in exc.problems))
@@ -582,10 +589,16 @@ def advise(
     typer.echo(advice.diff or "No edit proposed: nothing flagged could be moved towards its threshold by the edits allowed.")
     summary = summary_table(advice)
     typer.echo(headline(advice, summary, verdict_counts(flagged_table(advice))))
+    short = short_list_table(advice)
+    typer.echo(short_list_lead(advice, short))
+    print_table(short, f"Shorter proposals on the hold-out seed {advice.holdout_seed}")
     if advice.changes:
         typer.echo(edits_lead(advice))
     for sentence in edit_sentences(advice):
         typer.echo(f"- {sentence}")
+    if advice.alone:
+        typer.echo(own_effects_lead(advice))
+        print_table(edits_table(advice), f"Each edit's own effect on the hold-out seed {advice.holdout_seed}")
     for sentence in resist_sentences(advice):
         typer.echo(f"- {sentence}")
     typer.echo(edge_note(advice))

@@ -18,8 +18,8 @@ from analysis.experiments.advise_edits import (
 )  # fmt: skip
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
-    diff_html, edit_sentences, flagged_table, headline, quantity_text, summary_table, tried_sentence, verdict_counts,
-    write_advice,
+    diff_html, dominated, edit_sentences, edits_table, flagged_table, headline, quantity_text, short_list_lead,
+    short_list_table, summary_table, tried_sentence, verdict_counts, write_advice,
 )  # fmt: skip
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings
 from analysis.report.words import free_text
@@ -28,13 +28,14 @@ from sim.deck_summary import short_colours, summarise
 from tests.conftest import DEFAULT_CARDS
 
 
-def _deck_file(default_deck, path: Path, planted: bool = False) -> Path:
+def _deck_file(default_deck, path: Path, planted: bool = False, also: tuple[int, ...] = ()) -> Path:
     """Every ally the same plain card (one White Crown, 0 points, no ability, R1.2) and
     every task's points and requirement locked, so that only the allies are in play;
-    with ``planted`` the first ally carries a second White Crown."""
+    with ``planted`` the first ally carries a second White Crown, and so does each
+    ally of ``also`` (by index)."""
     plain = [ally.model_copy(update={"symbols": ["crown"], "points": 0, "ability": None}) for ally in default_deck.allies]
-    if planted:
-        plain[0] = plain[0].model_copy(update={"symbols": ["crown", "crown"]})
+    for index in ((0,) if planted else ()) + also:
+        plain[index] = plain[index].model_copy(update={"symbols": ["crown", "crown"]})
     tasks = [task.model_copy(update={"locked": ["points", "requires"]}) for task in default_deck.tasks]
     path.write_text(dump_yaml(default_deck.model_copy(update={"allies": plain, "tasks": tasks}).to_yaml_data()))
     return path
@@ -418,3 +419,50 @@ def test_the_diff_is_coloured_by_line_and_keeps_its_markers():
     assert '<span class="add">+    symbols: [yellow]</span>' in html
     assert '<span class="file">--- cards.yaml</span>' in html and '<span class="hunk">@@ -1,2 +1,2 @@</span>' in html
     assert "\n     points: 3" in html and html.startswith('<pre class="diff">')
+
+
+def test_the_short_list_keeps_the_pareto_front_and_names_the_dominated():
+    """Fewer edits, fewer verdicts left and created, fewer side effects: 6 edits (4
+    verdicts, 3 side effects) is dominated by 3 (4, 2); 16 edits by 10 (1, 5), as good
+    with fewer edits; 3 and 10 trade edits for verdicts and stay on the front."""
+    table = pd.DataFrame({"edits": [3, 6, 10, 16], "verdicts": [4, 4, 1, 1], "side_effects": [2, 3, 5, 5]})
+    assert list(dominated(table)) == [0, 3, 0, 10]
+    assert list(dominated(table.iloc[[0]])) == [0]  # alone, a proposal is on the front
+    table["dominated_by"] = ["", "3 edits", "", "10 edits"]
+    advice = SimpleNamespace(holdout_games=100_000, games={"short list": 600_000}, short_list=[])
+    assert short_list_lead(advice, table).endswith(
+        "On the front (no other has no more edits, verdicts left or created and side effects, and fewer of one): 3, "
+        "10 edits; dominated: 6 (by 3 edits), 16 (by 10 edits).")  # fmt: skip
+
+
+@pytest.mark.slow
+def test_two_planted_crowns_each_edit_alone_fixes_its_ally_and_the_short_list_holds_one_edit(tmp_path, default_deck):
+    """Two allies each carry a planted second White Crown (R1.2): the proposal removes
+    both; each removal alone (a one-step deviation on the hold-out's games) brings its
+    own ally towards zero, close to its effect with both edits, since the two are
+    independent; the short list's 1-edit proposal is its own proposal-1.yaml, which
+    validates and differs from the original in exactly that edit."""
+    cards = _deck_file(default_deck, tmp_path / "planted.yaml", planted=True, also=(5,))
+    ids = [default_deck.allies[i].id for i in (0, 5)]
+    advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=10_000, n_jobs=2, progress=False,
+                    only=ids, short_list=(1,), target_turns=(1.0, 1000.0))  # fmt: skip
+    # (without both crowns games are 7% longer: the length guard would keep the second, not what is tested here)
+    assert sorted((c.card, c.old, c.new) for c in advice.changes) == sorted(
+        (card, ["crown", "crown"], ["crown"]) for card in ids)
+    edits = edits_table(advice).set_index("card")
+    for card in ids:
+        row = edits.loc[card]
+        assert row["original"] > 2.0 and abs(row["alone"]) < abs(row["original"]) / 2  # its own effect, towards zero
+        assert abs(row["alone"] - row["in_proposal"]) < 1.5  # pp: the other edit barely moves it
+    assert advice.games["own"] == 2 * 2 * 10_000  # two decks, each with its points-blind companion
+    short = short_list_table(advice)
+    assert list(short["edits"]) == [1, 2] and list(short["file"]) == ["proposal-1.yaml", "proposal.yaml"]
+    one = load_deck(tmp_path / "out" / "proposal-1.yaml")
+    original = load_deck(cards)
+    differ = [(a.id, a.symbols) for a, b in zip(one.allies, original.allies) if a.symbols != b.symbols]
+    assert differ == [(advice.short_list[0].changes[0].card, ["crown"])] and one.tasks == original.tasks
+    assert "On the front" in short_list_lead(advice, short) and short["dominated_by"].eq("").all()  # 1 and 2 trade off
+    html, _ = write_advice(advice, tmp_path / "out")
+    page = html.read_text()
+    assert "Shorter proposals" in page and "Each edit's own effect" in page
+    assert pd.read_csv(tmp_path / "out" / "edits.csv")["alone"].notna().all()

@@ -41,6 +41,35 @@ from sim.deck_summary import short_colours, summarise
 DEFAULT_GAMES = 50_000  # games per deck on the search seed (and as many points-blind); at 20,000 the
 # search's noise left 6 allies with a verdict on the default deck's hold-out, at 50,000 2 (docs/EXPERIMENTS.md)
 HOLDOUT_GAMES = 100_000  # games per deck on the hold-out seed (and as many points-blind)
+SHORT_LIST = (3, 6)  # the short list's sizes besides the full proposal (each one more deck on the hold-out)
+
+
+@dataclass(frozen=True)
+class Short:
+    """One proposal of the short list (:func:`advise`): the first ``edits`` edits of the
+    proposal in the order the search ranked them, confirmed on the hold-out seed.
+
+    Attributes
+    ----------
+    edits : int
+        How many edits it holds.
+    changes : list of Change
+        Its edits.
+    proposal : Path or None
+        ``out/proposal-K.yaml`` (``out/proposal.yaml`` for the full proposal); None
+        when these edits alone do not validate (nor any measure then).
+    after : Measures or None
+        The deck on the hold-out seed, ``holdout_games`` games (and as many points-blind).
+    differences : dict of pandas.DataFrame or None
+        :func:`analysis.experiments.compare.comparison_tables` of the original's and
+        its hold-out runs (paired on the same games, it − original).
+    """
+
+    edits: int
+    changes: list[Change]
+    proposal: Path | None
+    after: Measures | None = None
+    differences: dict[str, pd.DataFrame] | None = None
 
 
 def _diff(text: str, edited: str, old_name: str, new_name: str) -> str:
@@ -75,7 +104,9 @@ class Advice:
         ``search`` (games the search used on the search seed, points-blind
         included, whether played now or reused from ``out``), ``edge`` (games of
         the edge checks on the edge seed), ``holdout`` (likewise on the hold-out
-        seed), ``candidates`` (decks played on the search seed).
+        seed, the original and the proposal), ``own`` (the edits alone, there),
+        ``short list`` (the shorter proposals, there), ``candidates`` (decks played
+        on the search seed).
     seed, holdout_seed, n_games, holdout_games : int
     edge_relaxed : bool
         No candidate kept the first player's edge, so the search weighed its
@@ -92,6 +123,13 @@ class Advice:
         the original and in the proposal, on the hold-out seed.
     confirmed_with : str
         The bot of the skilled companions ("" without them).
+    alone : tuple of (Measures or None)
+        With ``own_effects``: for each of :attr:`changes`, in order, the original deck
+        with that edit alone on the hold-out seed and games (None when the edit alone
+        does not validate); empty without.
+    short_list : tuple of Short
+        The proposals of ``short_list``'s sizes (the first K edits the search ranked),
+        fewest edits first, then the full proposal (:attr:`after`, :attr:`differences`).
     """
 
     changes: list[Change]
@@ -113,6 +151,8 @@ class Advice:
     skill_check: pd.DataFrame | None = None
     skilled_allies: tuple[int, int] | None = None
     confirmed_with: str = ""
+    alone: tuple[Measures | None, ...] = ()
+    short_list: tuple[Short, ...] = ()
 
 
 def advise(
@@ -133,6 +173,8 @@ def advise(
     only: Sequence[str] = (),
     max_edits: int | None = None,
     confirm_with: str | None = None,
+    own_effects: bool = True,
+    short_list: Sequence[int] = SHORT_LIST,
 ) -> Advice:
     """Propose card edits that bring the flagged quantities inside their thresholds,
     and measure them on a hold-out seed (module docstring).
@@ -175,6 +217,15 @@ def advise(
         proposal are also played with it in every seat (their skilled companions,
         :mod:`sim.skilled`), and :attr:`Advice.skill_check` says which of the
         proposal's changes depend on skill.
+    own_effects : bool
+        Play each edit alone on the original deck on the hold-out seed and games (one
+        deck of ``holdout_games`` games, and as many points-blind, per edit):
+        :attr:`Advice.alone`, each edit's own effect.
+    short_list : sequence of int
+        Sizes K of the shorter proposals (the first K edits in the search's ranking),
+        each played on the hold-out seed (one deck of ``holdout_games`` games, and as
+        many points-blind, per K below the proposal's size) and written to
+        ``out/proposal-K.yaml``: :attr:`Advice.short_list`.
 
     Returns
     -------
@@ -202,7 +253,7 @@ def advise(
     short_before = {c.colour for c in short_colours(summarise(original).colours)}
     settings = Settings(threshold_pp, threshold_points, AIM, target_turns, max_edits=max_edits)
     played: dict[str, Measures] = {}
-    games = {"search": 0, "edge": 0, "holdout": 0}
+    games = {"search": 0, "edge": 0, "holdout": 0, "own": 0, "short list": 0}
     edge_runs: set[str] = set()
     status: dict[str, Any] = {"stage": f"the original deck on {n_games:,} games (and as many points-blind)",
                               "bar": lambda *_: None, "search": None, "current": None}  # fmt: skip
@@ -269,15 +320,46 @@ def advise(
             bar(f"confirming with {confirm_with} in every seat: the same fresh games", search, current)
             skilled = {name: play_skilled(runs[name], n_jobs, progress=False, bot=confirm_with) for name in runs}
             games["holdout"] += 2 * holdout_games
+        deviations = [change.key for change in changes(original, values)] if own_effects else []
+        if deviations:
+            bar(f"each edit alone ({len(deviations)} deck{'s' * (len(deviations) != 1)}) on the same {holdout_games:,} "
+                "fresh games", search, current)  # fmt: skip
+        alone = tuple(_confirm(text, {key: values[key]}, str(cards), short_before, fresh, holdout_games, "own", out,
+                               run, threshold_pp, threshold_points)[1] for key in deviations)  # fmt: skip
+        shorter = []
+        for k in sorted({k for k in short_list if 0 < k < len(values)}):
+            bar(f"the short list: the first {k} edits on the same {holdout_games:,} fresh games", search, current)
+            prefix = {key: values[key] for key in list(values)[:k]}  # the search's order: its best-ranked first
+            run_dir, m = _confirm(text, prefix, str(cards), short_before, fresh, holdout_games, "short list", out, run,
+                                  threshold_pp, threshold_points)  # fmt: skip
+            written = (write_files(Files(texts={f"proposal-{k}.yaml": apply(text, prefix, str(cards))}), out)
+                       [f"proposal-{k}.yaml"] if m is not None else None)  # fmt: skip
+            shorter.append(Short(k, changes(original, prefix), written, m,
+                                 comparison_tables(runs["original"], run_dir) if m is not None else None))  # fmt: skip
+        shorter.append(Short(len(values), changes(original, values), proposal, after, differences))
     return Advice(
         changes=changes(original, values), deck=proposal_deck, proposal=proposal,
         diff=_diff(text, edited, str(cards), str(proposal)), before=before, after=after, differences=differences,
         search=pd.DataFrame(search.log), games={**games, "candidates": len(played)}, seed=seed, holdout_seed=fresh,
         n_games=n_games, holdout_games=holdout_games, edge_relaxed=search.settings.relaxed, only=tuple(only),
-        max_edits=max_edits, confirmed_with=confirm_with or "",
+        max_edits=max_edits, confirmed_with=confirm_with or "", alone=alone, short_list=tuple(shorter),
         skill_check=changes_skill_check(differences, comparison_tables(skilled["original"], skilled["proposal"]),
                                         confirm_with, players) if skilled else None,
         skilled_allies=tuple(int((ally_strength(skilled[name], threshold_pp=threshold_pp)["verdict"] != "").sum())
                              for name in ("original", "proposal")) if skilled else None,
     )  # fmt: skip
 
+
+
+def _confirm(text: str, values: dict[Key, Any], file: str, short_before: set[str], fresh: int, n: int,
+             sample: str, out: Path, run, threshold_pp: float,
+             threshold_points: float) -> tuple[Path | None, Measures | None]:  # fmt: skip
+    """The card file with ``values`` in place, played by ``run`` on the hold-out seed
+    ``fresh`` (``n`` games, and as many points-blind, counted under ``sample``) in
+    ``out/holdout/`` (a deck already played is reused): its run directory and
+    measures, or (None, None) when it does not validate."""
+    deck = check(apply(text, values, file), file, short_before)
+    if deck is None:
+        return None, None
+    run_dir = run(deck, out / "holdout" / deck.content_hash[:16], fresh, n, sample)
+    return run_dir, measure(run_dir, threshold_pp, threshold_points)

@@ -31,6 +31,7 @@ from analysis.experiments.advise_measures import Measures
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
 from analysis.experiments.compare import changes
 from analysis.report.writer import Files, write_files
+from sim.cards import as_written
 from analysis.report.html import estimate, figure_png, image_html, page, table_html
 from analysis.report.words import (NO_SIDE_EFFECT, SKILL_CHECK_TITLE, change_sentence, change_skill_text, free_text,
                                    side_effects_lead, skilled_allies_text)
@@ -70,10 +71,14 @@ def flagged_table(advice: Advice) -> pd.DataFrame:
     ``name``, ``quantity``, ``unit``, ``before`` with ``before_low``/``before_high``,
     ``verdict_before``, ``after`` with ``after_low``/``after_high``,
     ``verdict_after``, ``n`` (games)."""
-    edited = {c.card for c in advice.changes}
+    return _flagged(advice.before, advice.after, {c.card for c in advice.changes})
+
+
+def _flagged(before: Measures, after: Measures, edited: set[str]) -> pd.DataFrame:
+    """:func:`flagged_table` of any two decks' measures, ``edited`` the ids of the cards edited."""
     parts = []
     for kind in QUANTITY:
-        a, b = _card_rows(advice.before, kind), _card_rows(advice.after, kind)
+        a, b = _card_rows(before, kind), _card_rows(after, kind)
         keep = (a["verdict"] != "") | (b["verdict"] != "") | a["card"].isin(edited)
         parts.append(pd.DataFrame({
             "kind": kind, "card": a["card"], "name": a["name"], "quantity": QUANTITY[kind][0],
@@ -176,6 +181,93 @@ def edit_sentences(advice: Advice) -> list[str]:
                    f"{quantity_text(r['before'], r['before_low'], r['before_high'], r['unit'])} to "
                    f"{quantity_text(r['after'], r['after_low'], r['after_high'], r['unit'])}.")  # fmt: skip
     return out
+
+
+def edits_table(advice: Advice) -> pd.DataFrame:
+    """Each edit's own effect beside its effect in the full proposal, on the hold-out
+    seed and games (issue 48 item 6; one-step deviations, as TAG's NTBEA tuning
+    reports them): ``card``, ``name``, ``field``, ``edit`` (before → after),
+    ``quantity``, ``unit`` (an ally's effect against the average ally in pp, a task's
+    gap from par in points; empty for a morale card, whose effect is the side
+    effects'), then the target's quantity with its 95% bounds in the ``original``,
+    with the edit ``alone`` on the original deck (empty when not played, or when the
+    edit alone does not validate) and ``in_proposal``; ``n`` (games per deck)."""
+    rows = []
+    for i, change in enumerate(advice.changes):
+        row = {"card": change.card, "name": change.name, "field": change.field,
+               "edit": f"{as_written(change.old)} → {as_written(change.new)}"}  # fmt: skip
+        kind = {"allies": "ally", "tasks": "task"}.get(change.section)
+        alone = advice.alone[i] if i < len(advice.alone) else None
+        if kind is not None:
+            row |= {"quantity": QUANTITY[kind][0], "unit": QUANTITY[kind][1]}
+            for column, m in (("original", advice.before), ("alone", alone), ("in_proposal", advice.after)):
+                card = _card_rows(m, kind).iloc[change.index] if m is not None else {}
+                row |= {column: card.get("value", np.nan), f"{column}_low": card.get("low", np.nan),
+                        f"{column}_high": card.get("high", np.nan)}  # fmt: skip
+        rows.append(row | {"n": advice.holdout_games})
+    columns = ["card", "name", "field", "edit", "quantity", "unit"] + [
+        f"{c}{end}" for c in ("original", "alone", "in_proposal") for end in ("", "_low", "_high")] + ["n"]
+    table = pd.DataFrame(rows, columns=columns)
+    table[["quantity", "unit"]] = table[["quantity", "unit"]].fillna("")
+    return table
+
+
+def own_effects_lead(advice: Advice) -> str:
+    """The line above the edits' table: where its figures come from and what they cost."""
+    return (f"Each edit alone on the original deck (its own effect) beside the full proposal, on the same "
+            f"{advice.holdout_games:,} fresh games per deck of the hold-out seed {advice.holdout_seed}: "
+            f"{advice.games.get('own', 0):,} games for the edits alone (points-blind companions included). "
+            + QUANTITY_NOTE)  # fmt: skip
+
+
+def dominated(table: pd.DataFrame) -> pd.Series:
+    """The Pareto front of the short list: for each row of ``table`` (``edits``,
+    ``verdicts`` left and created, ``side_effects``, all counts, fewer better), the
+    ``edits`` of the first row that dominates it (no more of each and fewer of one),
+    or 0 when none does (it is on the front)."""
+    values = table[["edits", "verdicts", "side_effects"]].to_numpy()
+    out = []
+    for row in values:
+        by = [int(other[0]) for other in values if (other <= row).all() and (other < row).any()]
+        out.append(by[0] if by else 0)
+    return pd.Series(out, index=table.index, name="dominated_by", dtype=np.int64)
+
+
+def short_list_table(advice: Advice) -> pd.DataFrame:
+    """The short list on the hold-out seed (:attr:`Advice.short_list`), fewest edits
+    first: ``edits``, ``file``, ``fixed``, ``left``, ``created`` (verdicts,
+    :func:`verdict_counts`), ``verdicts`` (left + created), ``side_effects``
+    (compare's significant changes against the original on the same games,
+    :func:`analysis.experiments.compare.changes`), ``n`` (games per deck),
+    ``dominated_by`` (``3 edits``: a proposal with no more edits, verdicts and side
+    effects and fewer of one; empty on the Pareto front, :func:`dominated`). A prefix that does
+    not validate is left out (:func:`short_list_lead` says so)."""
+    rows = []
+    for short in advice.short_list:
+        if short.after is None:
+            continue
+        counts = verdict_counts(_flagged(advice.before, short.after, {c.card for c in short.changes}))
+        rows.append({"edits": short.edits, "file": short.proposal.name, "fixed": counts["fixed"],
+                     "left": counts["left"], "created": counts["created"],
+                     "verdicts": counts["left"] + counts["created"],
+                     "side_effects": len(changes(short.differences)), "n": advice.holdout_games})  # fmt: skip
+    table = pd.DataFrame(rows, columns=["edits", "file", "fixed", "left", "created", "verdicts", "side_effects", "n"])
+    table["dominated_by"] = [f"{k} edit{'s' * (k != 1)}" if k else "" for k in dominated(table)] if len(table) else ""
+    return table
+
+
+def short_list_lead(advice: Advice, table: pd.DataFrame) -> str:
+    """The short list's sentence: which proposals are on the front, which are dominated
+    and by which, which prefixes did not validate, and the games they used."""
+    front = ", ".join(f"{k}" for k in table.loc[table["dominated_by"] == "", "edits"])
+    beaten = [f"{r['edits']} (by {r['dominated_by']})" for _, r in table[table["dominated_by"] != ""].iterrows()]
+    invalid = [f"{s.edits}" for s in advice.short_list if s.after is None]
+    return (f"Shorter proposals: the first K edits in the order the search ranked them, each played on the same "
+            f"{advice.holdout_games:,} fresh games per deck ({advice.games.get('short list', 0):,} games for the "
+            f"shorter ones, points-blind companions included). On the front (no other has no more edits, verdicts "
+            f"left or created and side effects, and fewer of one): {front or 'none'} edits"
+            + (f"; dominated: {', '.join(beaten)}" if beaten else "; none dominated")
+            + (f"; the first {', '.join(invalid)} edits alone do not validate" if invalid else "") + ".")  # fmt: skip
 
 
 def tried_sentence(search: pd.DataFrame, card: str, name: str, still: str, only: tuple[str, ...] = ()) -> str:
@@ -345,11 +437,16 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
     if command:
         provenance = f"Command: <code>{escape(command)}</code>. " + provenance
     lead = f"<p>{escape(edits_lead(advice))}</p>" if advice.changes else ""
+    edits, short = edits_table(advice), short_list_table(advice)
     is_count = summary["unit"].isin(["allies", "tasks"])  # whole numbers, shown as such
     counts = summary[is_count]
     body = ["<h1>What should I change?</h1>",
             f"<p class=\"answer\">{escape(headline(advice, summary, verdict_counts(flagged)))}</p>",
+            "<h2>Shorter proposals</h2>", f"<p class=\"answer\">{escape(short_list_lead(advice, short))}</p>",
+            _wide(table_html(short), "estimates"),
             f"<h2>The edits</h2>{lead}<ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
+            *([f"<h2>Each edit's own effect</h2><p class=\"note\">{escape(own_effects_lead(advice))}</p>",
+               _wide(table_html(_shown(edits)), "estimates")] if advice.alone else []),
             *(["<h2>The cards that resist</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in resisting) + "</ul>"]
               if resisting else []),
             f"<p class=\"note\">{provenance}</p>",
@@ -365,10 +462,12 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             "<h2>The proposal's diff</h2>", diff_html(advice.diff),
             f"<h2>The search (in-sample: seed {advice.seed}, {advice.n_games:,} games per deck)</h2>",
             f"<p class=\"note\">{advice.games['candidates']} decks played, {advice.games['search']:,} games on the "
-            f"search seed, {advice.games['edge']:,} in the edge checks and {advice.games['holdout']:,} on the "
-            f"hold-out seed (points-blind companions included). "
+            f"search seed, {advice.games['edge']:,} in the edge checks, {advice.games['holdout']:,} on the "
+            f"hold-out seed for the original and the proposal, {advice.games.get('own', 0):,} for the edits alone and "
+            f"{advice.games.get('short list', 0):,} for the shorter proposals (points-blind companions included). "
             f"These figures chose the proposal and flatter it.</p>", _wide(table_html(advice.search))]  # fmt: skip
-    written = write_files(Files({"search.csv": advice.search, "advice.csv": table, "side_effects.csv": side}, texts={
+    written = write_files(Files({"search.csv": advice.search, "advice.csv": table, "side_effects.csv": side,
+                                 "edits.csv": edits, "short_list.csv": short}, texts={
         "advice.html": page("What should I change? Card edits, confirmed on fresh games", "\n".join(body),
                             f"<style>{STYLE}</style>")}), out)  # fmt: skip
     return written["advice.html"], written["advice.csv"]
