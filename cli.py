@@ -124,6 +124,9 @@ def run(
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
     skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play the same games with expert in every seat, in RUN/skilled, and mark the findings that depend on skill. Default: on when it costs no more than the run with its points-blind companion (greedy at 4 players, planner, search), off otherwise (greedy at 2 or 3 players, a bot of your own)."),
+    until_settled: bool = typer.Option(False, "--until-settled", help="Play in rounds of --round-games games and stop when every verdict (each ally against the average ally, the first player's edge) is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within the ±--threshold band; or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the run."),
+    max_games: int | None = typer.Option(None, min=1, help="With --until-settled: the most games to play."),
+    round_games: int = typer.Option(50_000, min=1, help="With --until-settled: games per round (whole chunks of 25,000, or one smaller chunk); the verdicts are checked after each."),
     debug: bool = DEBUG,
     stall_timeout: float = STALL_TIMEOUT,
 ) -> None:
@@ -132,21 +135,33 @@ def run(
     from analysis.report.page import build_report
     from analysis.report.terminal import print_findings
     from sim.options import RuleOptions
+    from analysis.experiments.until_settled import play_until_settled
     from sim.points_blind import play_points_blind
     from sim.runner import RunError, RunStopped, run_name
     from sim.runner import simulate as play
     from sim.skilled import SKILLED_BOT, by_default, play_skilled
 
     counts = _player_counts(players)
+    if until_settled and (max_games is None or len(counts) > 1):
+        _fail("--until-settled needs --max-games N, and one player count")
+    if max_games is not None and not until_settled:
+        _fail("--max-games is for --until-settled runs; a fixed run takes --games")
     deck = _load(cards)
     bots = bot[0] if len(bot) == 1 else bot
-    base = name or run_name(cards, deck, games, seed, players=",".join(map(str, counts)), bots=bots)
+    base = name or run_name(cards, deck, None if until_settled else games, seed,
+                            players=",".join(map(str, counts)), bots=bots, kind="settled" if until_settled else "")  # fmt: skip
     outs = [runs / base] if len(counts) == 1 else [runs / base / f"{n}p" for n in counts]
     skilled = {n: by_default(bot, n, points_blind) if skill_check is None else skill_check for n in counts}
     try:
         for n, out in zip(counts, outs):
-            play(deck, games, out, n, bots, seed, jobs, RuleOptions(debug=debug), resume=(out / "manifest.json").exists(),
-                 progress=None if not quiet else False, cards_file=cards, stall_timeout=stall_timeout)  # fmt: skip
+            if until_settled:
+                stopping = play_until_settled(deck, out, n, bots, seed, jobs, max_games, round_games,
+                                              threshold_pp=threshold, options=RuleOptions(debug=debug), cards_file=cards,
+                                              progress=None if not quiet else False, stall_timeout=stall_timeout)  # fmt: skip
+                games = stopping.games
+            else:
+                play(deck, games, out, n, bots, seed, jobs, RuleOptions(debug=debug), resume=(out / "manifest.json").exists(),
+                     progress=None if not quiet else False, cards_file=cards, stall_timeout=stall_timeout)  # fmt: skip
             if points_blind:
                 play_points_blind(out, jobs, progress=None if not quiet else False)
             if skilled[n]:
@@ -166,6 +181,9 @@ def run(
         where = "" if all(skilled.values()) else f" at {', '.join(str(n) for n in counts if skilled[n])} players"
         also.append(f"with {SKILLED_BOT} in every seat{where}")
     blind = f", and as many {' and '.join(also)}" if also else ""
+    if until_settled:
+        typer.echo(f"until settled: {games:,} of at most {max_games:,} games ({stopping.reason}, "
+                   f"{stopping.rounds} round{'s' * (stopping.rounds != 1)} checked)")  # fmt: skip
     typer.echo(f"{games:,} games{each}{blind} in {runs / base}")
     print_findings(report.findings, check=report.tables.get("skill_check"))
     typer.echo(f"report: {report.path}")

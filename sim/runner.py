@@ -141,9 +141,13 @@ def _same_run(old: dict, new: dict) -> list[str]:
     (``search``) means its defaults of the day, so the parameters it resolved to
     (``bot_params``) are compared too: resuming a run whose bot has new defaults since
     would mix two bots in one run. Manifests written before they were recorded are
-    compared by label only."""
+    compared by label only. ``n_games`` may grow (never shrink): game ``i``'s random
+    streams depend only on the root seed and ``i`` (:mod:`sim.rng`), so chunk ``k`` holds
+    the same games whatever the run's size, and resuming with more games plays on (a
+    last chunk that was short is replayed whole)."""
     keys = ("deck_hash", "n_games", "n_players", "bots", "root_seed", "chunk_size", "rule_options", "rules_version")
-    differ = [key for key in keys if old.get(key) != new.get(key)]
+    differ = [key for key in keys if old.get(key) != new.get(key)
+              and not (key == "n_games" and isinstance(old.get(key), int) and old[key] < new[key])]
     if "bots" in differ or "bot_params" not in old or old["bot_params"] == new["bot_params"]:
         return differ
     recorded = old["bot_params"]
@@ -178,8 +182,9 @@ def _prepare(out_dir: Path, spec: RunSpec, bots: list[BotSpec], deck_text: str, 
             )
         manifest["timings"] = old.get("timings", {})
         manifest["parts"] = recorded_parts(old)
-        if "companions" in old:  # the same games, so its companions (sim.points_blind) still hold
-            manifest["companions"] = old["companions"]
+        for kept in ("companions", "until_settled"):  # the same games: its companions (sim.points_blind) still
+            if kept in old:  # hold, and a run played until settled keeps its rule (analysis.experiments.until_settled)
+                manifest[kept] = old[kept]
     elif any(path.name not in LOCK_FILES for path in out_dir.iterdir()):
         raise RunError(f"{out_dir} exists and is not a run directory; choose an empty or new directory")
     for table in TABLES:
@@ -443,7 +448,7 @@ def _empty(out_dir: Path) -> None:
         (out_dir / MANIFEST).unlink(missing_ok=True)
 
 
-def run_name(cards_file: str | Path | None, deck: Deck, n_games: int, seed: int, *, players: int | str | None = None,
+def run_name(cards_file: str | Path | None, deck: Deck, n_games: int | None, seed: int, *, players: int | str | None = None,
              bots: str | Sequence[str] | None = None, kind: str = "",
              versus: tuple[str | Path, Deck] | None = None) -> str:  # fmt: skip
     """A run directory name that changes whenever the run would: card file and deck
@@ -457,7 +462,10 @@ def run_name(cards_file: str | Path | None, deck: Deck, n_games: int, seed: int,
         and field in ``kind`` instead).
     deck : Deck
         Named by the first 8 hex digits of its content hash.
-    n_games, seed : int
+    n_games : int or None
+        Games; None leaves them out (a run that stops when its verdicts are settled,
+        :mod:`analysis.experiments.until_settled`, has no size known in advance).
+    seed : int
     players, bots : optional
         Left out when None; bots as one specification, or one per seat joined by
         ``+``, with every character but letters, digits and ``._+-`` replaced by ``_``.
@@ -480,7 +488,7 @@ def run_name(cards_file: str | Path | None, deck: Deck, n_games: int, seed: int,
     if bots is not None:
         label = bots if isinstance(bots, str) else "+".join(bots)
         parts.append("".join(ch if ch.isalnum() or ch in "._+-" else "_" for ch in label))
-    return "-".join([*parts, f"{n_games}g", f"seed{seed}"])
+    return "-".join([*parts, *([f"{n_games}g"] if n_games is not None else []), f"seed{seed}"])
 
 
 def _yaml(deck: Deck) -> str:

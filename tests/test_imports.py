@@ -131,7 +131,7 @@ def test_analysis_has_no_import_circle():
 # analysis/'s layers, lowest first: a module imports its own layer's and lower layers' modules only. The
 # questions' layer holds their shared practical threshold too.
 QUESTIONS = ["length", "morale", "cards", "seats", "closeness", "skill", "skill_check", "task_calibration", "thresholds",
-             "plan"]
+             "plan", "settled"]
 LAYERS = [["analysis.data"], ["analysis.stats"], [f"analysis.{name}" for name in QUESTIONS],
           ["analysis.report", "analysis.experiments"]]  # fmt: skip
 

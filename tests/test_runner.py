@@ -84,6 +84,8 @@ def test_every_default_run_directory_is_named_by_run_name(default_deck):
         f"sweep-find_your_badge-points-{h}-2p-300g-seed5"
     assert runner.run_name(CARDS, default_deck, 300, 0, players=4, bots="search-vs-planner", kind="card-value") == \
         f"card-value-cards-{h}-4p-search-vs-planner-300g-seed0"
+    assert runner.run_name(CARDS, default_deck, None, 0, players=4, bots="greedy", kind="settled") == \
+        f"settled-cards-{h}-4p-greedy-seed0"  # a run played until settled: no games in its name
 
 
 def test_a_run_directory_is_not_overwritten_and_resume_needs_the_same_settings(tmp_path):
@@ -92,6 +94,8 @@ def test_a_run_directory_is_not_overwritten_and_resume_needs_the_same_settings(t
         simulate(CARDS, 100, out, players=2, seed=1, n_jobs=1, chunk_size=50, progress=False)
     with pytest.raises(RunError, match="root_seed differ"):
         simulate(CARDS, 100, out, players=2, seed=2, n_jobs=1, chunk_size=50, progress=False, resume=True)
+    with pytest.raises(RunError, match="n_games differ"):  # more games play on (tests/test_settled.py); fewer never
+        simulate(CARDS, 50, out, players=2, seed=1, n_jobs=1, chunk_size=50, progress=False, resume=True)
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")
     with pytest.raises(RunError, match="not a run directory"):

@@ -52,7 +52,8 @@ import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP
 from analysis.length import DEFAULT_THRESHOLD_TURNS
-from analysis.report.words import finding_sentence, skill_suffix, undecided_clause
+from analysis.report.words import (finding_sentence, not_settled_clause, not_settled_sentence, skill_suffix,
+                                   stopping_sentence, undecided_clause)
 from analysis.seats import first_player_edge
 from analysis.stats.power import detectable_from_interval, games_to_decide, readable_games
 from analysis.task_calibration import gap_interval
@@ -69,6 +70,8 @@ SECTIONS = {  # kind: the report section holding its detail (an undecided findin
     "dice": "Seat advantage",
     "skill": "Skill and luck",
     "depends_on_skill": "Skill and luck",
+    "stopping": "Card strength",
+    "not_settled": "Card strength",
 }
 CHECKED = {"ally": "ally", "task": "task", "first_player": "first_player", "length": "length"}
 """Finding kinds whose subject the skill check measures (finding kind: check kind)."""
@@ -214,6 +217,31 @@ def _with_skill_check(found: list[dict], check: pd.DataFrame) -> list[dict]:
                                      abs(r["difference"]) / r["threshold"]),
                           **{column: r[source] for column, source in SKILL_COLUMNS.items()}})  # fmt: skip
     return found + extra
+
+
+def with_stopping(found: pd.DataFrame, runs) -> pd.DataFrame:
+    """``found`` with, for each run played until settled (its manifest's
+    ``until_settled``, :mod:`analysis.experiments.until_settled`), a ``stopping``
+    finding first (where it stopped and why), and each verdict it left not settled
+    marked: a clause on its own finding, or a ``not_settled`` finding after the others."""
+    first, last, found = [], [], found.copy()
+    for run in runs:
+        record = run.manifest.get("until_settled")
+        if not isinstance(record, dict) or not record.get("stopped"):
+            continue
+        first.append(_finding(run.label, "stopping", "stopping", stopping_sentence(record), record["games"],
+                              np.nan, np.nan, record["games"], "games", 0.0))  # fmt: skip
+        for subject in record.get("not_settled", []):
+            kind = "first_player" if subject == "first player" else "ally"
+            own = (found["run"] == run.label) & (found["subject"] == subject) & found["kind"].isin([kind, "undecided"])
+            if own.any():
+                found.loc[own, "sentence"] += not_settled_clause(record["games"])
+            else:
+                last.append(_finding(run.label, "not_settled", subject, not_settled_sentence(subject, kind, record["games"]),
+                                     np.nan, np.nan, np.nan, record["games"], "pp", 0.0, section=SECTIONS[kind]))  # fmt: skip
+    if not first:
+        return found
+    return pd.concat([pd.DataFrame(first), found, *([pd.DataFrame(last)] if last else [])], ignore_index=True)
 
 
 def findings(strength: pd.DataFrame, calibration: pd.DataFrame, balance: pd.DataFrame, length: pd.DataFrame,

@@ -36,7 +36,7 @@ from analysis.data.passes import prefetch
 from analysis.data.progress import ReadProgress
 from analysis.data.runs import Run, RunsLike, open_runs
 from analysis.data.stream import reading
-from analysis.report.findings import findings
+from analysis.report.findings import findings, with_stopping
 from analysis.report.model import Report, Section, tables_of
 from analysis.report.sections import (cards_section, closeness_section, length_section, morale_section,
                                       seats_section, skill_section, tasks_section)
@@ -150,5 +150,6 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
     found = findings(tables["ally_strength"], tables["task_calibration"], tables["seat_balance"],
                      tables["game_length"], tables["morale_impact"], threshold_pp, target_turns,
                      skill=tables.get("skill_summary"), check=check)  # fmt: skip
+    found = with_stopping(found, runs)
     made = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return write(Report(runs, found, sections, include_unfinished, made), out)

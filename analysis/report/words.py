@@ -266,6 +266,29 @@ def undecided_clause(threshold: float, unit: str, games: float) -> str:
     return f" Its CI holds the ±{_amount(threshold, unit)} threshold: about {count(games)} games would settle it."
 
 
+def stopping_sentence(record: dict) -> str:
+    """The finding of a run played until settled, from its manifest's ``until_settled``
+    record (:mod:`analysis.experiments.until_settled`): where it stopped and why."""
+    games, most, threshold = count(record["games"]), count(record["max_games"]), _amount(record["threshold_pp"], "pp")
+    if record["stopped"] == "settled":
+        return (f"The run was stopped when every verdict was settled, at {games} games (of at most {most}): each "
+                f"ally's and the first player's 95% confidence sequence lies wholly beyond or wholly within the "
+                f"±{threshold} threshold.")  # fmt: skip
+    return (f"The run reached its most games ({most}) before every verdict was settled: "
+            f"{len(record.get('not_settled', []))} not settled.")
+
+
+def not_settled_clause(games: int) -> str:
+    """The clause, with a leading space, of a finding whose verdict a run played until
+    settled left not settled at its most games."""
+    return f" Not settled at {count(games)} games: its confidence sequence still holds the threshold."
+
+
+def not_settled_sentence(subject: str, kind: str, games: int) -> str:
+    """The finding of a verdict not settled at a run's most games that has no finding of its own."""
+    return f"{UNDECIDED[kind].format(subject=subject)} is not settled.{not_settled_clause(games)}"
+
+
 SKILL_MEASURES = {  # kind of analysis.skill_check: what is compared, as a sentence names it
     "ally": "its effect against the average ally",
     "task": "its completion rate",
