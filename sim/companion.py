@@ -20,8 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.cards import Deck
-from sim.rundir import MANIFEST, RunError, RunSpec, read_manifest, write_json
-from sim.rundir.lock import LockedError, locked
+from sim.rundir import MANIFEST, RunError, RunSpec, read_manifest, record_in_manifest
 
 
 def complete_spec(run_dir: Path, what: str) -> RunSpec:
@@ -82,12 +81,6 @@ def play_companion(run_dir: Path, spec: RunSpec, key: str, deck: Deck, bots: lis
     simulate(deck, spec.n_games, out, spec.n_players, bots, spec.seed, n_jobs, RuleOptions(**spec.options),
              spec.chunk_size, resume=(out / MANIFEST).exists(), progress=progress, scheduler=scheduler,
              dask_local=dask_local, label=label)  # fmt: skip
-    try:
-        with locked(run_dir):
-            manifest = read_manifest(run_dir)
-            companions = manifest.get("companions") if isinstance(manifest.get("companions"), dict) else {}
-            manifest["companions"] = {**companions, key: {"dir": key, **record}}
-            write_json(run_dir / MANIFEST, manifest)
-    except LockedError as exc:
-        raise RunError(str(exc)) from None
+    record_in_manifest(run_dir, "companions",
+                       lambda old: {**(old if isinstance(old, dict) else {}), key: {"dir": key, **record}})
     return out

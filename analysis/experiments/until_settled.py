@@ -20,8 +20,7 @@ import pandas as pd
 from analysis.settled import DEFAULT_ALPHA, NOT_SETTLED, all_settled, run_sequences
 from analysis.stats.sequential import mixture_rho
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
-from sim.rundir import MANIFEST, RunError, read_manifest, write_json
-from sim.rundir.lock import LockedError, locked
+from sim.rundir import MANIFEST, read_manifest, record_in_manifest
 
 KEY = "until_settled"
 """The manifest's key of the rule and where the run stopped."""
@@ -92,13 +91,7 @@ def _rule(out: Path, max_games: int, alpha: float, threshold_pp: float) -> tuple
 
 def _record(out: Path, rule: dict, stopping: dict) -> None:
     """Write the rule and the stopping state into the run's manifest."""
-    try:
-        with locked(out):
-            manifest = read_manifest(out)
-            manifest[KEY] = {**rule, **stopping}
-            write_json(out / MANIFEST, manifest)
-    except LockedError as exc:
-        raise RunError(str(exc)) from None
+    record_in_manifest(out, KEY, lambda _: {**rule, **stopping})
 
 
 def play_until_settled(deck, out: str | Path, players: int, bots, seed: int, n_jobs: int, max_games: int,

@@ -10,11 +10,11 @@ numba and nothing of the engine, so reading a run (``analysis/``, the notebooks,
 """
 
 from sim.rundir.chunks import check_parts, chunk_problems, part_files, part_key
-from sim.rundir.manifest import RunError, RunSpec, read_manifest, recorded_parts, write_json
+from sim.rundir.manifest import RunError, RunSpec, read_manifest, record_in_manifest, recorded_parts, write_json
 from sim.rundir.parts import part_path
 from sim.rundir.schema import DECK_COPY, MANIFEST, POINTS_BLIND_COMPANION, SKILLED_COMPANION, SORT_KEYS, TABLES
 
 __all__ = [
     "DECK_COPY", "MANIFEST", "POINTS_BLIND_COMPANION", "SKILLED_COMPANION", "SORT_KEYS", "TABLES", "RunError", "RunSpec", "check_parts", "chunk_problems",
-    "part_files", "part_key", "part_path", "read_manifest", "recorded_parts", "write_json",
+    "part_files", "part_key", "part_path", "read_manifest", "record_in_manifest", "recorded_parts", "write_json",
 ]  # fmt: skip

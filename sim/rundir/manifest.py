@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -98,6 +99,30 @@ def write_json(path: Path, data: dict) -> None:
         temporary.replace(path)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def record_in_manifest(run_dir: Path, key: str, value: Callable[[object], object]) -> None:
+    """Set ``key`` of the run's manifest to ``value(old)``, ``old`` being its value
+    now (None when absent): what a companion or a stopping rule records beside the
+    run. Read and written under the run's one-writer lock (:mod:`sim.rundir.lock`),
+    through :func:`write_json`, so two recorders never lose each other's record.
+
+    Raises
+    ------
+    RunError
+        When another process holds the run's lock, or the manifest is unreadable.
+    OSError
+        When the manifest cannot be written.
+    """
+    from sim.rundir.lock import LockedError, locked
+
+    try:
+        with locked(run_dir):
+            manifest = read_manifest(run_dir)
+            manifest[key] = value(manifest.get(key))
+            write_json(run_dir / MANIFEST, manifest)
+    except LockedError as exc:
+        raise RunError(str(exc)) from None
 
 
 def recorded_parts(manifest: dict) -> dict:
