@@ -256,8 +256,9 @@ def test_advise_with_only_edits_that_card_prints_its_stages_to_a_log_and_writes_
     assert (out / "holdout").is_dir() and len(list((out / "holdout").glob("*/skilled/manifest.json"))) == 2
 
 
-def test_plan_prints_the_games_per_section_and_one_line_for_a_path_that_is_not_a_run(tmp_path):
+def test_plan_prints_the_games_per_section_and_one_line_for_a_path_that_is_not_a_run(tmp_path, monkeypatch):
     """Issue 51: revachol plan RUN --effect 1pp; an effect below the 2 pp threshold is never flagged."""
+    monkeypatch.delenv("COLUMNS", raising=False)  # the console's own width for a pipe (sim.console), not a caller's 80
     run_dir = tmp_path / "r"
     played = revachol("simulate", "-n", "600", "--players", "2", "--out", str(run_dir), "--jobs", "1", "--quiet")
     assert played.returncode == 0, played.stderr

@@ -7,7 +7,6 @@ import errno
 import os
 from pathlib import Path
 
-import pandas as pd
 import polars as pl
 import pytest
 from typer.testing import CliRunner
@@ -41,12 +40,16 @@ def _failing(number: int, at_call: int = 1):
 
 
 def _raising(number: int):
-    """``DataFrame.to_csv`` failing with ``number`` for the path it is given."""
+    """``Path.write_text`` failing with ``number`` for a CSV (the report's tables, which
+    analysis.report.writer writes) and writing any other file."""
+    write_text = Path.write_text
 
-    def to_csv(self, path, *args, **kwargs):
-        raise OSError(number, os.strerror(number), str(path))
+    def write(self, *args, **kwargs):
+        if self.suffix == ".csv":
+            raise OSError(number, os.strerror(number), str(self))
+        return write_text(self, *args, **kwargs)
 
-    return to_csv
+    return write
 
 
 def _one_line(result) -> str:
@@ -95,14 +98,14 @@ def small_run(tmp_path_factory):
 
 @pytest.mark.parametrize("number", ERRNOS, ids=errno.errorcode.get)
 def test_report_says_what_failed_in_one_line(small_run, tmp_path, monkeypatch, number):
-    monkeypatch.setattr(pd.DataFrame, "to_csv", _raising(number))
+    monkeypatch.setattr(Path, "write_text", _raising(number))
     line = _one_line(CliRunner().invoke(app, ["report", str(small_run), "--out", str(tmp_path / "report")]))
     assert line.startswith(f"error: {tmp_path / 'report' / 'tables'}/")
     assert line.endswith(f".csv: {os.strerror(number)} ({ADVICE[number]})")
 
 
 def test_debug_shows_the_traceback_instead(small_run, tmp_path, monkeypatch):
-    monkeypatch.setattr(pd.DataFrame, "to_csv", _raising(errno.ENOSPC))
+    monkeypatch.setattr(Path, "write_text", _raising(errno.ENOSPC))
     result = CliRunner().invoke(app, ["--debug", "report", str(small_run), "--out", str(tmp_path / "report")])
     assert isinstance(result.exception, OSError) and result.exception.errno == errno.ENOSPC
 
