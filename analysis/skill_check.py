@@ -57,7 +57,6 @@ TABLES = ("ally_strength", "task_outcomes", "seat_balance", "game_length", "mora
 """The report tables the measures are read from."""
 PASSES = (length.passes, morale.passes, cards.passes, seats.passes)
 """The passes over a run of :data:`TABLES`."""
-KINDS = ("ally", "task", "first_player", "length", "morale")
 COLUMNS = ("run", "bots", "kind", "subject", "unit", "value", "low", "high", "n", "threshold")
 
 
@@ -102,7 +101,7 @@ def measures(tables: dict[str, pd.DataFrame], threshold_pp: float = DEFAULT_THRE
     Returns
     -------
     pandas.DataFrame
-        ``run``, ``bots`` (the run's bot mix), ``kind`` (:data:`KINDS`), ``subject`` (the ally's or task's name,
+        ``run``, ``bots`` (the run's bot mix), ``kind`` (``ally``, ``task``, ``first_player``, ``length``, ``morale``), ``subject`` (the ally's or task's name,
         ``first player``, ``game length``, ``morale-loss events``), ``unit`` (pp,
         turns, events), ``value`` with its 95% ``low``/``high``, ``n`` (games) and
         ``threshold`` (in ``unit``).

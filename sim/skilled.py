@@ -22,36 +22,18 @@ from pathlib import Path
 
 from sim.cards import load_deck
 from sim.companion import complete_spec, play_companion
+from sim.bots.speed import STRONG_FAST_BOT, speed
 from sim.rundir import DECK_COPY, SKILLED_COMPANION
 
-SKILLED_BOT = "expert"
-"""The bot of every seat of the skilled companion: the fastest strong rung."""
-
-GAMES_PER_SECOND = {  # bot: games/s on one core at (2, 4) players, default deck (`revachol bench --bot B -n 40000`)
-    "greedy": (39_216, 40_207),
-    "planner": (18_762, 21_096),
-    "expert": (13_608, 21_520),
-    "search": (2.2, 2.2),  # about 0.45 s of a core per 2-player game (docs/BOTS.md); slower at 4 players
-}
-"""Measured engine speed of the built-in bots, for :func:`by_default`'s estimate of
-cost; 3 players take the mean of 2 and 4."""
-
-
-def speed(bot: str, players: int) -> float | None:
-    """Games/s on one core of ``bot`` (a specification, ``NAME[:key=value,...]``) in
-    every seat at ``players`` (:data:`GAMES_PER_SECOND`); None for a bot not measured
-    (a user's bot, ``random``)."""
-    two, four = GAMES_PER_SECOND.get(bot.split(":", 1)[0].strip(), (None, None))
-    if two is None:
-        return None
-    return {2: two, 3: (two + four) / 2, 4: four}[players]
+SKILLED_BOT = STRONG_FAST_BOT
+"""The bot of every seat of the skilled companion."""
 
 
 def by_default(bots: list[str], players: int, points_blind: bool) -> bool:
     """Whether ``revachol run`` plays the skilled companion without being asked: when
     its games cost no more than the main run's, the points-blind companion's
     included. A game of the main run costs as much as its slowest seat's bot
-    (:func:`speed`); a bot whose speed was not measured turns the default off.
+    (:func:`sim.bots.speed.speed`); a bot whose speed was not measured turns the default off.
 
     Parameters
     ----------
