@@ -551,7 +551,9 @@ def advise(
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     lock: list[str] = typer.Option([], help="A field never to edit, CARD.FIELD (repeat), e.g. evrart_claire.symbols; a card's own locked: list counts too."),
     only_estimated: bool = typer.Option(False, help="Edit only the fields a card lists under estimated: (never a printed value)."),
-    target_turns: str | None = typer.Option(None, help="Mean turns per game to keep within, LO..HI (e.g. 50..60), instead of within 5% of the original's."),
+    target_turns: str | None = typer.Option(None, help="Mean turns per game to keep within, LO..HI (e.g. 50..60), instead of within 5% of the original's; the same as --target turns=LO..HI."),
+    target: list[str] = typer.Option([], help="A range the search moves towards (repeat): edge=LO..HI, the first player's edge over a fair seat in pp (e.g. edge=-1..1), or turns=LO..HI, mean turns per game (e.g. turns=50..60); the page says whether the proposal reached it on the hold-out."),
+    abilities: bool = typer.Option(False, help="Also edit the allies' abilities (A1-A9): a stronger ally's removed, moved to a weaker ally that has none or swapped with one's; a weaker ally takes a stronger one's. --lock CARD.ability keeps one."),
     holdout_games: int = typer.Option(100_000, min=100, help="Fresh games per deck on the hold-out seed, where the proposal is measured."),
     only: list[str] = typer.Option([], help="Edit only this card, by id (repeat for several), e.g. kim_kitsuragi; default: every card."),
     max_edits: int | None = typer.Option(None, min=1, help="The proposal holds at most this many edits, those the search ranks best."),
@@ -572,7 +574,7 @@ def advise(
         edge_note, edit_sentences, edits_lead, edits_table, flagged_table, headline, own_effects_lead,
         resist_sentences, short_list_lead, short_list_table, summary_table, verdict_counts, write_advice,
     )  # fmt: skip
-    from analysis.experiments.tune import Target
+    from analysis.experiments.advise_search import parse_targets
     from analysis.report.terminal import print_table
     from analysis.experiments.compare import changes
     from analysis.report.words import (NO_SIDE_EFFECT, change_sentence, change_skill_text, side_effects_lead,
@@ -583,9 +585,16 @@ def advise(
 
     deck = _load(cards)
     try:
-        turns = Target.parse(f"turns={target_turns}") if target_turns is not None else None
-    except ValueError:
-        _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
+        ranges = parse_targets(target)
+    except ValueError as exc:
+        _fail(str(exc))
+    if target_turns is not None:  # an alias of --target turns=LO..HI
+        if "turns" in ranges:
+            _fail(f"--target-turns {target_turns!r}: give it or --target turns=LO..HI, not both")
+        try:
+            ranges |= parse_targets([f"turns={target_turns}"])
+        except ValueError:
+            _fail(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
     try:
         sizes = [int(k) for k in short_list.split(",") if k.strip()]
     except ValueError:
@@ -595,10 +604,10 @@ def advise(
     began = time.monotonic()
     try:
         advice = run_advise(cards, target, games, players, bots, seed, threshold, locks=lock,
-                            only_estimated=only_estimated, target_turns=(turns.low, turns.high) if turns else None,
+                            only_estimated=only_estimated, target_turns=ranges.get("turns"),
                             holdout_games=holdout_games, n_jobs=jobs, progress=not quiet, only=only,
                             max_edits=max_edits, confirm_with=confirm_with, own_effects=own_effects,
-                            short_list=sizes)  # fmt: skip
+                            short_list=sizes, abilities=abilities, target_edge=ranges.get("edge"))  # fmt: skip
         html, csv = write_advice(advice, target, shlex.join(["revachol", *sys.argv[1:]]))
     except DeckError as exc:
         _fail("; ".join(str(p) for p in exc.problems))

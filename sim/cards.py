@@ -491,8 +491,10 @@ def with_values(text: str, changes: dict[tuple[str, int, str], Any], file: str =
     """The text of a deck file with each value at ``(section, index, field)`` replaced
     in place: a value written on its key's line is replaced there (a comment after it
     kept), a block-style list (one ``- item`` per line) becomes its key's line in YAML
-    flow style (:func:`as_written`). Every other line, comments included, is kept
-    byte for byte.
+    flow style (:func:`as_written`). A value ``None`` removes its key's lines (an
+    optional field, such as an ally's ``ability``, falls back to its default); a field
+    the card does not have gets a line of its own after the card's last line, at the
+    indentation of its keys. Every other line, comments included, is kept byte for byte.
 
     Raises
     ------
@@ -508,20 +510,26 @@ def with_values(text: str, changes: dict[tuple[str, int, str], Any], file: str =
     for (section, index, field), value in changes.items():
         card = _node_at(node, (section, index))
         key, item = next(((k, v) for k, v in card.value if k.value == field), (None, None))
-        if key is None:
-            spans.append((0, 0, ""))  # reported below: the field is not there
+        if key is None:  # a new field: a line of its own after the card's last line
+            if value is not None:
+                last = card.value[-1][1].end_mark
+                at = last.line + (last.column > 0)
+                newline = "\n" if at == len(lines) and lines and not lines[-1].endswith("\n") else ""
+                spans.append((at, at, f"{newline}{' ' * card.value[0][0].start_mark.column}{field}: "
+                                      f"{as_written(value)}\n"))  # fmt: skip
             continue
         first = key.start_mark.line
-        if item.start_mark.line == first:  # flow style or a scalar: on the key's line
+        last = item.value[-1].end_mark if isinstance(item, yaml.SequenceNode) and item.value else item.end_mark
+        end = last.line + (last.column > 0)
+        if value is None:  # the field removed: its key's lines go
+            spans.append((first, end, ""))
+        elif item.start_mark.line == first:  # flow style or a scalar: on the key's line
             spans.append((first, first + 1, re.sub(rf"(\b{field}:\s*)[^#\n]+?(\s*(#.*)?\n?)$",
                                                    lambda m: m[1] + as_written(value) + m[2], lines[first], count=1)))
         else:  # a block-style list: its items' lines become the key's line
-            last = item.value[-1].end_mark if isinstance(item, yaml.SequenceNode) and item.value else item.end_mark
-            end = last.line + (last.column > 0)
             spans.append((first, end, f"{lines[first][:key.start_mark.column]}{field}: {as_written(value)}\n"))
     for start, end, replacement in sorted(spans, reverse=True):
-        if end > start:
-            lines[start:end] = [replacement]
+        lines[start:end] = [replacement] if replacement else []
     edited = "".join(lines)
     got, _ = _parse_yaml(edited, file)
     for (section, index, field), value in changes.items():

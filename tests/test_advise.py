@@ -2,6 +2,7 @@
 identical allies gets no proposal (placebo), locked and printed fields are never
 edited, and every candidate and proposal validates (RULES R1.2-R1.4)."""
 
+import difflib
 import os
 import subprocess
 import sys
@@ -14,14 +15,14 @@ import pytest
 
 from analysis.experiments.advise import advise
 from analysis.experiments.advise_edits import (
-    STRENGTHEN, WEAKEN, Change, Lock, apply, candidate_values, changes, check, editable, only_cards,
+    STRENGTHEN, WEAKEN, Change, Lock, apply, candidate_edits, candidate_values, changes, check, editable, only_cards,
 )  # fmt: skip
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
     diff_html, dominated, edit_sentences, edits_table, flagged_table, headline, quantity_text, short_list_lead,
     short_list_table, summary_table, tried_sentence, verdict_counts, write_advice,
 )  # fmt: skip
-from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings
+from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
 from analysis.report.words import free_text
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
 from sim.deck_summary import short_colours, summarise
@@ -128,10 +129,11 @@ def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_and_the_guard_tha
     # issue 48 item 6: what would free him, from the guards that refused him and his ability (A9), never edited
     refused = list(log.loc[log["card"] == "evrart_claire", "refused_by"])
     assert free_text(refused, "forced_draw", "A9") == (
-        " What would free it: a first player's edge allowed to grow (no flag yet: the edge is a guard that may not "
-        "grow); or a wider length guard (--target-turns LO..HI; by default the mean turns stay within 5%); or a change "
-        "of its ability, forced_draw (A9), which advise never edits: edit it by hand and check the change with "
-        "revachol compare.")  # fmt: skip
+        " What would free it: a first player's edge allowed to grow (--target edge=LO..HI with a range above the "
+        "original's edge; by default the edge is a guard that may not grow); or a wider length guard (--target "
+        "turns=LO..HI; by default the mean turns stay within 5%); or a change of its ability, forced_draw (A9): "
+        "--abilities lets advise remove, move or swap it (or edit it by hand and check the change with revachol "
+        "compare).")  # fmt: skip
     assert free_text([], "", "") == ""
 
 
@@ -216,7 +218,7 @@ def test_the_page_opens_with_the_verdicts_fixed_left_and_created_length_and_edge
         {"what": "first player's edge over a fair seat", "before": 3.02, "difference": -0.09, "difference_low": -0.47,
          "difference_high": 0.29},
     ])  # fmt: skip
-    advice = SimpleNamespace(changes=[object()] * 16, holdout_games=100_000)
+    advice = SimpleNamespace(changes=[object()] * 16, holdout_games=100_000, target_turns=None, target_edge=None)
     assert headline(advice, summary, counts) == (
         "16 edits to the cards' data. On 100,000 fresh games per deck: 4 verdicts before (3 allies, 1 task): 2 fixed, "
         "2 left, 1 created by the proposal; games +4.8% longer (+2.62 turns, 95% CI +2.58 to +2.66); the first "
@@ -466,3 +468,177 @@ def test_two_planted_crowns_each_edit_alone_fixes_its_ally_and_the_short_list_ho
     page = html.read_text()
     assert "Shorter proposals" in page and "Each edit's own effect" in page
     assert pd.read_csv(tmp_path / "out" / "edits.csv")["alone"].notna().all()
+
+
+# --- issue 48 item 5: abilities as edits (--abilities, A1-A9) ---------------------------------------------------------
+
+EVRART, LILIENNE, RENE, KIM, GLEN = 15, 16, 17, 10, 32  # allies of the default deck, by index
+
+
+def _effects(deck, **pp) -> np.ndarray:
+    """Each ally's effect against the average ally (pp): 0 but those given by index name."""
+    effect = np.zeros(len(deck.allies))
+    for name, value in pp.items():
+        effect[globals()[name.upper()]] = value
+    return effect
+
+
+def _ability(index: int) -> tuple[str, int, str]:
+    return ("allies", index, "ability")
+
+
+def test_a9_a_stronger_ally_loses_its_ability_or_gives_it_to_one_of_the_two_weakest(default_deck):
+    """Evrart Claire (A9 forced draw) stronger: removed, or moved to the two weakest
+    allies (Lilienne, René Arnoux, who have none); each edit validates, and in the
+    proposal's text only his ability line goes and theirs comes, comments kept."""
+    allowed = editable(default_deck, abilities=True)
+    edits = candidate_edits(default_deck, _ability(EVRART), WEAKEN, allowed,
+                            _effects(default_deck, evrart=12.0, lilienne=-5.0, rene=-4.0, glen=-1.0))  # fmt: skip
+    assert edits == [{_ability(EVRART): None},
+                     {_ability(EVRART): None, _ability(LILIENNE): "forced_draw"},
+                     {_ability(EVRART): None, _ability(RENE): "forced_draw"}]  # fmt: skip
+    assert [c.sentence() for c in changes(default_deck, edits[1])] == [
+        "Evrart Claire gives A9 forced draw to Lilienne, the net picker",
+        "Lilienne, the net picker takes A9 forced draw from Evrart Claire"]
+    assert changes(default_deck, edits[0])[0].sentence() == "Evrart Claire loses A9 forced draw"
+    text = DEFAULT_CARDS.read_text()
+    for edit in edits:
+        deck = check(apply(text, edit, "cards.yaml"), "cards.yaml", _short(default_deck))
+        assert deck is not None and deck.allies[EVRART].ability is None
+    edited = apply(text, edits[1], "cards.yaml")
+    diff = [line for line in difflib.ndiff(text.splitlines(), edited.splitlines()) if line[:1] in "+-"]
+    assert diff == ["-     ability: forced_draw", "+     ability: forced_draw"]
+    lines = edited.splitlines()
+    at = lines.index("  - id: lilienne")
+    assert lines[at + 4:at + 6] == ["    estimated: [symbols]", "    ability: forced_draw"]  # after Lilienne's last line
+    assert lines[lines.index("  - id: evrart_claire") + 4] == "    estimated: [symbols]"
+    assert [line for line in text.splitlines() if line.lstrip().startswith("#")] == [
+        line for line in lines if line.lstrip().startswith("#")]  # every comment kept
+
+
+def test_a5_a_weaker_ally_takes_the_ability_of_one_of_the_two_strongest_and_swaps_its_own(default_deck):
+    """A weaker ally without an ability takes Kim Kitsuragi's (A5) or Evrart Claire's
+    (A9), the strongest with one; a weaker ally that has one (Kim, A5) swaps it; a
+    weaker ally never loses one, nor does a stronger one without an ability gain one."""
+    allowed = editable(default_deck, abilities=True)
+    effects = _effects(default_deck, evrart=12.0, kim=8.0, glen=-6.0, lilienne=9.0)  # Lilienne has no ability
+    assert candidate_edits(default_deck, _ability(GLEN), STRENGTHEN, allowed, effects) == [
+        {_ability(GLEN): "forced_draw", _ability(EVRART): None}, {_ability(GLEN): "stays", _ability(KIM): None}]
+    swap = candidate_edits(default_deck, _ability(KIM), STRENGTHEN, allowed, _effects(default_deck, evrart=12.0, kim=-8.0))
+    assert swap[0] == {_ability(KIM): "forced_draw", _ability(EVRART): "stays"}
+    assert changes(default_deck, swap[0])[0].sentence() == (
+        "Kim Kitsuragi swaps A5 stays for Evrart Claire's A9 forced draw")
+    assert check(apply(DEFAULT_CARDS.read_text(), swap[0], "cards.yaml"), "cards.yaml", _short(default_deck)) is not None
+    assert candidate_edits(default_deck, _ability(LILIENNE), WEAKEN, allowed, effects) == []
+
+
+def test_a9_a_locked_ability_is_never_edited_nor_given_and_abilities_are_off_by_default(default_deck):
+    """--lock evrart_claire.ability: Evrart Claire's ability is neither a candidate
+    nor a partner; without --abilities no ability is editable; --only-estimated
+    leaves the default deck's printed abilities alone (RULES R1 Reading)."""
+    assert not any(field == "ability" for *_, field in editable(default_deck))
+    allowed = editable(default_deck, [Lock.parse("evrart_claire.ability", default_deck)], abilities=True)
+    assert _ability(EVRART) not in allowed and _ability(KIM) in allowed
+    effects = _effects(default_deck, evrart=12.0, kim=8.0, glen=-6.0)
+    taken = candidate_edits(default_deck, _ability(GLEN), STRENGTHEN, allowed, effects)
+    assert taken[0] == {_ability(GLEN): "stays", _ability(KIM): None}
+    assert all(_ability(EVRART) not in edit for edit in taken)
+    assert not any(field == "ability" for *_, field in editable(default_deck, only_estimated=True, abilities=True))
+    only = editable(default_deck, only={"evrart_claire", "glen"}, abilities=True)
+    assert candidate_edits(default_deck, _ability(EVRART), WEAKEN, only, effects) == [
+        {_ability(EVRART): None}, {_ability(EVRART): None, _ability(GLEN): "forced_draw"}]
+
+
+def test_a9_the_search_moves_an_ability_and_the_proposal_keeps_both_fields_and_the_comments(default_deck):
+    """Hand-made measures: Evrart Claire is stronger (+12 pp) and his symbols are
+    locked; giving his A9 to Glen (the weakest) brings both inside the aim, removing
+    it leaves him at +3 pp. The search proposes the move, logged in a designer's words."""
+    allowed = editable(default_deck, [Lock.parse("evrart_claire.symbols", default_deck)], only={"evrart_claire", "glen"},
+                       abilities=True)  # fmt: skip
+
+    def play(values):
+        moved = values.get(_ability(GLEN)) == "forced_draw"
+        removed = values.get(_ability(EVRART), "forced_draw") is None
+        return _measures(default_deck, 0.5 if moved else 3.0 if removed else 12.0, 0.0)
+
+    search = Search(play, Settings(), play({}), allowed, DEFAULT_CARDS.read_text(), "cards.yaml")
+    values, _ = search.run()
+    assert values == {_ability(EVRART): None, _ability(GLEN): "forced_draw"}
+    edits = pd.DataFrame(search.log)["edit"]
+    assert "Evrart Claire gives A9 forced draw to Glen" in set(edits)
+    assert {c.card: c.sentence() for c in changes(default_deck, values)} == {
+        "evrart_claire": "Evrart Claire gives A9 forced draw to Glen", "glen": "Glen takes A9 forced draw from Evrart Claire"}
+    assert [c.keys for c in changes(default_deck, values)][0] == [_ability(EVRART), _ability(GLEN)]
+    proposal = apply(DEFAULT_CARDS.read_text(), values, "cards.yaml")
+    assert load_deck(DEFAULT_CARDS).allies[GLEN].ability is None and parse_deck(proposal).allies[GLEN].ability == "forced_draw"
+    assert proposal.count("#") == DEFAULT_CARDS.read_text().count("#")
+
+
+def test_a9_without_abilities_a_resisting_card_is_told_of_abilities(default_deck):
+    assert "--abilities lets advise remove, move or swap it" in free_text([], "forced_draw", "A9")
+    assert free_text([], "", "", weaker=True) == (
+        " What would free it: an ability given to it: --abilities lets advise move or swap one to it.")
+    assert free_text([], "forced_draw", "A9", abilities=True) == "" == free_text([], "", "", abilities=True, weaker=True)
+
+
+# --- issue 48 item 4: --target edge=LO..HI, turns=LO..HI ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("targets", "message"), [
+    (["speed=1..2"], "--target 'speed=1..2': write edge=LO..HI (the first player's edge, pp) or turns=LO..HI"),
+    (["edge=low..high"], "--target 'edge=low..high': bounds must be numbers, written LO..HI or X"),
+    (["edge=2..1"], "--target 'edge=2..1': the edge lies in [-100, 100] pp with LO <= HI, e.g. edge=-1..1"),
+    (["turns=-5..3"], "--target 'turns=-5..3': turns per game need 0 <= LO <= HI, e.g. turns=50..60"),
+    (["edge=0..1", "edge=1..2"], "--target 'edge=1..2': a second target for edge; give one range per measure"),
+    (["edge"], "--target 'edge': write edge=LO..HI"),
+])  # fmt: skip
+def test_a_bad_target_is_one_line_naming_what_is_valid(targets, message):
+    with pytest.raises(ValueError) as caught:
+        parse_targets(targets)
+    assert str(caught.value).startswith(message) and "\n" not in str(caught.value)
+
+
+def test_targets_parse_as_tunes_do():
+    assert parse_targets(["edge=-1..1", "turns=50..60"]) == {"edge": (-1.0, 1.0), "turns": (50.0, 60.0)}
+    assert parse_targets(["edge=0.5"]) == {"edge": (0.5, 0.5)} and parse_targets([]) == {}
+
+
+def test_r9_4_an_edge_target_prefers_the_deck_that_moves_the_edge_into_its_range(default_deck):
+    """The original's first player's edge is +3 pp. Deck A lowers it by 2.5 pp (to +0.5,
+    inside edge=-1..1) and leaves Evrart Claire at +2 pp; deck B keeps the edge and
+    brings Evrart to +1 pp. Without a target B is better (a smaller excess); with the
+    target A is: B misses the range by 2 pp, weighed as 2 pp over the threshold."""
+    original = _measures(default_deck, 12.0, 0.0)
+    a, b = _measures(default_deck, 2.0, -2.5, half_width=0.5), _measures(default_deck, 1.0, 0.0)
+    plain, aimed = Settings(), Settings(target_edge=(-1.0, 1.0))
+    assert plain.score(b, original) < plain.score(a, original)
+    assert aimed.score(a, original) < aimed.score(b, original)
+    assert aimed.miss(a, original) == 0.0 and aimed.miss(b, original) == pytest.approx(2.0 / aimed.threshold_pp)
+    # the guard refuses a move away from the range only: above it, growth; below it, a fall
+    assert aimed.edge_broken({"value": 0.5, "low": 0.1, "high": 0.9}, 3.0)
+    assert not aimed.edge_broken({"value": 0.5, "low": 0.1, "high": 0.9}, -3.0)
+    assert aimed.edge_broken({"value": -0.5, "low": -0.9, "high": -0.1}, -3.0)
+    assert not aimed.edge_broken({"value": -3.0, "low": -3.4, "high": -2.6}, 3.0)
+
+
+def test_a_turns_target_prefers_the_deck_that_moves_game_length_towards_its_range(default_deck):
+    """Games of 55 turns, target 45..50: a deck of 52 turns misses it by less than one
+    of 54, all else equal, so it is better; without the target they tie on excess."""
+    original = _measures(default_deck, 0.0, 0.0)
+    near, far = _measures(default_deck, 0.0, 0.0, turns=52.0), _measures(default_deck, 0.0, 0.0, turns=54.0)
+    aimed = Settings(target_turns=(45.0, 50.0))
+    assert aimed.score(near, original) < aimed.score(far, original)
+    assert Settings().excess(near, original) == Settings().excess(far, original)
+
+
+def test_the_headline_says_whether_each_target_was_reached_on_the_hold_out():
+    summary = pd.DataFrame([
+        {"what": "mean turns per game", "before": 55.0, "after": 52.1, "after_low": 51.9, "after_high": 52.3,
+         "difference": -2.9, "difference_low": -3.0, "difference_high": -2.8},
+        {"what": "first player's edge over a fair seat", "before": 3.0, "after": 1.4, "after_low": 1.0,
+         "after_high": 1.8, "difference": -1.6, "difference_low": -2.0, "difference_high": -1.2},
+    ])  # fmt: skip
+    counts = {"before": 0, "allies": 0, "tasks": 0, "fixed": 0, "left": 0, "created": 0}
+    advice = SimpleNamespace(changes=[object()], holdout_games=1_000, target_turns=(50.0, 60.0), target_edge=(-1.0, 1.0))
+    assert headline(advice, summary, counts).endswith(
+        "not larger. Target for mean turns per game, 50 to 60 turns: reached, 52.10 turns (95% CI 51.90 to 52.30). "
+        "Target for the first player's edge, -1 to 1 pp: not reached, 1.40 pp (95% CI 1.00 to 1.80).")

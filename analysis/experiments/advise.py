@@ -114,6 +114,11 @@ class Advice:
     only, max_edits
         The cards the search might edit (empty: every card) and the most edits the
         proposal might hold (None: no limit), as :func:`advise` was given them.
+    abilities : bool
+        Whether the search might edit the allies' abilities (``--abilities``).
+    target_turns, target_edge : (float, float) or None
+        The targets the search moved towards (``--target``): mean turns per game, the
+        first player's edge (pp); None without.
     skill_check : pandas.DataFrame, optional
         With ``confirm_with``: :func:`analysis.experiments.compare.changes_skill_check`
         of the hold-out runs and their skilled companions (:mod:`sim.skilled`),
@@ -148,6 +153,9 @@ class Advice:
     edge_relaxed: bool = False
     only: tuple[str, ...] = ()
     max_edits: int | None = None
+    abilities: bool = False
+    target_turns: tuple[float, float] | None = None
+    target_edge: tuple[float, float] | None = None
     skill_check: pd.DataFrame | None = None
     skilled_allies: tuple[int, int] | None = None
     confirmed_with: str = ""
@@ -175,6 +183,8 @@ def advise(
     confirm_with: str | None = None,
     own_effects: bool = True,
     short_list: Sequence[int] = SHORT_LIST,
+    abilities: bool = False,
+    target_edge: tuple[float, float] | None = None,
 ) -> Advice:
     """Propose card edits that bring the flagged quantities inside their thresholds,
     and measure them on a hold-out seed (module docstring).
@@ -198,7 +208,8 @@ def advise(
     only_estimated : bool
         Edit only the fields a card lists under ``estimated:``.
     target_turns : (low, high), optional
-        A range for mean turns per game, instead of the ±5% guard.
+        A range for mean turns per game (``--target turns=LO..HI``), instead of the
+        ±5% guard: the search moves towards it (:meth:`.advise_search.Settings.miss`).
     holdout_games : int
         Games per deck on the hold-out seed.
     n_jobs : int
@@ -225,7 +236,15 @@ def advise(
         Sizes K of the shorter proposals (the first K edits in the search's ranking),
         each played on the hold-out seed (one deck of ``holdout_games`` games, and as
         many points-blind, per K below the proposal's size) and written to
-        ``out/proposal-K.yaml``: :attr:`Advice.short_list`.
+        ``out/proposal-K.yaml``: :attr:`Advice.short_list`. An ability moved or
+        swapped (two fields) is never split: its partner's field joins the first K.
+    abilities : bool
+        Also edit the allies' abilities (``--abilities``, A1-A9): remove one, move it
+        to an ally that has none, or swap two (:func:`.advise_edits.candidate_edits`).
+    target_edge : (low, high), optional
+        A range for the first player's edge over a fair seat (pp, R9.4; ``--target
+        edge=LO..HI``) that the search moves towards; its guard then refuses only a
+        move away from the range (:meth:`.advise_search.Settings.edge_broken`).
 
     Returns
     -------
@@ -249,9 +268,9 @@ def advise(
     if max_edits is not None and max_edits < 1:
         raise ValueError(f"--max-edits {max_edits}: the proposal must be allowed at least 1 edit")
     allowed = editable(original, [Lock.parse(lock, original, str(cards)) for lock in locks], only_estimated,
-                       only_cards(only, original, str(cards)))  # fmt: skip
+                       only_cards(only, original, str(cards)), abilities)  # fmt: skip
     short_before = {c.colour for c in short_colours(summarise(original).colours)}
-    settings = Settings(threshold_pp, threshold_points, AIM, target_turns, max_edits=max_edits)
+    settings = Settings(threshold_pp, threshold_points, AIM, target_turns, target_edge, max_edits=max_edits)
     played: dict[str, Measures] = {}
     games = {"search": 0, "edge": 0, "holdout": 0, "own": 0, "short list": 0}
     edge_runs: set[str] = set()
@@ -320,16 +339,21 @@ def advise(
             bar(f"confirming with {confirm_with} in every seat: the same fresh games", search, current)
             skilled = {name: play_skilled(runs[name], n_jobs, progress=False, bot=confirm_with) for name in runs}
             games["holdout"] += 2 * holdout_games
-        deviations = [change.key for change in changes(original, values)] if own_effects else []
+        deviations = changes(original, values) if own_effects else []  # an ability moved or swapped: both fields
         if deviations:
             bar(f"each edit alone ({len(deviations)} deck{'s' * (len(deviations) != 1)}) on the same {holdout_games:,} "
                 "fresh games", search, current)  # fmt: skip
-        alone = tuple(_confirm(text, {key: values[key]}, str(cards), short_before, fresh, holdout_games, "own", out,
-                               run, threshold_pp, threshold_points)[1] for key in deviations)  # fmt: skip
-        shorter = []
+        alone = tuple(_confirm(text, {key: values[key] for key in change.keys}, str(cards), short_before, fresh,
+                               holdout_games, "own", out, run, threshold_pp, threshold_points)[1]
+                      for change in deviations)  # fmt: skip
+        shorter, prefixes = [], {}
         for k in sorted({k for k in short_list if 0 < k < len(values)}):
+            first_k = list(values)[:k]  # the search's order: its best-ranked first
+            whole = {key for change in changes(original, values) if change.key in first_k for key in change.keys}
+            if len(whole) < len(values):  # an ability moved or swapped stays whole: K may grow by its partner's field
+                prefixes.setdefault(len(whole), {key: values[key] for key in values if key in whole})
+        for k, prefix in prefixes.items():
             bar(f"the short list: the first {k} edits on the same {holdout_games:,} fresh games", search, current)
-            prefix = {key: values[key] for key in list(values)[:k]}  # the search's order: its best-ranked first
             run_dir, m = _confirm(text, prefix, str(cards), short_before, fresh, holdout_games, "short list", out, run,
                                   threshold_pp, threshold_points)  # fmt: skip
             written = (write_files(Files(texts={f"proposal-{k}.yaml": apply(text, prefix, str(cards))}), out)
@@ -342,7 +366,8 @@ def advise(
         diff=_diff(text, edited, str(cards), str(proposal)), before=before, after=after, differences=differences,
         search=pd.DataFrame(search.log), games={**games, "candidates": len(played)}, seed=seed, holdout_seed=fresh,
         n_games=n_games, holdout_games=holdout_games, edge_relaxed=search.settings.relaxed, only=tuple(only),
-        max_edits=max_edits, confirmed_with=confirm_with or "", alone=alone, short_list=tuple(shorter),
+        max_edits=max_edits, abilities=abilities, target_turns=target_turns, target_edge=target_edge,
+        confirmed_with=confirm_with or "", alone=alone, short_list=tuple(shorter),
         skill_check=changes_skill_check(differences, comparison_tables(skilled["original"], skilled["proposal"]),
                                         confirm_with, players) if skilled else None,
         skilled_allies=tuple(int((ally_strength(skilled[name], threshold_pp=threshold_pp)["verdict"] != "").sum())

@@ -12,13 +12,17 @@ task (R1.4)     requires   one required symbol added, removed or recoloured
 morale (R1.3)   save       one step easier or harder (R8 Reading's forms, by
                            probability: ``[a, a]`` 1/36 < ``[a, b]`` 2/36 <
                            ``any_double`` 6/36 < ``{one_face: a}`` 11/36)
+ally (A1-A9)    ability    with ``abilities`` (``--abilities``) only: removed, moved
+                           to an ally that has none, or swapped with another
+                           ally's (:func:`candidate_edits`)
 ==============  =========  ==========================================================
 
-Abilities, ally points, ``special``, penalties, card counts and ids are never
-edited. A field is left alone when it is locked (``--lock CARD.FIELD``, or named in
+Ally points, ``special``, penalties, card counts and ids are never edited, nor
+abilities without ``abilities``. A field is left alone when it is locked (``--lock CARD.FIELD``, or named in
 the card's ``locked:`` list), with ``only_estimated`` when the card does not
 list it under ``estimated:`` (a printed value, RULES R1 Reading), and with ``only``
-(``--only CARD``) when its card is not one of those named.
+(``--only CARD``) when its card is not one of those named. An ability moved or
+swapped edits two allies' ``ability``: both must be editable.
 
 Each edit has a direction, from the verdict it answers: a stronger ally loses
 strength (a symbol removed, or recoloured towards the colour tasks need least), a
@@ -28,7 +32,8 @@ more or asks less. Colours are ranked by supply over demand (``revachol
 validate``'s table, :func:`sim.deck_summary.summarise`).
 
 Every candidate deck is the card file's text with the changed values replaced in
-place (:func:`sim.cards.with_values`, comments kept) and validated as ``revachol
+place (:func:`sim.cards.with_values`, comments kept; an ability removed loses its
+line, one given gets a line of its own) and validated as ``revachol
 validate`` does (:func:`sim.cards.parse_deck`), and no colour may fall short of its
 demand that was not short before (:func:`sim.deck_summary.short_colours`).
 """
@@ -39,10 +44,10 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from sim.cards import Deck, DeckError, as_written, parse_deck, unknown_id, with_values
+from sim.cards import Ability, Deck, DeckError, as_written, parse_deck, unknown_id, with_values
 from sim.deck_summary import short_colours, summarise
 
 EDITABLE = {"allies": ("symbols",), "tasks": ("points", "requires"), "morale": ("save",)}
@@ -50,6 +55,7 @@ KIND = {"allies": "ally", "tasks": "task", "morale": "morale card"}
 WEAKEN, STRENGTHEN = -1, +1  # an ally's direction; a task's: -1 pays less or asks more, +1 the reverse
 MAX_REQUIRES = 4  # R1.4
 FACES = range(1, 7)
+PARTNERS = 2  # an ability is moved to or swapped with this many allies at most: the weakest, or the strongest
 
 Key = tuple[str, int, str]  # (section, index, field) of a value in the deck file
 
@@ -106,12 +112,13 @@ def only_cards(ids: Iterable[str], deck: Deck, file: str = "cards.yaml") -> set[
 
 
 def editable(deck: Deck, locks: Iterable[Lock] = (), only_estimated: bool = False,
-             only: set[str] | None = None) -> set[Key]:  # fmt: skip
+             only: set[str] | None = None, abilities: bool = False) -> set[Key]:  # fmt: skip
     """The values ``advise`` may edit (module docstring): ``(section, index, field)``;
-    with ``only`` (card ids, :func:`only_cards`), those of these cards alone."""
+    with ``only`` (card ids, :func:`only_cards`), those of these cards alone; with
+    ``abilities`` (``--abilities``), the allies' ``ability`` too (A1-A9)."""
     locked = {(lock.card, lock.field) for lock in locks}
     out = set()
-    for section, fields in EDITABLE.items():
+    for section, fields in (EDITABLE | {"allies": (*EDITABLE["allies"], "ability")} if abilities else EDITABLE).items():
         for index, card in enumerate(getattr(deck, section)):
             if only is not None and card.id not in only:
                 continue
@@ -205,6 +212,39 @@ def candidate_values(deck: Deck, key: Key, direction: int) -> list[Any]:
     return unique
 
 
+def candidate_edits(deck: Deck, key: Key, direction: int, allowed: set[Key],
+                    effects: Iterable[float]) -> list[dict[Key, Any]]:  # fmt: skip
+    """The edits one step away from ``deck`` of one field in ``direction``, each the
+    values it sets (``{key: value}``, or two allies' ``ability`` for a move or a swap).
+
+    An ally's ``ability`` (A1-A9; ``effects``: each ally's effect against the average
+    ally, pp, to rank them): a stronger ally (``direction`` −1) loses it, or moves it
+    to (swaps it with) one of the :data:`PARTNERS` weakest allies; a weaker one (+1)
+    takes the ability of one of the :data:`PARTNERS` strongest allies that have one,
+    giving its own (if any) in exchange. Only partners whose ``ability`` is in
+    ``allowed`` (:func:`editable`) and whose ability differs. Any other field:
+    :func:`candidate_values`.
+    """
+    if key[2] != "ability":
+        return [{key: value} for value in candidate_values(deck, key, direction)]
+    index, own = key[1], deck.allies[key[1]].ability
+    if direction == WEAKEN and own is None:
+        return []
+    effect = list(effects)
+    order = sorted((i for i, ally in enumerate(deck.allies) if i != index and ally.ability != own
+                    and ("allies", i, "ability") in allowed), key=lambda i: effect[i])  # weakest first; fmt: skip
+    if direction == WEAKEN:
+        partners, edits = order[:PARTNERS], [{key: None}]
+    else:
+        partners, edits = [i for i in reversed(order) if deck.allies[i].ability][:PARTNERS], []
+    return edits + [{key: deck.allies[i].ability, ("allies", i, "ability"): own} for i in partners]
+
+
+def ability_words(name: str) -> str:
+    """An ability as the rules name it: ``A9 forced draw`` (RULES A1-A9)."""
+    return f"A{Ability[name.upper()].value} {name.replace('_', ' ')}"
+
+
 def check(text: str, file: str, short_before: set[str]) -> Deck | None:
     """The candidate deck if it validates as ``revachol validate`` does and leaves no
     colour short of its demand that was not short before (else None)."""
@@ -218,7 +258,8 @@ def check(text: str, file: str, short_before: set[str]) -> Deck | None:
 
 @dataclass(frozen=True)
 class Change:
-    """One edited field of one card: ``old`` and ``new`` as YAML data."""
+    """One edited field of one card: ``old`` and ``new`` as YAML data; for an ability
+    moved or swapped, the other ally's ``partner`` (name) and ``partner_index``."""
 
     section: str
     index: int
@@ -227,13 +268,23 @@ class Change:
     field: str
     old: Any
     new: Any
+    partner: str = ""
+    partner_index: int | None = None
 
     @property
     def key(self) -> Key:
         return self.section, self.index, self.field
 
+    @property
+    def keys(self) -> list[Key]:
+        """The fields of this edit: its own, and its partner's for an ability moved or swapped."""
+        return [self.key] + ([(self.section, self.partner_index, self.field)] if self.partner else [])
+
     def sentence(self) -> str:
-        """The edit in plain words: ``Remove the purple symbol from Evrart Claire``."""
+        """The edit in plain words: ``Remove the purple symbol from Evrart Claire``,
+        ``Evrart Claire gives A9 forced draw to Glen``."""
+        if self.field == "ability":
+            return self._ability_sentence()
         if self.field == "points":
             verb = "Raise" if self.new > self.old else "Lower"
             return f"{verb} {self.name}'s points from {self.old} to {self.new}"
@@ -252,15 +303,37 @@ class Change:
         return text[0].upper() + text[1:]
 
 
+    def _ability_sentence(self) -> str:
+        """``Evrart Claire loses A9 forced draw``, ``… gives A9 forced draw to Glen``,
+        ``Glen takes A9 forced draw from Evrart Claire``, ``… swaps A9 forced draw for
+        Glen's A5 stays``, ``Glen gains A9 forced draw``."""
+        old, new = (ability_words(a) if a else "" for a in (self.old, self.new))
+        if self.partner and old and new:
+            return f"{self.name} swaps {old} for {self.partner}'s {new}"
+        if self.partner:
+            return f"{self.name} gives {old} to {self.partner}" if old else f"{self.name} takes {new} from {self.partner}"
+        return f"{self.name} loses {old}" if not new else f"{self.name} gains {new}" + (f" instead of {old}" * bool(old))
+
+
 def changes(original: Deck, values: dict[Key, Any]) -> list[Change]:
-    """The edits of a proposal, one per changed field, in the deck's order."""
+    """The edits of a proposal, one per changed field, in the deck's order. Two
+    allies' ``ability`` changes that mirror each other (one's old is the other's new,
+    and back) are an ability moved or swapped: each names the other as its partner."""
     data = original.to_yaml_data()
     out = []
     for section, index, field in sorted(values, key=lambda k: (list(KIND).index(k[0]), k[1], k[2])):
         card = getattr(original, section)[index]
-        old = data[section][index][field]
+        old = data[section][index].get(field)
         if values[(section, index, field)] != old:
             out.append(Change(section, index, card.id, card.name, field, old, values[(section, index, field)]))
+    single = [i for i, change in enumerate(out) if change.field == "ability"]
+    while single:
+        i = single.pop(0)
+        j = next((j for j in single if (out[j].old, out[j].new) == (out[i].new, out[i].old)), None)
+        if j is not None:
+            single.remove(j)
+            out[i], out[j] = (replace(out[i], partner=out[j].name, partner_index=out[j].index),
+                              replace(out[j], partner=out[i].name, partner_index=out[i].index))  # fmt: skip
     return out
 
 

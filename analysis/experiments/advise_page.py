@@ -299,16 +299,18 @@ def resist_sentences(advice: Advice) -> list[str]:
     still = flagged[flagged["verdict_after"] != ""]
     return [tried_sentence(advice.search, r["card"], r["name"], f"{r['verdict_after']} "
                            f"({quantity_text(r['after'], r['after_low'], r['after_high'], r['unit'])} on the hold-out)",
-                           advice.only) + _frees(advice, r["card"])
+                           advice.only) + _frees(advice, r["card"], r["verdict_after"] == "weaker")
             for _, r in still.iterrows()]  # fmt: skip
 
 
-def _frees(advice: Advice, card: str) -> str:
+def _frees(advice: Advice, card: str, weaker: bool) -> str:
     """What would free a card that resists (:func:`analysis.report.words.free_text`):
-    the guards that refused its edits in the search's log, and its ability, if any."""
+    the guards that refused its edits in the search's log, and, without
+    ``--abilities``, its ability, if any, or one given to it when it is ``weaker``."""
     refused = advice.search.loc[advice.search["card"] == card, "refused_by"] if len(advice.search) else pd.Series()
     ability = next((a.ability for a in advice.deck.allies if a.id == card), None) or ""
-    return free_text([str(r) for r in refused if r], ability, f"A{Ability[ability.upper()].value}" if ability else "")
+    return free_text([str(r) for r in refused if r], ability, f"A{Ability[ability.upper()].value}" if ability else "",
+                     advice.abilities, weaker)  # fmt: skip
 
 
 def plot_forest(flagged: pd.DataFrame) -> Figure:
@@ -336,11 +338,18 @@ def plot_forest(flagged: pd.DataFrame) -> Figure:
 
 def edge_note(advice: Advice) -> str:
     """How the search held the first player's edge (:mod:`.advise_search`): a hard
-    constraint, or relaxed because no candidate kept it."""
+    constraint (towards ``--target edge=LO..HI`` when given), or relaxed because no
+    candidate kept it."""
     if advice.edge_relaxed:
         return (f"No candidate kept the first player's edge (on the search seed, every edit that moved a flagged "
                 f"card towards its threshold grew it significantly or by more than {EDGE_TOLERANCE_PP} pp), so the search "
                 "relaxed that constraint and weighed the edge's growth against the verdicts it fixes instead.")  # fmt: skip
+    if advice.target_edge is not None:
+        low, high = advice.target_edge
+        return (f"The search moved the first player's edge towards {low:g} to {high:g} pp (--target) and refused every "
+                "candidate whose edge moved away from that range, outside it, against the original's (its paired 95% "
+                f"CI beyond 0, or its estimate beyond {EDGE_TOLERANCE_PP} pp): screened on the search seed, and "
+                f"checked on {advice.holdout_games:,} games of a seed of its own before any deck was accepted.")  # fmt: skip
     return ("The search refused every candidate whose first player's edge grew against the original's (its paired "
             f"95% CI above 0, or its estimate above {EDGE_TOLERANCE_PP} pp): screened on the search seed, and checked "
             f"on {advice.holdout_games:,} games of a seed of its own before any deck was accepted.")  # fmt: skip
@@ -351,7 +360,8 @@ def headline(advice: Advice, summary: pd.DataFrame, counts: dict[str, int]) -> s
     verdicts before and how many the proposal fixed, left and created
     (:func:`verdict_counts`), the change of game length and of the first player's
     edge, each with its paired 95% CI, the edge judged by the search's rule
-    (:meth:`.advise_search.Settings.edge_grew`)."""
+    (:meth:`.advise_search.Settings.edge_grew`); then, for each ``--target``, whether
+    the proposal reached it (:func:`_target_sentence`)."""
     rows = summary.set_index("what")
     turns, edge = rows.loc["mean turns per game"], rows.loc["first player's edge over a fair seat"]
     longer = 100 * turns["difference"] / turns["before"]
@@ -361,7 +371,20 @@ def headline(advice: Advice, summary: pd.DataFrame, counts: dict[str, int]) -> s
             f"{advice.holdout_games:,} fresh games per deck: {_verdicts(counts)}; games "
             f"{longer:+.1f}% longer ({turns['difference']:+.2f} turns, 95% CI {turns['difference_low']:+.2f} to "
             f"{turns['difference_high']:+.2f}); the first player's edge {edge['difference']:+.2f} pp (95% CI "
-            f"{edge['difference_low']:+.2f} to {edge['difference_high']:+.2f}), {edge_words}.")  # fmt: skip
+            f"{edge['difference_low']:+.2f} to {edge['difference_high']:+.2f}), {edge_words}."
+            + "".join(_target_sentence(rows.loc[what], bounds, name, unit) for bounds, what, name, unit in (
+                (advice.target_turns, "mean turns per game", "mean turns per game", "turns"),
+                (advice.target_edge, "first player's edge over a fair seat", "the first player's edge", "pp"))
+                if bounds is not None))  # fmt: skip
+
+
+def _target_sentence(row: pd.Series, bounds: tuple[float, float], name: str, unit: str) -> str:
+    """`` Target for mean turns per game, 50 to 60 turns: reached, 55.20 turns (95% CI
+    55.00 to 55.40).``: the proposal's measure on the hold-out (``row``, a
+    :func:`summary_table` row) reached when its estimate lies inside ``bounds``."""
+    reached = "reached" if bounds[0] <= row["after"] <= bounds[1] else "not reached"
+    return (f" Target for {name}, {bounds[0]:g} to {bounds[1]:g} {unit}: {reached}, {row['after']:.2f} {unit} "
+            f"(95% CI {row['after_low']:.2f} to {row['after_high']:.2f}).")  # fmt: skip
 
 
 def _verdicts(counts: dict[str, int]) -> str:

@@ -15,9 +15,11 @@ left flagged, often new verdicts, since every edit moves the average ally):
    threshold_points``). Aiming inside the threshold leaves room for the hold-out's
    noise.
 2. *Screen*: each target's single-card edits (a task's points when they may be
-   edited, else its requirement) in the direction its sign asks for
-   (a stronger ally loses a symbol, a task that overpays loses a point …) are
-   played one at a time on top of the current deck. Those that move it towards
+   edited, else its requirement; with ``--abilities`` an ally's ability too, moved or
+   swapped with another ally's, :func:`.advise_edits.candidate_edits`) in the
+   direction its sign asks for (a stronger ally loses a symbol or its ability, a
+   task that overpays loses a point …) are played one at a time on top of the
+   current deck. Those that move it towards
    zero are kept, ranked by whether they keep the first player's edge (below),
    then by the target's measured quantity (closest to zero first).
 3. *Combine*: each target's best edit is played together with the others, since
@@ -56,7 +58,7 @@ A deck is better than another when it breaks fewer guards, in order, then has a
 smaller *excess*:
 
 - *length*: mean game length within ±:data:`LENGTH_TOLERANCE` of the original's
-  (or inside ``target_turns``);
+  (or, with ``target_turns``, no farther outside that range than the original's);
 - *edge* (a hard constraint, issue 36): the first player's edge (win rate of
   turn-order position 1 minus ``1/players``, R9.4) is not larger than the
   original's. Both decks played the same games, so the growth is the paired
@@ -90,19 +92,26 @@ smaller *excess*:
 The excess is ``Σ max(|effect_pp| − AIM·τ, 0)/τ`` over the allies, plus the same over
 the tasks' gaps in points, plus the first player's edge growth over the original's
 (the paired estimate, when positive) in units of ``τ`` (pp).
+
+*Targets* (``--target edge=LO..HI``, ``--target turns=LO..HI``, issue 48 item 4) are
+ranges the search moves towards: each measure's distance outside its range joins the
+excess (:meth:`Settings.miss`), so that a deck that moves it into or towards the range
+is better. With an edge target, the edge's growth is no longer weighed, and the edge
+guard refuses only a move away from the range (:meth:`Settings.edge_broken`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, verdicts
-from analysis.experiments.advise_edits import STRENGTHEN, WEAKEN, Key, apply, candidate_values, changes, check
+from analysis.experiments.advise_edits import STRENGTHEN, WEAKEN, Key, apply, candidate_edits, changes, check
 from analysis.experiments.advise_measures import Measures, quantity
+from analysis.experiments.tune import Target, parse_range
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from sim.cards import Deck
 
@@ -112,18 +121,55 @@ ROUNDS = 3  # screen-and-combine rounds
 EDGE_TOLERANCE_PP = 0.25  # a paired growth of the first player's edge beyond this is larger (module docstring)
 INVALID = "the deck does not validate (or leaves a colour short of its demand)"
 PAIRS = 3  # pair moves tried per card whose best edit a guard refused (module docstring)
+Edit = dict[Key, Any]  # one designer's edit: the values it sets (two allies' ability for a move or a swap)
+
+
+TARGETS = "write edge=LO..HI (the first player's edge, pp) or turns=LO..HI (mean turns per game), e.g. edge=-1..1"
+EDGE_RANGE_PP = 100.0  # the first player's edge lies within ±100 pp
+
+
+def parse_targets(texts: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """``--target`` (repeatable), ``tune``'s syntax (:class:`analysis.experiments.tune.Target`):
+    ``edge=LO..HI`` (the first player's edge over a fair seat, pp, R9.4) or
+    ``turns=LO..HI`` (mean turns per game); ``{"edge": (low, high), "turns": …}``.
+
+    Raises
+    ------
+    ValueError
+        One line naming the target and what is valid: another metric, bounds that are
+        not numbers, LO above HI, turns below 0 or an edge beyond ±100 pp, or a metric
+        given twice.
+    """
+    out = {}
+    for text in texts:
+        name, eq, bounds = text.partition("=")
+        if not eq or name not in ("edge", "turns"):
+            raise ValueError(f"--target {text!r}: {TARGETS}")
+        if name in out:
+            raise ValueError(f"--target {text!r}: a second target for {name}; give one range per measure")
+        try:
+            target = Target.parse(text) if name == "turns" else Target(name, *parse_range(text, bounds))
+        except ValueError as exc:
+            raise ValueError(f"--{exc}") from None
+        if name == "edge" and not -EDGE_RANGE_PP <= target.low <= target.high <= EDGE_RANGE_PP:
+            raise ValueError(f"--target {text!r}: the edge lies in [-100, 100] pp with LO <= HI, e.g. edge=-1..1")
+        out[name] = (target.low, target.high)
+    return out
 
 
 @dataclass(frozen=True)
 class Settings:
     """The thresholds and guards of one search; ``relaxed``: the edge is weighed,
     not a guard; ``max_edits``: the most edited fields a deck may hold, None for no
-    limit (module docstring)."""
+    limit; ``target_turns`` (mean turns per game) and ``target_edge`` (the first
+    player's edge, pp): ranges the search moves towards (``--target``; module
+    docstring)."""
 
     threshold_pp: float = DEFAULT_THRESHOLD_PP
     threshold_points: float = DEFAULT_THRESHOLD_POINTS
     aim: float = AIM
     target_turns: tuple[float, float] | None = None
+    target_edge: tuple[float, float] | None = None
     edge_tolerance_pp: float = EDGE_TOLERANCE_PP
     relaxed: bool = False
     max_edits: int | None = None
@@ -139,20 +185,45 @@ class Settings:
         return out
 
     def excess(self, m: Measures, original: Measures) -> float:
-        """How far the quantities lie beyond the aim, and the first player's edge above
-        the original's, in thresholds (module docstring)."""
+        """How far the quantities lie beyond the aim, the first player's edge above
+        the original's (without ``target_edge``) and the targets' measures outside
+        their ranges (:meth:`miss`), in thresholds (module docstring)."""
         effect = np.abs(np.nan_to_num(m.allies["effect_pp"].to_numpy(np.float64)))
         gap = np.abs(np.nan_to_num(m.tasks["gap_points"].to_numpy(np.float64)))
-        grown = max(m.edge_change["value"], 0.0)
+        grown = max(m.edge_change["value"], 0.0) if self.target_edge is None else 0.0
         return float(np.maximum(effect - self.aim * self.threshold_pp, 0).sum() / self.threshold_pp
                      + np.maximum(gap - self.aim * self.threshold_points, 0).sum() / self.threshold_points
-                     + grown / self.threshold_pp)  # fmt: skip
+                     + grown / self.threshold_pp + self.miss(m, original))  # fmt: skip
+
+    def miss(self, m: Measures, original: Measures) -> float:
+        """How far the targets' measures lie outside their ranges, in thresholds (0
+        inside, or without targets): the first player's edge (the original's plus
+        its paired change, pp, R9.4) over ``threshold_pp``; mean turns per game over
+        :data:`LENGTH_TOLERANCE` × the original's."""
+        out = 0.0
+        if self.target_edge is not None:
+            out += _outside(original.edge["value"] + m.edge_change["value"], self.target_edge) / self.threshold_pp
+        if self.target_turns is not None:
+            out += _outside(m.length["value"], self.target_turns) / (LENGTH_TOLERANCE * original.length["value"])
+        return out
 
     def edge_grew(self, change: dict) -> bool:
         """Is the first player's edge larger than the original's, by its paired change
         (:func:`edge_change`, pp)? Its 95% interval lies above 0, or its estimate
         exceeds ``edge_tolerance_pp`` (module docstring)."""
         return bool(change["low"] > 0 or change["value"] > self.edge_tolerance_pp)
+
+    def edge_broken(self, change: dict, start: float) -> bool:
+        """Does the first player's edge move the wrong way, by its paired change (pp)
+        from the original's ``start`` (pp, R9.4)? Without ``target_edge``: it grew
+        (:meth:`edge_grew`). With one: never when it lands inside the range; above
+        the range when it grew, below it when it shrank by the same rule."""
+        if self.target_edge is None:
+            return self.edge_grew(change)
+        level, (low, high) = start + change["value"], self.target_edge
+        if level < low:
+            return self.edge_grew({"value": -change["value"], "low": -change["high"]})
+        return level > high and self.edge_grew(change)
 
     def guards(self, m: Measures, original: Measures) -> list[str]:
         """The guards ``m`` breaks against the original, in order: ``length``, then
@@ -166,7 +237,7 @@ class Settings:
                 broken.append("length")
         elif abs(turns / original.length["value"] - 1) > LENGTH_TOLERANCE:
             broken.append("length")
-        if not self.relaxed and self.edge_grew(m.edge_change):
+        if not self.relaxed and self.edge_broken(m.edge_change, original.edge["value"]):
             broken.append("edge")
         return broken
 
@@ -200,8 +271,8 @@ class Search:
     log: list[dict] = field(default_factory=list)
     tried: int = 0
     edge_refused: int = 0
-    screened: list[tuple[Key, Any, Measures]] = field(default_factory=list)
-    refused: dict[tuple[str, int], tuple[Key, Any, str, Measures]] = field(default_factory=dict)
+    screened: list[tuple[Edit, Measures]] = field(default_factory=list)
+    refused: dict[tuple[str, int], tuple[Edit, str, Measures]] = field(default_factory=dict)
     moves: set[tuple[str, ...]] = field(default_factory=set)
     deck: Deck | None = None
 
@@ -229,10 +300,10 @@ class Search:
         cap = self.settings.max_edits
         return cap is None or len(set(values) | set(keys)) <= cap
 
-    def full(self, stage: str, key: Key, value: Any) -> None:
+    def full(self, stage: str, edit: Edit) -> None:
         """Log an edit not played because the deck holds :attr:`Settings.max_edits` edits."""
-        self.record(stage, None, f"{key[0]}[{key[1]}].{key[2]} = {value}", self.card(key).id, "max edits",
-                    f"the proposal already holds {self.settings.max_edits} edits (--max-edits)", self.edit(key, value))
+        self.record(stage, None, _note(edit), self.card(_target(edit)).id, "max edits",
+                    f"the proposal already holds {self.settings.max_edits} edits (--max-edits)", self.edit(edit))
 
     def better(self, m: Measures, than: Measures) -> bool:
         return self.settings.score(m, self.original) < self.settings.score(than, self.original)
@@ -241,10 +312,11 @@ class Search:
         """The card a key edits, in the original deck."""
         return getattr(self.deck, key[0])[key[1]]
 
-    def edit(self, key: Key, value: Any) -> str:
-        """An edit in a designer's words (:meth:`advise_edits.Change.sentence`)."""
-        done = changes(self.deck, {key: value})
-        return done[0].sentence() if done else f"{key[0]}[{key[1]}].{key[2]} = {value}"
+    def edit(self, edit: Edit) -> str:
+        """An edit in a designer's words, its target's (first) field's
+        (:meth:`advise_edits.Change.sentence`)."""
+        done = [change for change in changes(self.deck, edit) if change.key == _target(edit)]
+        return done[0].sentence() if done else _note(edit)
 
     def refusal(self, values: dict[Key, Any], m: Measures, than: Measures, stage: str,
                 note: str) -> tuple[str, str] | None:  # fmt: skip
@@ -268,7 +340,7 @@ class Search:
         if self.settings.relaxed or self.check is None:
             return None
         change = self.check(values)
-        grew = self.settings.edge_grew(change)
+        grew = self.settings.edge_broken(change, self.original.edge["value"])
         self.edge_refused += grew
         self.log.append({"stage": f"edge check {stage}", "edits": note, "guards_broken": "edge" if grew else "",
                          "edge_change_pp": change["value"], "edge_change_low": change["low"],
@@ -291,85 +363,95 @@ class Search:
         return m, refused
 
     def screen(self, deck: Deck, values: dict[Key, Any], current: Measures,
-               stage: str) -> list[list[tuple[float, Key, Any]]]:  # fmt: skip
+               stage: str) -> list[list[tuple[float, Edit]]]:  # fmt: skip
         """The single-card edits of each target that move its quantity towards zero,
-        ``(|quantity| after, key, value)``, those that keep the first player's edge
+        ``(|quantity| after, edit)``, those that keep the first player's edge
         first, then the closest to zero; the targets whose best edit gains most first
         (module docstring). Every edit played is kept in :attr:`screened`."""
         best = []
         self.screened = []
         targets = []
+        effects = np.nan_to_num(current.allies["effect_pp"].to_numpy(np.float64))
         for section, index, direction in self.settings.targets(current):
-            keys = sorted(k for k in self.allowed if k[:2] == (section, index) and self.room(values, [k]))
+            keys = sorted(k for k in self.allowed if k[:2] == (section, index))
             if (section, index, "points") in keys:  # a task's reward first: its requirement moves its difficulty too
                 keys = [(section, index, "points")]
-            targets.append((section, index, [(key, candidate_values(deck, key, direction)) for key in keys]))
-        edits, cards = sum(len(found) for *_, keyed in targets for _, found in keyed), sum(bool(k) for *_, k in targets)
+            targets.append((section, index, [edit for key in keys for edit in
+                                             candidate_edits(deck, key, direction, self.allowed, effects)
+                                             if self.room(values, edit)]))  # fmt: skip
+        edits, cards = sum(len(found) for *_, found in targets), sum(bool(found) for *_, found in targets)
         self.status(f"round {stage.split()[-1]}: " + (f"screening {edits} edit{'s' * (edits != 1)} of {cards} "
                     f"card{'s' * (cards != 1)}" if edits else "no edit left to screen"), current)  # fmt: skip
-        for section, index, keyed in targets:
+        for section, index, candidates in targets:
             before = abs(quantity(current, section, index))
             found = []
-            for key, candidates in keyed:
-                for value in candidates:
-                    note, card = f"{key[0]}[{key[1]}].{key[2]} = {value}", self.card(key).id
-                    m = self.play({**values, key: value})
-                    if m is None:
-                        self.record(stage, None, note, card, "validation", INVALID, self.edit(key, value))
-                        continue
-                    self.tried += 1
-                    self.screened.append((key, value, m))
-                    after = abs(quantity(m, section, index))
-                    closer = after < before
-                    self.record(stage, m, note, card, "" if closer else "no closer",
-                                "" if closer else f"it did not move its {_quantity_words(m, key)} towards zero "
-                                f"(from {quantity(current, section, index):+.2f})", self.edit(key, value))  # fmt: skip
-                    grew = not self.settings.relaxed and self.settings.edge_grew(m.edge_change)
-                    self.edge_refused += bool(closer and grew)
-                    if closer:
-                        found.append(((grew, after), key, value))
+            for edit in candidates:
+                note, card = _note(edit), self.card(_target(edit)).id
+                m = self.play({**values, **edit})
+                if m is None:
+                    self.record(stage, None, note, card, "validation", INVALID, self.edit(edit))
+                    continue
+                self.tried += 1
+                self.screened.append((edit, m))
+                after = abs(quantity(m, section, index))
+                closer = after < before
+                self.record(stage, m, note, card, "" if closer else "no closer",
+                            "" if closer else f"it did not move its {_quantity_words(m, _target(edit))} towards zero "
+                            f"(from {quantity(current, section, index):+.2f})", self.edit(edit))  # fmt: skip
+                grew = not self.settings.relaxed and self.settings.edge_broken(m.edge_change, self.original.edge["value"])
+                self.edge_refused += bool(closer and grew)
+                if closer:
+                    found.append(((grew, after), edit))
             if found:
-                best.append([(rank[1], key, value) for rank, key, value in sorted(found, key=lambda f: f[0])])
-        return sorted(best, key=lambda edits: edits[0][0] - abs(quantity(current, *edits[0][1][:2])))
+                best.append([(rank[1], edit) for rank, edit in sorted(found, key=lambda f: f[0])])
+        return sorted(best, key=lambda edits: edits[0][0] - abs(quantity(current, *_target(edits[0][1])[:2])))
 
-    def combine(self, values: dict[Key, Any], current: Measures, best: list[list[tuple[float, Key, Any]]],
+    def combine(self, values: dict[Key, Any], current: Measures, best: list[list[tuple[float, Edit]]],
                 round_: int) -> tuple[dict[Key, Any], Measures] | None:  # fmt: skip
         """Each target's best screened edit, together; else added one target at a time,
         a target's next edit tried when the edge refused its better one (module
         docstring). None when no edit makes the deck better. The targets whose best
-        edit the edge or length guard refused are left in :attr:`refused`."""
+        edit the edge or length guard refused are left in :attr:`refused`. An edit
+        that sets a field another edit of the round already set (an ability moved to
+        or from a target) is left out."""
         self.refused = {}
-        chosen = {}
+        chosen: dict[Key, Any] = {}
         for edits in best:  # the best-ranked targets first, while the deck has room (max_edits)
-            if self.room({**values, **chosen}, [edits[0][1]]):
-                chosen[edits[0][1]] = edits[0][2]
+            edit = edits[0][1]
+            if set(edit) & set(chosen):
+                continue
+            if self.room({**values, **chosen}, edit):
+                chosen |= edit
             else:
-                self.full(f"combined {round_}", edits[0][1], edits[0][2])
+                self.full(f"combined {round_}", edit)
         combined = self.play({**values, **chosen})
         if combined is not None:
             self.record(f"combined {round_}", combined, f"{len(chosen)} edits")
             if self.refusal({**values, **chosen}, combined, current, str(round_), f"{len(chosen)} edits") is None:
                 return {**values, **chosen}, combined
         trial_values, trial = dict(values), current
-        pending = [[(key, value) for _, key, value in edits] for edits in best]
+        pending = [[edit for _, edit in edits] for edits in best]
         for _ in range(2):  # a target whose edits the edge refused is tried once more, after the others
             refused = []
             for edits in pending:
-                for key, value in edits:
+                for edit in edits:
+                    if any(trial_values.get(key) != values.get(key) for key in edit):
+                        continue  # a field this round set already
                     self.status(f"round {round_}: combining", trial)
-                    if not self.room(trial_values, [key]):
-                        self.full(f"greedy {round_}", key, value)
+                    if not self.room(trial_values, edit):
+                        self.full(f"greedy {round_}", edit)
                         break
-                    m, why = self.attempt({**trial_values, key: value}, trial, f"greedy {round_}", key,
-                                          f"{key[0]}[{key[1]}].{key[2]} = {value}", self.edit(key, value))  # fmt: skip
+                    target = _target(edit)
+                    m, why = self.attempt({**trial_values, **edit}, trial, f"greedy {round_}", target, _note(edit),
+                                          self.edit(edit))  # fmt: skip
                     if m is not None and why is None:
-                        trial_values, trial = {**trial_values, key: value}, m
-                        self.refused.pop(key[:2], None)
+                        trial_values, trial = {**trial_values, **edit}, m
+                        self.refused.pop(target[:2], None)
                         break
                     if m is None:
                         continue
-                    if (key, value) == edits[0] and why[0] in ("edge", "length"):
-                        self.refused[key[:2]] = (key, value, why[0], m)
+                    if edit == edits[0] and why[0] in ("edge", "length"):
+                        self.refused[target[:2]] = (edit, why[0], m)
                     if why[0] != "edge":
                         break  # refused for its length, its excess or its validity, not for the edge
                 else:
@@ -378,21 +460,21 @@ class Search:
         return (trial_values, trial) if trial is not current else None
 
     def compensators(self, guard: str, refused: Measures, values: dict[Key, Any], current: Measures,
-                     cards: set[tuple[str, int]]) -> list[tuple[Key, Any]]:  # fmt: skip
+                     cards: set[tuple[str, int]]) -> list[Edit]:  # fmt: skip
         """At most :data:`PAIRS` screened edits (:attr:`screened`, the last round's, of
-        a card not in ``cards``) that break no guard themselves and lowered the first
+        no card in ``cards``) that break no guard themselves and lowered the first
         player's edge (``guard`` ``edge``) or moved game length back towards the
         original's (``length``); those that do not push the other guard's quantity
         the wrong way (lengthen games, raise the edge) first, then the most."""
         sign = 1.0 if refused.length["value"] > self.original.length["value"] else -1.0
         edge, length = (lambda m: m.edge_change["value"]), (lambda m: sign * m.length["value"])
         measure, other = (edge, length) if guard == "edge" else (length, edge)
-        pool = [(other(m) > other(current), measure(m), key, value) for key, value, m in self.screened
-                if key[:2] not in cards and values.get(key) != value and measure(m) < measure(current)
-                and not self.settings.guards(m, self.original)]  # fmt: skip
-        return [(key, value) for *_, key, value in sorted(pool, key=lambda p: p[:2])[:PAIRS]]
+        pool = [(other(m) > other(current), measure(m), edit) for edit, m in self.screened
+                if not {key[:2] for key in edit} & cards and any(values.get(k) != v for k, v in edit.items())
+                and measure(m) < measure(current) and not self.settings.guards(m, self.original)]  # fmt: skip
+        return [edit for *_, edit in sorted(pool, key=lambda p: p[:2])[:PAIRS]]
 
-    def compensate(self, values: dict[Key, Any], current: Measures, move: dict[Key, Any], guard: str,
+    def compensate(self, values: dict[Key, Any], current: Measures, move: list[Edit], guard: str,
                    refused: Measures, round_: int) -> tuple[dict[Key, Any], Measures] | None:  # fmt: skip
         """Pair moves (module docstring): ``move`` (a target's fix, first, and the
         compensating edits so far), which ``guard`` alone refused with measures
@@ -400,25 +482,25 @@ class Search:
         seeds and under the same guards. A pair that the other guard refuses is tried
         with a compensator for that one (at most two compensating edits). The values
         and measures accepted, or None."""
-        target = next(iter(move))
-        cards = {key[:2] for key in move}
-        for other, other_value in self.compensators(guard, refused, {**values, **move}, current, cards):
+        target = _target(move[0])
+        cards = {key[:2] for edit in move for key in edit}
+        merged = {key: value for edit in move for key, value in edit.items()}
+        for other in self.compensators(guard, refused, {**values, **merged}, current, cards):
             self.status(f"round {round_}: pair moves", current)
-            trial = {**move, other: other_value}
-            edits = [f"{key[0]}[{key[1]}].{key[2]} = {value}" for key, value in trial.items()]
-            if tuple(sorted(edits)) in self.moves:  # the same edits, compensated in the other order
+            trial = [*move, other]
+            notes = tuple(sorted(_note(edit) for edit in trial))
+            if notes in self.moves:  # the same edits, compensated in the other order
                 continue
-            if not self.room(values, trial):
-                self.full(f"{'pair' if len(trial) == 2 else 'triple'} {round_}", other, other_value)
-                continue
-            self.moves.add(tuple(sorted(edits)))
-            note = " + ".join(edits)
-            first, *others = (self.edit(key, value) for key, value in trial.items())
-            words = f"{first}, with {' and '.join(others)}"
             stage = f"{'pair' if len(trial) == 2 else 'triple'} {round_}"
-            m, why = self.attempt({**values, **trial}, current, stage, target, note, words)
+            if not self.room(values, {**merged, **other}):
+                self.full(stage, other)
+                continue
+            self.moves.add(notes)
+            first, *others = (self.edit(edit) for edit in trial)
+            m, why = self.attempt({**values, **merged, **other}, current, stage, target,
+                                  " + ".join(_note(edit) for edit in trial), f"{first}, with {' and '.join(others)}")
             if m is not None and why is None:
-                return {**values, **trial}, m
+                return {**values, **merged, **other}, m
             if len(trial) == 2 and m is not None and why[0] in ("edge", "length") and why[0] != guard:
                 accepted = self.compensate(values, current, trial, why[0], m, round_)
                 if accepted is not None:
@@ -428,10 +510,10 @@ class Search:
     def pairs(self, values: dict[Key, Any], current: Measures, round_: int) -> tuple[dict[Key, Any], Measures]:
         """Pair moves (module docstring) for each target whose best edit the edge or
         length guard alone refused in the last round (:meth:`compensate`)."""
-        for target, (key, value, guard, m) in list(self.refused.items()):
+        for target, (edit, guard, m) in list(self.refused.items()):
             if target not in {t[:2] for t in self.settings.targets(current)}:
                 continue
-            accepted = self.compensate(values, current, {key: value}, guard, m, round_)
+            accepted = self.compensate(values, current, [edit], guard, m, round_)
             if accepted is not None:
                 values, current = accepted
         return values, current
@@ -472,3 +554,18 @@ def _edge_words(change: dict, sample: str) -> str:
 def _quantity_words(m: Measures, key: Key) -> str:
     what = "effect" if key[0] == "allies" else "gap from par"
     return f"{what} {quantity(m, key[0], key[1]):+.2f} {'pp' if key[0] == 'allies' else 'points'}"
+
+
+def _outside(value: float, bounds: tuple[float, float]) -> float:
+    """How far ``value`` lies outside ``bounds`` (low, high); 0 inside."""
+    return max(bounds[0] - value, 0.0, value - bounds[1])
+
+
+def _target(edit: Edit) -> Key:
+    """The field of an edit's target card: its first."""
+    return next(iter(edit))
+
+
+def _note(edit: Edit) -> str:
+    """An edit as the log writes it: ``allies[15].symbols = ['yellow']`` (`` + `` between fields)."""
+    return " + ".join(f"{key[0]}[{key[1]}].{key[2]} = {value}" for key, value in edit.items())

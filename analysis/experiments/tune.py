@@ -94,11 +94,7 @@ class Target:
         name, eq, bounds = text.partition("=")
         if not eq or not (name in ("turns", "advantage_p1") or name.startswith("completion:")):
             raise ValueError(f"target {text!r}: write turns=LO..HI, advantage_p1=X or completion:TASK=LO..HI")
-        low_text, _, high_text = bounds.partition("..")
-        try:
-            low, high = float(low_text), float(high_text or low_text)
-        except ValueError:
-            raise ValueError(f"target {text!r}: bounds must be numbers") from None
+        low, high = parse_range(text, bounds)
         if name == "turns":
             if not (0 <= low <= high < np.inf):
                 raise ValueError(f"target {text!r}: turns per game need 0 <= LO <= HI, e.g. turns=50..60")
@@ -106,6 +102,22 @@ class Target:
             example = "advantage_p1=0.25" if name == "advantage_p1" else f"{name}=0.85..0.95"
             raise ValueError(f"target {text!r}: a rate lies in [0, 1] with LO <= HI, e.g. {example}")
         return cls(name, low, high)
+
+
+def parse_range(text: str, bounds: str) -> tuple[float, float]:
+    """The ``LO..HI`` of a target (``X`` alone: LO = HI = X); ``text``: the whole
+    target, for the message.
+
+    Raises
+    ------
+    ValueError
+        One line naming the target: the bounds are not numbers.
+    """
+    low_text, _, high_text = bounds.partition("..")
+    try:
+        return float(low_text), float(high_text or low_text)
+    except ValueError:
+        raise ValueError(f"target {text!r}: bounds must be numbers, written LO..HI or X") from None
 
 
 def measure(run_dir: Path, target: Target) -> dict:

@@ -621,8 +621,9 @@ def _skill_check_answer(a: Answer, rows) -> tuple[str, str]:
 SKILL_CHECK_TITLE = "Does the change hold for skilled players?"
 
 FREES = {  # a guard that refused an edit (advise's search.csv, refused_by): what would let it through
-    "length": "a wider length guard (--target-turns LO..HI; by default the mean turns stay within 5%)",
-    "edge": "a first player's edge allowed to grow (no flag yet: the edge is a guard that may not grow)",
+    "length": "a wider length guard (--target turns=LO..HI; by default the mean turns stay within 5%)",
+    "edge": "a first player's edge allowed to grow (--target edge=LO..HI with a range above the original's edge; by "
+            "default the edge is a guard that may not grow)",
     "validation": "a colour allowed to fall short of its demand (no flag: edit the tasks that demand that colour "
                   "first)",
     "max edits": "a higher --max-edits",
@@ -631,15 +632,18 @@ FREES = {  # a guard that refused an edit (advise's search.csv, refused_by): wha
 """What would free a card that resists, by the guard that refused its edits (``advise``)."""
 
 
-def free_text(refused_by: list[str], ability: str, rule: str) -> str:
+def free_text(refused_by: list[str], ability: str, rule: str, abilities: bool = False, weaker: bool = False) -> str:
     """The sentence, with a leading space, on what would free a card that resists:
-    each guard that refused it loosened (:data:`FREES`), and an ability, which
-    ``advise`` never edits (``ability``: its name, ``rule``: its id, e.g. A9); empty
-    when there is nothing to say."""
+    each guard that refused it loosened (:data:`FREES`), and, when ``advise`` ran
+    without ``abilities`` (``--abilities``), an ability: its own changed
+    (``ability``: its name, ``rule``: its id, e.g. A9), or one given to it when it is
+    ``weaker``; empty when there is nothing to say."""
     ways = [FREES[guard] for guard in dict.fromkeys(refused_by) if guard in FREES]
-    if ability:
-        ways.append(f"a change of its ability, {ability} ({rule}), which advise never edits: edit it by hand and "
-                    f"check the change with revachol compare")  # fmt: skip
+    if ability and not abilities:
+        ways.append(f"a change of its ability, {ability} ({rule}): --abilities lets advise remove, move or swap it "
+                    f"(or edit it by hand and check the change with revachol compare)")  # fmt: skip
+    elif weaker and not abilities:
+        ways.append("an ability given to it: --abilities lets advise move or swap one to it")
     return f" What would free it: {'; or '.join(ways)}." if ways else ""
 
 
