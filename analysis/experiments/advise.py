@@ -272,7 +272,7 @@ def advise(
     original = load_deck(cards)
     if max_edits is not None and max_edits < 1:
         raise ValueError(f"--max-edits {max_edits}: the proposal must be allowed at least 1 edit")
-    search_chunk = DEFAULT_CHUNK if round_games is None else round_plan(n_games, round_games)
+    search_chunk = DEFAULT_CHUNK if round_games is None else round_plan(n_games, round_games, "--games")
     rho = None if round_games is None else mixture_rho(round_games)  # the sequence is tightest at the first look
     allowed = editable(original, [Lock.parse(lock, original, str(cards)) for lock in locks], only_estimated,
                        only_cards(only, original, str(cards)))  # fmt: skip

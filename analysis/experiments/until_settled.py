@@ -60,8 +60,9 @@ class Stopping:
                 f"{self.rounds} round{'s' * (self.rounds != 1)} checked)")  # fmt: skip
 
 
-def round_plan(max_games: int, round_games: int) -> int:
-    """The chunk size of a run played in rounds of ``round_games`` games.
+def round_plan(max_games: int, round_games: int, most: str = "--max-games") -> int:
+    """The chunk size of a run played in rounds of ``round_games`` games; ``most`` is
+    the option that gave ``max_games``, as the error names it.
 
     Raises
     ------
@@ -70,7 +71,7 @@ def round_plan(max_games: int, round_games: int) -> int:
         round not a whole number of chunks of :data:`ROUND_CHUNK` games.
     """
     if round_games < 1 or max_games < round_games:
-        raise ValueError(f"--max-games ({max_games:,}) must be at least the round's games (--round-games, "
+        raise ValueError(f"{most} ({max_games:,}) must be at least the round's games (--round-games, "
                          f"{round_games:,}), which must be at least 1")  # fmt: skip
     chunk = min(ROUND_CHUNK, round_games)
     if round_games % chunk:
