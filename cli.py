@@ -182,8 +182,7 @@ def run(
         also.append(f"with {SKILLED_BOT} in every seat{where}")
     blind = f", and as many {' and '.join(also)}" if also else ""
     if until_settled:
-        typer.echo(f"until settled: {games:,} of at most {max_games:,} games ({stopping.reason}, "
-                   f"{stopping.rounds} round{'s' * (stopping.rounds != 1)} checked)")  # fmt: skip
+        typer.echo(stopping.summary())
     typer.echo(f"{games:,} games{each}{blind} in {runs / base}")
     print_findings(report.findings, check=report.tables.get("skill_check"))
     typer.echo(f"report: {report.path}")
@@ -369,23 +368,36 @@ def compare(
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     quiet: bool = typer.Option(False, help="No progress bar."),
     skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play both decks with expert in every seat (the same games) and say which changes depend on skill. Default: on when it costs no more than the comparison (planner, search), off otherwise (greedy)."),
+    until_settled: bool = typer.Option(False, "--until-settled", help="Play both decks in rounds of --round-games games on the same seeds and stop when every change B − A is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within its practical threshold (2 pp for a rate, 5 turns, 0.5 morale-loss events); or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the comparison."),
+    max_games: int | None = typer.Option(None, min=1, help="With --until-settled: the most games per deck."),
+    round_games: int = typer.Option(10_000, min=1, help="With --until-settled: games per round and deck (whole chunks of 25,000, or one smaller chunk); the changes are checked after each."),
 ) -> None:
     """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction (one family per quantity). Prints the largest significant changes (pp, 95% CIs) and the path of compare.html."""
-    from analysis.experiments.compare import run_comparison
+    from analysis.experiments.compare import changes_settled_words, run_comparison
     from analysis.report.words import change_skill_text
     from sim.rundir import RunError
-    from sim.runner import run_name
+    from sim.runner import RunStopped, run_name
     from sim.skilled import SKILLED_BOT, by_default
 
+    if until_settled and max_games is None:
+        _fail("--until-settled needs --max-games N")
+    if max_games is not None and not until_settled:
+        _fail("--max-games is for --until-settled comparisons; a fixed one takes --games")
     deck_a, deck_b = _load(a), _load(b)
     bots = bot[0] if len(bot) == 1 else bot
-    target = out or Path("runs") / run_name(a, deck_a, games, seed, players=players, kind="compare", versus=(b, deck_b))
+    target = out or Path("runs") / run_name(a, deck_a, None if until_settled else games, seed, players=players,
+                                            kind="compare-settled" if until_settled else "compare", versus=(b, deck_b))  # fmt: skip
     skilled = by_default(bot, players, points_blind=False) if skill_check is None else skill_check
     try:
         comparison = run_comparison(a, b, games, target, players, bots, seed, jobs, progress=None if not quiet else False,
-                                    skill_check=SKILLED_BOT if skilled else None)  # fmt: skip
+                                    skill_check=SKILLED_BOT if skilled else None, max_games=max_games,
+                                    round_games=round_games)  # fmt: skip
+    except RunStopped as exc:
+        _stopped(exc, resume=False)  # compare resumes by itself
     except (RunError, ValueError) as exc:
         _fail(str(exc))
+    if comparison.stopping is not None:
+        typer.echo(f"{comparison.stopping.summary(' per deck')}. {changes_settled_words(comparison.stopping)}")
     _print_changes(comparison.changes, f"What moved from {a.name} to {b.name}")
     if comparison.skill_check is not None:
         typer.echo(change_skill_text(comparison.skill_check, SKILLED_BOT))
@@ -561,6 +573,8 @@ def advise(
     own_effects: bool = typer.Option(True, help="Also play each edit alone on the original deck on the hold-out's seed and games (--holdout-games games, and as many points-blind, per edit) and show its own effect beside its effect in the proposal."),
     short_list: str = typer.Option("3,6", help="Shorter proposals to confirm on the hold-out: the first K edits the search ranks best, for each K (comma-separated; --holdout-games games, and as many points-blind, per K); written to proposal-K.yaml. Empty for none."),
     quiet: bool = typer.Option(False, help="No progress (else a status line on a terminal, one line per stage in a log)."),
+    until_settled: bool = typer.Option(False, "--until-settled", help="Play each screened edit in rounds of --round-games games, up to --games, and drop it as soon as the anytime-valid 95% confidence sequence of the quantity it aims at shows it cannot beat the best so far (the deck it edits, or a closer edit that kept the first player's edge); every other deck plays --games. Prints the games played against as many at fixed n."),
+    round_games: int | None = typer.Option(None, min=1, help="With --until-settled: games per round (whole chunks of 25,000, or one smaller chunk); default a fifth of --games."),
 ) -> None:
     """What should I change? Starts from the report's verdicts (allies stronger or weaker than the average ally, tasks paying out of line with their difficulty), screens one-card edits aimed at each (an ally's symbols, a task's points or required symbols, a morale card's save) on the same games, combines the best, and plays the proposal and the original on fresh games of a hold-out seed. Writes proposal.yaml (only the changed values touched), advice.html (one sentence per edit with its effect, before/after of every flagged quantity with 95% CIs, side effects, forest plot) and advice.csv; prints the diff and the before/after table."""
     start_workers(jobs, "sim.runner")
@@ -599,15 +613,19 @@ def advise(
         sizes = [int(k) for k in short_list.split(",") if k.strip()]
     except ValueError:
         _fail(f"--short-list {short_list!r}: write edit counts separated by commas, e.g. 3,6")
+    if round_games is not None and not until_settled:
+        _fail("--round-games is for --until-settled")
     bots = bot[0] if len(bot) == 1 else bot
-    target = out or Path("runs") / run_name(cards, deck, games, seed, players=players, kind="advise")
+    target = out or Path("runs") / run_name(cards, deck, games, seed, players=players,
+                                            kind="advise-settled" if until_settled else "advise")  # fmt: skip
     began = time.monotonic()
     try:
         advice = run_advise(cards, target, games, players, bots, seed, threshold, locks=lock,
                             only_estimated=only_estimated, target_turns=ranges.get("turns"),
                             holdout_games=holdout_games, n_jobs=jobs, progress=not quiet, only=only,
                             max_edits=max_edits, confirm_with=confirm_with, own_effects=own_effects,
-                            short_list=sizes, abilities=abilities, target_edge=ranges.get("edge"))  # fmt: skip
+                            short_list=sizes, abilities=abilities, target_edge=ranges.get("edge"),
+                            round_games=(round_games or games // 5) if until_settled else None)  # fmt: skip
         html, csv = write_advice(advice, target, shlex.join(["revachol", *sys.argv[1:]]))
     except DeckError as exc:
         _fail("; ".join(str(p) for p in exc.problems))
@@ -641,6 +659,7 @@ def advise(
     typer.echo(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {seed} "
                f"(in-sample); edge checks: {advice.games['edge']:,} games on seed {edge_seed(seed)}; hold-out: "
                f"{advice.games['holdout']:,} games; {time.monotonic() - began:,.0f} s")  # fmt: skip
+    typer.echo("games played: {:,} (of {:,} at fixed n)".format(*advice.games_played))
     typer.echo(f"written: {advice.proposal}, {csv}\nadvice: {html}")
 
 

@@ -81,6 +81,22 @@ def verdict_sequences(strength: pd.DataFrame, balance: pd.DataFrame, games: int,
         "threshold": [*strength.get("threshold_pp", pd.Series(threshold_pp, strength.index)),
                       *[threshold_pp] * len(balance)],
     })  # fmt: skip
+    return with_sequences(rows, games, rho, alpha)
+
+
+def with_sequences(rows: pd.DataFrame, games: int, rho: float, alpha: float = DEFAULT_ALPHA) -> pd.DataFrame:
+    """``rows`` (estimates ``value`` with their 95% interval ``low``–``high`` and
+    practical ``threshold``, one unit per row) with each one's confidence sequence
+    ``cs_low``, ``cs_high`` at ``games`` games
+    (:func:`analysis.stats.sequential.sequence_interval`) and its ``state``
+    (:func:`settled_state`); a copy.
+
+    Raises
+    ------
+    ValueError
+        As :func:`analysis.stats.sequential.sequence_interval`.
+    """
+    rows = rows.copy()
     rows["cs_low"], rows["cs_high"] = sequence_interval(rows["value"], rows["low"], rows["high"], games, rho, alpha)
     rows["state"] = settled_state(rows["cs_low"], rows["cs_high"], rows["threshold"])
     return rows

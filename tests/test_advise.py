@@ -642,3 +642,52 @@ def test_the_headline_says_whether_each_target_was_reached_on_the_hold_out():
     assert headline(advice, summary, counts).endswith(
         "not larger. Target for mean turns per game, 50 to 60 turns: reached, 52.10 turns (95% CI 51.90 to 52.30). "
         "Target for the first player's edge, -1 to 1 pp: not reached, 1.40 pp (95% CI 1.00 to 1.80).")
+
+# advise --until-settled (issue 51, item 3): hand-made measures, no games
+
+
+def _bounded(m: Measures, half_width_pp: float) -> Measures:
+    """``m`` with each ally's effect given a 95% interval ± ``half_width_pp``."""
+    effect = m.allies["effect_pp"]
+    return Measures(m.allies.assign(effect_low_pp=effect - half_width_pp, effect_high_pp=effect + half_width_pp),
+                    m.tasks, m.length, m.edge, m.morale, m.edge_change)  # fmt: skip
+
+
+def test_until_settled_an_edit_clearly_worse_than_the_best_so_far_is_dropped_after_the_first_round(default_deck):
+    from analysis.experiments.advise_search import screened_in_rounds
+
+    rounds = []
+
+    def play_to(n: int) -> Measures:  # Evrart Claire at +6 pp, 95% CI ±0.5 pp, whatever the games
+        rounds.append(n)
+        return _bounded(_measures(default_deck, 6.0, 0.0), 0.5)
+
+    m = screened_in_rounds(play_to, ("allies", 15, 1.0), 10_000, 50_000, 10_000, rho=10_000.0)
+    assert rounds == [10_000] and m.dropped.startswith("dropped after 10,000 of 50,000 games")
+    rounds.clear()  # the same edit against a bar it may beat (|+6| < 7) is played whole
+    m = screened_in_rounds(play_to, ("allies", 15, 7.0), 10_000, 50_000, 10_000, rho=10_000.0)
+    assert rounds == [10_000, 20_000, 30_000, 40_000, 50_000] and m.dropped == ""
+
+
+def test_until_settled_the_search_drops_the_worse_edit_and_proposes_as_without_the_rule(default_deck):
+    """Evrart Claire's two fixes: without purple he sits at +0.5 pp, without yellow at
+    +1.0 pp (95% CIs ±0.1 pp). With the rule off every edit is played whole and the
+    one-argument ``play`` is all the search calls; with it on, the second edit screened
+    is dropped (its sequence lies beyond the first's 0.5 pp) and the proposal is the same."""
+    from analysis.experiments.advise_search import screened_in_rounds
+
+    off = _search(default_deck, purple_edge=0.0, yellow_edge=0.0)
+    assert off.trial is None
+    values_off, _ = off.run()
+    on = _search(default_deck, purple_edge=0.0, yellow_edge=0.0)
+    key = ("allies", 15, "symbols")
+    on.trial = lambda values, target: screened_in_rounds(lambda n: _bounded(on.play(values), 0.1), target, 10_000,
+                                                         50_000, 10_000, rho=10_000.0)  # fmt: skip
+    values_on, _ = on.run()
+    assert values_on == values_off == {key: ["purple"]}
+    log_off, log_on = pd.DataFrame(off.log), pd.DataFrame(on.log)
+    screened = log_on[log_on["stage"] == "screen 1"]
+    assert screened["refused_by"].tolist() == ["", "dropped early"] and screened["edits"].tolist() == [
+        "allies[15].symbols = ['purple']", "allies[15].symbols = ['yellow']"]
+    assert "dropped after 10,000 of 50,000 games" in screened["why"].iloc[1]
+    assert log_off.loc[log_off["stage"] == "screen 1", "refused_by"].tolist() == ["", ""]

@@ -190,3 +190,63 @@ def test_cli_run_until_settled_reports_where_it_stopped(tmp_path, default_deck):
     assert "The run was stopped when every verdict was settled, at 20,000 games" in result.stdout
     (run_dir,) = (tmp_path / "runs").iterdir()
     assert run_dir.name.startswith("settled-planted-") and "g-seed0" not in run_dir.name
+
+
+# compare --until-settled (issue 51, item 3)
+
+
+def _compare(tmp_path, cards_a, cards_b, name, max_games, round_games=5_000):
+    from analysis.experiments.compare import run_comparison
+
+    return run_comparison(cards_a, cards_b, 0, tmp_path / name, 4, "greedy", 5, 2, progress=False,
+                          max_games=max_games, round_games=round_games)  # fmt: skip
+
+
+def test_compare_placebo_a_deck_against_itself_is_settled_inside_after_one_round(tmp_path):
+    """Identical decks play identical games: every paired difference is exactly 0, its
+    sequence the point 0, wholly inside every threshold, which more games cannot
+    change. So the correct outcome is to stop after the first round, "settled", with
+    no change flagged (not to run to max games)."""
+    from analysis.experiments.compare import SETTLED_KEY
+
+    comparison = _compare(tmp_path, ROOT / "cards.yaml", ROOT / "cards.yaml", "placebo", 20_000, 2_000)
+    stopping = comparison.stopping
+    assert (stopping.games, stopping.rounds, stopping.reason) == (2_000, 1, "settled")
+    assert (stopping.sequences["state"] == NO_VERDICT).all() and comparison.changes.empty
+    for run in ("a", "b"):
+        record = json.loads((tmp_path / "placebo" / run / "manifest.json").read_text())[SETTLED_KEY]
+        assert record["stopped"] == "settled" and record["games"] == 2_000 and record["not_settled"] == []
+        assert KEY not in json.loads((tmp_path / "placebo" / run / "manifest.json").read_text())
+
+
+def test_compare_planted_a_white_crown_is_flagged_and_stops_before_max_games(tmp_path, default_deck):
+    """Dolores Dei (one purple symbol) given a White Crown too: her holders' win rate
+    rises about 6.6 pp, flagged, and every change settles (at 40,000 games on seed 5)."""
+    from analysis.experiments.compare import SETTLED_KEY
+
+    allies = list(default_deck.allies)
+    dolores = next(i for i, ally in enumerate(allies) if ally.name == "Dolores Dei")
+    allies[dolores] = allies[dolores].model_copy(update={"symbols": [*allies[dolores].symbols, "crown"]})
+    planted = tmp_path / "planted.yaml"
+    planted.write_text(dump_yaml(default_deck.model_copy(update={"allies": allies}).to_yaml_data()))
+    comparison = _compare(tmp_path, ROOT / "cards.yaml", planted, "planted", 100_000, 10_000)
+    stopping = comparison.stopping
+    assert stopping.reason == "settled" and stopping.games < 100_000 and stopping.unsettled == []
+    rows = stopping.sequences.set_index("subject")
+    assert rows.loc["Dolores Dei: holders' win rate", "state"] == FLAGGED
+    assert "Dolores Dei: holders' win rate" in set(comparison.changes["what"])
+    record = json.loads((tmp_path / "planted" / "b" / "manifest.json").read_text())[SETTLED_KEY]
+    assert record["games"] == stopping.games == 10_000 * record["rounds"] and record["stopped"] == "settled"
+    assert record["threshold_pp"] == 2.0 and record["alpha"] == 0.05 and record["optimised_at_games"] == 50_000
+    assert record["thresholds"] == {"share": 2.0, "turns": 5.0, "events": 0.5, "rounds": 1.25}
+    assert "until settled: " in (tmp_path / "planted" / "compare.html").read_text()
+
+
+@pytest.mark.slow
+def test_cli_compare_until_settled_bad_input_is_one_line(tmp_path):
+    cards = str(ROOT / "cards.yaml")
+    for args in (["--until-settled"], ["--max-games", "1000"],
+                 ["--until-settled", "--max-games", "1000", "--round-games", "2000"]):  # fmt: skip
+        result = _revachol("compare", cards, cards, *args, "--out", str(tmp_path / "c"))
+        assert result.returncode == 1 and result.stderr.count("\n") == 1, result.stderr
+    assert not (tmp_path / "c").exists()

@@ -30,12 +30,15 @@ from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength
 from analysis.experiments.advise_edits import Change, Key, Lock, apply, changes, check, editable, only_cards
 from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure
 from analysis.experiments.advise_progress import progress as stages
-from analysis.experiments.advise_search import AIM, Search, Settings
+from analysis.experiments.advise_search import AIM, Search, Settings, screened_in_rounds
 from analysis.experiments.compare import changes_skill_check, comparison_tables
 from analysis.experiments.tune import holdout_seed
+from analysis.experiments.until_settled import round_plan
+from analysis.stats.sequential import mixture_rho
 from analysis.report.writer import Files, write_files
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from sim.cards import Deck, load_deck
+from sim.rundir import read_manifest
 from sim.deck_summary import short_colours, summarise
 
 DEFAULT_GAMES = 50_000  # games per deck on the search seed (and as many points-blind); at 20,000 the
@@ -106,7 +109,8 @@ class Advice:
         the edge checks on the edge seed), ``holdout`` (likewise on the hold-out
         seed, the original and the proposal), ``own`` (the edits alone, there),
         ``short list`` (the shorter proposals, there), ``candidates`` (decks played
-        on the search seed).
+        on the search seed), ``search at fixed n`` (the search's games had each of
+        them been played on ``n_games``, as without ``round_games``).
     seed, holdout_seed, n_games, holdout_games : int
     edge_relaxed : bool
         No candidate kept the first player's edge, so the search weighed its
@@ -135,6 +139,8 @@ class Advice:
     short_list : tuple of Short
         The proposals of ``short_list``'s sizes (the first K edits the search ranked),
         fewest edits first, then the full proposal (:attr:`after`, :attr:`differences`).
+    round_games : int or None
+        ``--until-settled``: the screen's round (:func:`advise`); None without.
     """
 
     changes: list[Change]
@@ -161,6 +167,16 @@ class Advice:
     confirmed_with: str = ""
     alone: tuple[Measures | None, ...] = ()
     short_list: tuple[Short, ...] = ()
+    round_games: int | None = None
+
+    @property
+    def games_played(self) -> tuple[int, int]:
+        """(games the advice played, as many at fixed n): every sample of :attr:`games`
+        (points-blind included), and the same with each deck of the search played
+        whole on ``n_games`` (they differ with ``--until-settled``, which drops edits
+        early)."""
+        played = sum(self.games[k] for k in ("search", "edge", "holdout", "own", "short list"))
+        return played, played - self.games["search"] + self.games["search at fixed n"]
 
 
 def advise(
@@ -185,6 +201,7 @@ def advise(
     short_list: Sequence[int] = SHORT_LIST,
     abilities: bool = False,
     target_edge: tuple[float, float] | None = None,
+    round_games: int | None = None,
 ) -> Advice:
     """Propose card edits that bring the flagged quantities inside their thresholds,
     and measure them on a hold-out seed (module docstring).
@@ -245,6 +262,12 @@ def advise(
         A range for the first player's edge over a fair seat (pp, R9.4; ``--target
         edge=LO..HI``) that the search moves towards; its guard then refuses only a
         move away from the range (:meth:`.advise_search.Settings.edge_broken`).
+    round_games : int, optional
+        ``--until-settled``: the screen plays each edit in rounds of this many games
+        (whole chunks, :func:`analysis.experiments.until_settled.round_plan`), up to
+        ``n_games``, and drops it early once its target's confidence sequence shows it
+        cannot beat the best so far (:mod:`.advise_search`); every search-seed run
+        then has chunks of the round's size. None plays every deck on ``n_games``.
 
     Returns
     -------
@@ -255,11 +278,12 @@ def advise(
     sim.cards.DeckError
         When the card file does not validate.
     ValueError
-        For a lock that names no card or field, an ``only`` id that names no card, or
-        ``max_edits`` below 1 (one line each).
+        For a lock that names no card or field, an ``only`` id that names no card,
+        ``max_edits`` below 1, or ``round_games`` as
+        :func:`analysis.experiments.until_settled.round_plan` refuses it (one line each).
     """
     from sim.points_blind import play_points_blind
-    from sim.runner import simulate
+    from sim.runner import DEFAULT_CHUNK, simulate
     from sim.skilled import play_skilled
 
     cards, out = Path(cards), Path(out)
@@ -267,6 +291,8 @@ def advise(
     original = load_deck(cards)
     if max_edits is not None and max_edits < 1:
         raise ValueError(f"--max-edits {max_edits}: the proposal must be allowed at least 1 edit")
+    search_chunk = DEFAULT_CHUNK if round_games is None else round_plan(n_games, round_games, "--games")
+    rho = None if round_games is None else mixture_rho(round_games)  # the sequence is tightest at the first look
     allowed = editable(original, [Lock.parse(lock, original, str(cards)) for lock in locks], only_estimated,
                        only_cards(only, original, str(cards)), abilities)  # fmt: skip
     short_before = {c.colour for c in short_colours(summarise(original).colours)}
@@ -277,12 +303,24 @@ def advise(
     status: dict[str, Any] = {"stage": f"the original deck on {n_games:,} games (and as many points-blind)",
                               "bar": lambda *_: None, "search": None, "current": None}  # fmt: skip
 
+    reached: dict[Path, int] = {}  # the games of the search's runs stopped early (--until-settled)
+
     def run(deck: Deck, run_dir: Path, run_seed: int, n: int, sample: str) -> Path:
         simulate(deck, n, run_dir, players, bots, run_seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
-                 progress=False)  # fmt: skip
+                 progress=False, chunk_size=search_chunk if sample == "search" else DEFAULT_CHUNK)  # fmt: skip
         play_points_blind(run_dir, n_jobs, progress=False)
-        games[sample] += 2 * n  # the run and its points-blind companion, played now or reused
+        games[sample] += 2 * (n - reached.pop(run_dir, 0))  # the run and its points-blind companion, played now or reused
         return run_dir
+
+    def in_rounds(deck: Deck, run_dir: Path, target: tuple[str, int, float]) -> Measures:
+        """A screened edit played in rounds (:func:`.advise_search.screened_in_rounds`)."""
+        def play_to(n: int) -> Measures:
+            run(deck, run_dir, seed, n, "search")
+            reached[run_dir] = n
+            return measure(run_dir, threshold_pp, threshold_points)
+
+        held = read_manifest(run_dir)["n_games"] if (run_dir / "manifest.json").exists() else round_games  # reused
+        return screened_in_rounds(play_to, target, min(held, n_games), n_games, round_games, rho)
 
     def check_edge(values: dict[Key, Any]) -> dict:
         """The first player's edge change on the edge seed, ``holdout_games`` games each."""
@@ -296,14 +334,21 @@ def advise(
                 games["edge"] += holdout_games
         return edge_change(*dirs)
 
-    def play(values: dict[Key, Any]) -> Measures | None:
+    def play(values: dict[Key, Any], target: tuple[str, int, float] | None = None) -> Measures | None:
+        """The deck of ``values`` on the search seed, ``n_games`` games; with ``target``
+        (a screened edit, ``--until-settled``) in rounds, maybe dropped early."""
         deck = check(apply(text, values, str(cards)), f"{cards} (candidate)", short_before)
         if deck is None:
             return None
         name = deck.content_hash[:16]
-        if name not in played:
-            run_dir = run(deck, out / "search" / name, seed, n_games, "search")
-            played[name] = measure(run_dir, threshold_pp, threshold_points)
+        if name not in played or (target is None and played[name].dropped):  # a dropped deck asked for whole
+            run_dir = out / "search" / name
+            if target is None:
+                played[name] = measure(run(deck, run_dir, seed, n_games, "search"), threshold_pp, threshold_points)
+            else:
+                played[name] = in_rounds(deck, run_dir, target)
+                if played[name].dropped:
+                    return played[name]
             if values:
                 played[name] = replace(played[name], edge_change=edge_change(out / "search" / first, run_dir))
             status["bar"](status["stage"], status["search"], status["current"])
@@ -319,7 +364,8 @@ def advise(
             status.update(stage=stage, current=best)
             bar(stage, search, best)
 
-        search = Search(play, settings, start, allowed, text, str(cards), short_before, show, check_edge)
+        search = Search(play, settings, start, allowed, text, str(cards), short_before, show, check_edge,
+                        trial=None if round_games is None else play)  # fmt: skip
         status.update(search=search, current=start)
         search.record("original", start, "")
         values, current = search.run()
@@ -364,7 +410,8 @@ def advise(
     return Advice(
         changes=changes(original, values), deck=proposal_deck, proposal=proposal,
         diff=_diff(text, edited, str(cards), str(proposal)), before=before, after=after, differences=differences,
-        search=pd.DataFrame(search.log), games={**games, "candidates": len(played)}, seed=seed, holdout_seed=fresh,
+        search=pd.DataFrame(search.log), seed=seed, holdout_seed=fresh, round_games=round_games,
+        games={**games, "candidates": len(played), "search at fixed n": 2 * n_games * len(played)},
         n_games=n_games, holdout_games=holdout_games, edge_relaxed=search.settings.relaxed, only=tuple(only),
         max_edits=max_edits, abilities=abilities, target_turns=target_turns, target_edge=target_edge,
         confirmed_with=confirm_with or "", alone=alone, short_list=tuple(shorter),

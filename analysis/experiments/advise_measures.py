@@ -18,7 +18,7 @@ from analysis.experiments.tune import holdout_seed
 from analysis.length import game_length
 from analysis.morale import morale_per_game
 from analysis.seats import seat_balance
-from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, task_calibration
+from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS, gap_interval, task_calibration
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,10 @@ class Measures:
     turns per game, the first player's win rate minus ``1/players`` (pp, R9.4),
     and morale-loss events per game (R8). ``edge_change``: the first player's edge
     minus the original deck's on the same games (paired, pp: ``value``, ``low``,
-    ``high``, 95%; zero for the original itself, :func:`edge_change`).
+    ``high``, 95%; zero for the original itself, :func:`edge_change`). ``dropped``:
+    why a screened edit played until settled was stopped before its ``n_games``
+    (:mod:`.advise_search`; these measures are then of fewer games, and its
+    ``edge_change`` is not measured), empty when it was played to the end.
     """
 
     allies: pd.DataFrame
@@ -40,6 +43,7 @@ class Measures:
     edge: dict
     morale: dict
     edge_change: dict = field(default_factory=lambda: {"value": 0.0, "low": 0.0, "high": 0.0})
+    dropped: str = ""
 
 
 def measure(run_dir: Path, threshold_pp: float = DEFAULT_THRESHOLD_PP,
@@ -78,3 +82,15 @@ def quantity(m: Measures, section: str, index: int) -> float:
     """The flagged quantity of a card: an ally's effect (pp), a task's gap from par (points)."""
     table, column = (m.allies, "effect_pp") if section == "allies" else (m.tasks, "gap_points")
     return float(table[column].iloc[index])
+
+
+def quantity_bounds(m: Measures, section: str, index: int) -> tuple[float, float, float]:
+    """A card's flagged quantity (:func:`quantity`) with its 95% interval: an ally's
+    effect with its game-clustered bounds (pp, :func:`analysis.cards.ally_strength`),
+    a task's gap from par with :func:`analysis.task_calibration.gap_interval`
+    (points)."""
+    if section == "allies":
+        row = m.allies.iloc[index]
+        return float(row["effect_pp"]), float(row["effect_low_pp"]), float(row["effect_high_pp"])
+    low, high = gap_interval(m.tasks)
+    return quantity(m, section, index), float(low.iloc[index]), float(high.iloc[index])

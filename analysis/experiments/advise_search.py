@@ -98,6 +98,25 @@ ranges the search moves towards: each measure's distance outside its range joins
 excess (:meth:`Settings.miss`), so that a deck that moves it into or towards the range
 is better. With an edge target, the edge's growth is no longer weighed, and the edge
 guard refuses only a move away from the range (:meth:`Settings.edge_broken`).
+
+*Until settled* (``advise --until-settled``, issue 51; the smallest honest version of
+the rule, not a rework of the search). Only the screen changes: each edit screened
+is played in rounds of ``round_games`` games of the search seed (its run raised on
+resume, so game ``i`` is the same game whatever the size), up to ``n_games``
+(:func:`screened_in_rounds`). After each round its target's quantity (the ally's
+effect, the task's gap) gets its anytime-valid confidence sequence
+(:mod:`analysis.stats.sequential`, tightest at the first round); the edit is dropped
+as soon as that sequence lies wholly beyond ``±bar``, the best so far: the target's
+``|quantity|`` in the deck it edits, or in a closer edit of the same target screened
+before it that kept the edge (:func:`analysis.settled.settled_state`, ``flagged``
+against the threshold ``bar``, the bar's estimate taken as fixed, as the screen's
+own comparison takes it). A dropped edit is logged (``dropped early``) and is
+neither kept for the target nor a fallback nor a compensator in pair moves (it
+could only have ranked below the best so far, but greedy falls back to such an
+edit when the edge refuses the better one, and a pair move may use an edit of
+another card: those are the differences from the search at fixed n). Every other
+deck (the original, the combinations, greedy steps, pairs, triples) plays
+``n_games`` whole, and a dropped deck asked for again is resumed to ``n_games``.
 """
 
 from __future__ import annotations
@@ -107,11 +126,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, verdicts
 from analysis.experiments.advise_edits import STRENGTHEN, WEAKEN, Key, apply, candidate_edits, changes, check
-from analysis.experiments.advise_measures import Measures, quantity
+from analysis.experiments.advise_measures import Measures, quantity, quantity_bounds
 from analysis.experiments.tune import Target, parse_range
+from analysis.experiments.until_settled import settle
+from analysis.settled import FLAGGED, with_sequences
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from sim.cards import Deck
 
@@ -255,8 +277,11 @@ class Search:
     ``values`` in place on the search seed (None for a deck that does not validate);
     ``status(stage, best)`` shows the progress. ``check(values)`` gives the paired
     change of the first player's edge (:func:`edge_change`) on the edge seed's games,
-    None to skip that check. ``edge_refused`` counts the edits and decks refused for
-    the edge alone.
+    None to skip that check. ``trial(values, (section, index, bar))``, given with
+    ``--until-settled``, plays a screened edit as ``play`` does but may stop it early
+    (its measures' ``dropped`` says why) when its target's quantity is sure to lie
+    beyond ``±bar``, the best so far (module docstring); None plays every edit whole.
+    ``edge_refused`` counts the edits and decks refused for the edge alone.
     """
 
     play: Callable[[dict[Key, Any]], Measures | None]
@@ -268,6 +293,7 @@ class Search:
     short_before: set[str] = field(default_factory=set)
     status: Callable[[str, Measures], None] = lambda *_: None
     check: Callable[[dict[Key, Any]], dict] | None = None
+    trial: Callable[[dict[Key, Any], tuple[str, int, float]], Measures | None] | None = None
     log: list[dict] = field(default_factory=list)
     tried: int = 0
     edge_refused: int = 0
@@ -280,8 +306,8 @@ class Search:
                why: str = "", edit: str = "") -> None:  # fmt: skip
         """One row of the log (``search.csv``): a deck played, and, for an attempt at a
         target, its ``card`` (id), the guard that refused it (``refused_by``: ``edge``,
-        ``length``, ``new verdict``, ``excess``, ``no closer``, ``validation``,
-        ``max edits``; empty when accepted), ``why``, with its numbers, and ``edit`` in a designer's words."""
+        ``length``, ``new verdict``, ``excess``, ``no closer``, ``dropped early``,
+        ``validation``, ``max edits``; empty when accepted), ``why``, with its numbers, and ``edit`` in a designer's words."""
         row = {"stage": stage, "edits": note, "card": card, "edit": edit, "refused_by": refused_by, "why": why,
                "edge_relaxed": self.settings.relaxed}  # fmt: skip
         if m is not None:
@@ -387,11 +413,18 @@ class Search:
             found = []
             for edit in candidates:
                 note, card = _note(edit), self.card(_target(edit)).id
-                m = self.play({**values, **edit})
+                if self.trial is None:
+                    m = self.play({**values, **edit})
+                else:  # the best so far: the current deck, or a closer edit that kept the edge
+                    bar = min([before, *(after for (grew, after), _ in found if not grew)])
+                    m = self.trial({**values, **edit}, (section, index, bar))
                 if m is None:
                     self.record(stage, None, note, card, "validation", INVALID, self.edit(edit))
                     continue
                 self.tried += 1
+                if m.dropped:
+                    self.record(stage, None, note, card, "dropped early", m.dropped, self.edit(edit))
+                    continue
                 self.screened.append((edit, m))
                 after = abs(quantity(m, section, index))
                 closer = after < before
@@ -544,6 +577,54 @@ class Search:
             self.settings = replace(self.settings, relaxed=True)
             values, current = self.rounds()
         return values, current
+
+
+def screened_in_rounds(play_to: Callable[[int], Measures], target: tuple[str, int, float], games: int,
+                       n_games: int, round_games: int, rho: float) -> Measures:  # fmt: skip
+    """A screened edit played in rounds until it is dropped or played whole
+    (``--until-settled``, module docstring).
+
+    Parameters
+    ----------
+    play_to : callable
+        Brings the edit's run (and its points-blind companion) to ``n`` games on the
+        search seed and gives its measures.
+    target : (str, int, float)
+        The card the edit aims at (section, index) and ``bar``, the best so far: the
+        absolute value of its quantity (pp or points) in the deck edited or in a
+        closer edit that kept the edge.
+    games, n_games, round_games : int
+        The first round's games, at most, and per round.
+    rho : float
+        The boundary's mixture parameter, games (:func:`analysis.stats.sequential.mixture_rho`).
+
+    Returns
+    -------
+    Measures
+        The last round's; ``dropped`` says at how many games and why when the
+        quantity's confidence sequence (:func:`analysis.settled.with_sequences` of
+        :func:`.advise_measures.quantity_bounds`) lay wholly beyond ``±bar`` before
+        ``n_games`` (the state ``flagged`` against the threshold ``bar``).
+    """
+    section, index, bar = target
+    seen: list[Measures] = []
+
+    def look(n: int) -> pd.DataFrame:
+        seen.append(play_to(n))
+        value, low, high = quantity_bounds(seen[-1], section, index)
+        return with_sequences(pd.DataFrame({"subject": [f"{section}[{index}]"], "value": [value], "low": [low],
+                                            "high": [high], "threshold": [bar]}), n, rho)  # fmt: skip
+
+    stopping = settle(lambda _: None, look, games, n_games, round_games,
+                      done=lambda rows: bool((rows["state"] == FLAGGED).all()))  # fmt: skip
+    if stopping.games >= n_games:
+        return seen[-1]
+    row = stopping.sequences.iloc[0]
+    what, unit = ("effect", "pp") if section == "allies" else ("gap from par", "points")
+    return replace(seen[-1], dropped=(
+        f"dropped after {stopping.games:,} of {n_games:,} games: its {what}'s 95% confidence sequence "
+        f"({row['cs_low']:+.2f} to {row['cs_high']:+.2f} {unit}) lies wholly beyond ±{bar:.2f} {unit}, the best "
+        "so far"))  # fmt: skip
 
 
 def _edge_words(change: dict, sample: str) -> str:

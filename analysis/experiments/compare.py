@@ -33,7 +33,7 @@ of Welch), so the gain from pairing is measured, not claimed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from pathlib import Path
 
@@ -50,6 +50,8 @@ from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
 from analysis.stats.inference import ALPHA, bh_flags
 from analysis.stats.paired import PairedMoments, paired_columns, standardised
+from analysis.experiments.until_settled import Stopping, recorder, round_plan, settle, settle_rule
+from analysis.settled import DEFAULT_ALPHA, FLAGGED, NO_VERDICT, with_sequences
 from analysis.skill_check import LENGTH_THRESHOLD_TURNS, MORALE_THRESHOLD_EVENTS, compare_measures, skilled_run
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
 from sim.cards import as_written
@@ -69,6 +71,10 @@ SKILL_THRESHOLDS = {"share": DEFAULT_THRESHOLD_PP, "turns": LENGTH_THRESHOLD_TUR
 """The practical threshold of a change's difference between two bots, by unit (a
 share's in pp; rounds: the turns' over the players), as :mod:`analysis.skill_check`
 uses them."""
+SETTLED_KEY = "compare_until_settled"
+"""The key, in both runs' manifests, of the rule of a comparison played until settled
+and where it stopped (:func:`run_comparison`); not ``until_settled``, which says the
+run's own verdicts were watched."""
 FAMILIES = {  # table: (title, subject column or None)
     "games": ("Game length, morale loss, ties", None),
     "seats": ("Win rate by turn-order position (position 1: AdvantageP1)", None),
@@ -350,6 +356,37 @@ class Comparison:
     page: Path  # ``compare.html``
     changes: pd.DataFrame  # :func:`changes` of the comparison's tables, as in ``tables/compare_changes.csv``
     skill_check: pd.DataFrame | None = None  # changes_skill_check, when both decks have a skilled companion
+    stopping: Stopping | None = None  # where a comparison played until settled stopped (change_sequences' rows)
+
+
+def change_sequences(a_dir: str | Path, b_dir: str | Path, players: int, games: int, rho: float,
+                     alpha: float = DEFAULT_ALPHA) -> pd.DataFrame:  # fmt: skip
+    """Every paired change B − A of two runs (:func:`change_measures`: a share's in
+    pp, turns, rounds, events) with its confidence sequence at ``games`` games and its
+    state against the unit's practical threshold (:func:`analysis.settled.with_sequences`):
+    ``flagged``, the change lies wholly beyond it; ``no verdict``, wholly inside.
+
+    Raises
+    ------
+    sim.rundir.RunError
+        As :func:`comparison_tables`.
+    ValueError
+        As :func:`analysis.stats.sequential.sequence_interval`.
+    """
+    return with_sequences(change_measures(comparison_tables(a_dir, b_dir), "comparison", players), games, rho, alpha)
+
+
+def changes_settled_words(stopping: Stopping) -> str:
+    """Why a comparison played until settled stopped, in one sentence: how many
+    changes are settled beyond and within their thresholds, and the changes not
+    settled (the first five)."""
+    state = stopping.sequences["state"]
+    words = (f"{int((state == FLAGGED).sum())} change(s) settled beyond their practical threshold, "
+             f"{int((state == NO_VERDICT).sum())} settled within it")  # fmt: skip
+    if not stopping.unsettled:
+        return f"Stopped because every change is settled: {words}."
+    shown = "; ".join(stopping.unsettled[:5]) + (" …" if len(stopping.unsettled) > 5 else "")
+    return f"Stopped at the most games with {len(stopping.unsettled)} change(s) not settled ({shown}); {words}."
 
 
 def skilled_tables(a: Run, b: Run) -> tuple[dict[str, pd.DataFrame] | None, str]:
@@ -421,20 +458,54 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
 
 def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: str | Path, players: int = 4,
                    bots: str | Sequence[str] = "greedy", seed: int = 0, n_jobs: int = -1,
-                   progress: bool | None = None, skill_check: str | None = None) -> Comparison:  # fmt: skip
+                   progress: bool | None = None, skill_check: str | None = None, max_games: int | None = None,
+                   round_games: int | None = None) -> Comparison:  # fmt: skip
     """Play the same games under both card files (``out/a``, ``out/b``; existing
     complete runs are reused) and write the comparison (:func:`write_comparison`).
     With ``skill_check`` (a bot specification, e.g. ``expert``), also play them with
     that bot in every seat (each deck's skilled companion, :mod:`sim.skilled`), so
-    that the page says which changes depend on skill (:func:`changes_skill_check`)."""
+    that the page says which changes depend on skill (:func:`changes_skill_check`).
+
+    Until settled. With ``max_games``, ``n_games`` is ignored: both decks play
+    rounds of ``round_games`` games on the same seeds
+    (:func:`analysis.experiments.until_settled.settle`, common random numbers kept,
+    since game ``i`` is the same whatever the run's size) until every change of
+    :func:`change_sequences` is settled, or ``max_games`` games per deck. Both runs'
+    manifests record the rule and where it stopped under :data:`SETTLED_KEY` (the
+    practical thresholds by unit beside it); a resumed comparison with
+    ``max_games`` raised continues under the same boundary.
+
+    Raises
+    ------
+    ValueError
+        As :func:`analysis.experiments.until_settled.round_plan` and
+        :func:`analysis.experiments.until_settled.settle_rule`.
+    sim.rundir.RunError, sim.runner.RunStopped
+        As :func:`sim.runner.simulate` and :func:`check_paired`.
+    """
     from sim.runner import simulate
     from sim.skilled import play_skilled
 
     out = Path(out)
-    for cards, name in ((cards_a, "a"), (cards_b, "b")):
-        run_dir = out / name
-        simulate(cards, n_games, run_dir, players, bots, seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
-                 progress=progress)  # fmt: skip
-        if skill_check:
+    dirs = (out / "a", out / "b")
+    how = dict(n_jobs=n_jobs, progress=progress)
+    if max_games is not None:
+        how["chunk_size"] = round_plan(max_games, round_games)
+
+    def play(n: int) -> None:
+        for cards, run_dir in zip((cards_a, cards_b), dirs):
+            simulate(cards, n, run_dir, players, bots, seed, resume=(run_dir / "manifest.json").exists(), **how)
+
+    stopping = None
+    if max_games is None:
+        play(n_games)
+    else:
+        rule, games = settle_rule(dirs[0], max_games, DEFAULT_ALPHA, DEFAULT_THRESHOLD_PP, SETTLED_KEY)
+        rule["thresholds"] = {**SKILL_THRESHOLDS, "rounds": LENGTH_THRESHOLD_TURNS / players}
+        stopping = settle(play, lambda n: change_sequences(*dirs, players, n, rule["rho_games"]),
+                          games or round_games, max_games, round_games, record=recorder(dirs, rule, SETTLED_KEY))  # fmt: skip
+    if skill_check:
+        for run_dir in dirs:
             play_skilled(run_dir, n_jobs, progress, bot=skill_check)
-    return write_comparison(out / "a", out / "b", out)
+    note = f"{stopping.summary(' per deck')}. {changes_settled_words(stopping)}" if stopping else ""
+    return replace(write_comparison(*dirs, out, note), stopping=stopping)

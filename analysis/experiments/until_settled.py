@@ -8,10 +8,16 @@ stops when they all are, or at ``max_games``. The manifest's ``until_settled``
 records the rule (threshold, alpha, the boundary and its ``ρ``), the games and
 rounds played, and why the run stopped (``settled`` or ``max-games``); resuming
 with ``max_games`` raised continues the same games under the same boundary.
+
+The rounds (:func:`settle`) and the rule (:func:`settle_rule`, :func:`recorder`) are
+also those of ``compare --until-settled``
+(:func:`analysis.experiments.compare.run_comparison`) and of the advisor's screen
+(:func:`analysis.experiments.advise_search.screened_in_rounds`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,9 +53,16 @@ class Stopping:
         """The subjects whose verdict is not settled."""
         return list(self.sequences.loc[self.sequences["state"] == NOT_SETTLED, "subject"])
 
+    def summary(self, each: str = "") -> str:
+        """One line: ``until settled: 20,000 of at most 100,000 games (settled, 2
+        rounds checked)``, ``each`` after "games" (e.g. `` per deck``)."""
+        return (f"until settled: {self.games:,} of at most {self.max_games:,} games{each} ({self.reason}, "
+                f"{self.rounds} round{'s' * (self.rounds != 1)} checked)")  # fmt: skip
 
-def round_plan(max_games: int, round_games: int) -> int:
-    """The chunk size of a run played in rounds of ``round_games`` games.
+
+def round_plan(max_games: int, round_games: int, most: str = "--max-games") -> int:
+    """The chunk size of a run played in rounds of ``round_games`` games; ``most`` is
+    the option that gave ``max_games``, as the error names it.
 
     Raises
     ------
@@ -58,7 +71,7 @@ def round_plan(max_games: int, round_games: int) -> int:
         round not a whole number of chunks of :data:`ROUND_CHUNK` games.
     """
     if round_games < 1 or max_games < round_games:
-        raise ValueError(f"--max-games ({max_games:,}) must be at least the round's games (--round-games, "
+        raise ValueError(f"{most} ({max_games:,}) must be at least the round's games (--round-games, "
                          f"{round_games:,}), which must be at least 1")  # fmt: skip
     chunk = min(ROUND_CHUNK, round_games)
     if round_games % chunk:
@@ -66,32 +79,82 @@ def round_plan(max_games: int, round_games: int) -> int:
     return chunk
 
 
-def _rule(out: Path, max_games: int, alpha: float, threshold_pp: float) -> tuple[dict, int]:
-    """(the rule, games already played): a resumed run's recorded rule, or a new one
-    (a new run, or one never looked at under a rule, e.g. stopped in its first round).
+def settle_rule(out: Path, max_games: int, alpha: float, threshold_pp: float, key: str = KEY) -> tuple[dict, int]:
+    """(the rule, games already played): the rule recorded under ``key`` in the
+    manifest of the run in ``out`` when it is being resumed, or a new one (a new run,
+    or one never looked at under a rule, e.g. stopped in its first round) whose
+    boundary is tightest at ``max_games / 2`` games
+    (:func:`analysis.stats.sequential.mixture_rho`).
 
     Raises
     ------
     ValueError
         When the run's recorded threshold or alpha differ (its sequences would not
-        be the ones watched so far).
+        be the ones watched so far), or it holds more than ``max_games`` games.
     """
     manifest = read_manifest(out) if (out / MANIFEST).exists() else {}
-    rule = manifest.get(KEY)
+    rule, games = manifest.get(key), int(manifest.get("n_games", 0))
+    if games > max_games:
+        raise ValueError(f"{out} holds {games:,} games, more than --max-games {max_games:,}")
     if not isinstance(rule, dict):
         return {"threshold_pp": threshold_pp, "alpha": alpha, "boundary": BOUNDARY,
-                "rho_games": mixture_rho(max_games / 2, alpha), "optimised_at_games": max_games / 2}, \
-            int(manifest.get("n_games", 0))  # fmt: skip
+                "rho_games": mixture_rho(max_games / 2, alpha), "optimised_at_games": max_games / 2}, games  # fmt: skip
     if (rule["threshold_pp"], rule["alpha"]) != (threshold_pp, alpha):
         raise ValueError(f"{out} was played until settled with threshold {rule['threshold_pp']} pp and alpha "
                          f"{rule['alpha']}; resume it with the same")  # fmt: skip
-    return {k: rule[k] for k in ("threshold_pp", "alpha", "boundary", "rho_games", "optimised_at_games")}, \
-        int(manifest["n_games"])
+    return {k: rule[k] for k in ("threshold_pp", "alpha", "boundary", "rho_games", "optimised_at_games")}, games
 
 
-def _record(out: Path, rule: dict, stopping: dict) -> None:
-    """Write the rule and the stopping state into the run's manifest."""
-    record_in_manifest(out, KEY, lambda _: {**rule, **stopping})
+def recorder(outs, rule: dict, key: str = KEY) -> Callable[[dict], None]:
+    """What :func:`settle` calls to record the rule and the stopping state under
+    ``key`` in the manifest of every run in ``outs``."""
+    def record(stopping: dict) -> None:
+        for out in outs:
+            record_in_manifest(out, key, lambda _: {**rule, **stopping})
+
+    return record
+
+
+def settle(play: Callable[[int], None], look: Callable[[int], pd.DataFrame], games: int, max_games: int,
+           round_games: int, *, done: Callable[[pd.DataFrame], bool] = all_settled,
+           record: Callable[[dict], None] = lambda _: None) -> Stopping:  # fmt: skip
+    """The rounds: ``play(games)`` (bring the runs to that many games), then
+    ``look(games)`` (:func:`analysis.settled.with_sequences` rows), until
+    ``done(rows)`` or ``max_games``, raising the games by ``round_games`` each round.
+
+    Parameters
+    ----------
+    play, look : callable
+        Given the games the runs must hold now.
+    games : int
+        The first round's games: what the runs hold (resumed), or ``round_games``.
+    max_games, round_games : int
+        Games at most, and per round.
+    done : callable
+        Whether to stop: by default when every row is settled (:func:`analysis.settled.all_settled`).
+    record : callable
+        Given the stopping state after every round (``games``, ``max_games``,
+        ``rounds``, ``stopped``: None until the last, then ``settled`` or
+        ``max-games``, and then ``not_settled``), e.g. :func:`recorder`.
+
+    Returns
+    -------
+    Stopping
+        ``reason`` ``settled`` when ``done`` stopped the rounds.
+    """
+    rounds = 0
+    while True:
+        play(games)
+        sequences = look(games)
+        rounds += 1
+        if done(sequences) or games >= max_games:
+            break
+        record({"games": games, "max_games": max_games, "rounds": rounds, "stopped": None})
+        games = min(games + round_games, max_games)
+    stopping = Stopping(games, max_games, rounds, "settled" if done(sequences) else "max-games", sequences)
+    record({"games": games, "max_games": max_games, "rounds": rounds, "stopped": stopping.reason,
+            "not_settled": stopping.unsettled})  # fmt: skip
+    return stopping
 
 
 def play_until_settled(deck, out: str | Path, players: int, bots, seed: int, n_jobs: int, max_games: int,
@@ -130,21 +193,10 @@ def play_until_settled(deck, out: str | Path, players: int, bots, seed: int, n_j
 
     out = Path(out)
     chunk = round_plan(max_games, round_games)
-    rule, games = _rule(out, max_games, alpha, threshold_pp)
-    if games > max_games:
-        raise ValueError(f"{out} holds {games:,} games, more than --max-games {max_games:,}")
+    rule, games = settle_rule(out, max_games, alpha, threshold_pp)
     how = dict(n_jobs=n_jobs, chunk_size=chunk, progress=progress, cards_file=cards_file)
     how.update({k: v for k, v in (("options", options), ("stall_timeout", stall_timeout)) if v is not None})
-    games, rounds = games or round_games, 0  # a new run's first round, or a resumed run's games (torn chunks replayed)
-    while True:
-        simulate(deck, games, out, players, bots, seed, resume=(out / MANIFEST).exists(), **how)
-        sequences = run_sequences(out, games, rule["rho_games"], alpha, threshold_pp)
-        rounds += 1
-        if all_settled(sequences) or games >= max_games:
-            break
-        _record(out, rule, {"games": games, "max_games": max_games, "rounds": rounds, "stopped": None})
-        games = min(games + round_games, max_games)
-    stopping = Stopping(games, max_games, rounds, "settled" if all_settled(sequences) else "max-games", sequences)
-    _record(out, rule, {"games": games, "max_games": max_games, "rounds": rounds, "stopped": stopping.reason,
-                        "not_settled": stopping.unsettled})  # fmt: skip
-    return stopping
+    # the first round: a new run's round_games, or a resumed run's games (torn chunks replayed)
+    return settle(lambda n: simulate(deck, n, out, players, bots, seed, resume=(out / MANIFEST).exists(), **how),
+                  lambda n: run_sequences(out, n, rule["rho_games"], alpha, threshold_pp),
+                  games or round_games, max_games, round_games, record=recorder([out], rule))  # fmt: skip
