@@ -643,37 +643,63 @@ def test_the_headline_says_whether_each_target_was_reached_on_the_hold_out():
         "not larger. Target for mean turns per game, 50 to 60 turns: reached, 52.10 turns (95% CI 51.90 to 52.30). "
         "Target for the first player's edge, -1 to 1 pp: not reached, 1.40 pp (95% CI 1.00 to 1.80).")
 
-# advise --until-settled (issue 51, item 3): hand-made measures, no games
+# advise --until-settled (issue 51): hand-made measures, no games
+
+ROUNDS_OF_10K = [10_000, 20_000, 30_000, 40_000, 50_000]
 
 
-def _bounded(m: Measures, half_width_pp: float) -> Measures:
-    """``m`` with each ally's effect given a 95% interval ± ``half_width_pp``."""
-    effect = m.allies["effect_pp"]
-    return Measures(m.allies.assign(effect_low_pp=effect - half_width_pp, effect_high_pp=effect + half_width_pp),
-                    m.tasks, m.length, m.edge, m.morale, m.edge_change)  # fmt: skip
+def _in_rounds(effect_pp: float, half_width_pp: float, bar: float, side: float = 1.0):
+    """Evrart Claire's edit screened in rounds of 10,000 of at most 50,000 games, his
+    effect ``effect_pp`` with a 95% CI ± ``half_width_pp`` whatever the games, against
+    the best so far ``bar`` and the aim 1.5 pp, his effect in the deck edited on
+    ``side``: (the games of each round, how many times it was measured whole, the
+    outcome)."""
+    from analysis.experiments.advise_search import Trial, screened_in_rounds
 
+    rounds, whole = [], []
 
-def test_until_settled_an_edit_clearly_worse_than_the_best_so_far_is_dropped_after_the_first_round(default_deck):
-    from analysis.experiments.advise_search import screened_in_rounds
-
-    rounds = []
-
-    def play_to(n: int) -> Measures:  # Evrart Claire at +6 pp, 95% CI ±0.5 pp, whatever the games
+    def play_to(n: int) -> tuple[float, float, float]:
         rounds.append(n)
-        return _bounded(_measures(default_deck, 6.0, 0.0), 0.5)
+        return effect_pp, effect_pp - half_width_pp, effect_pp + half_width_pp
 
-    m = screened_in_rounds(play_to, ("allies", 15, 1.0), 10_000, 50_000, 10_000, rho=10_000.0)
-    assert rounds == [10_000] and m.dropped.startswith("dropped after 10,000 of 50,000 games")
-    rounds.clear()  # the same edit against a bar it may beat (|+6| < 7) is played whole
-    m = screened_in_rounds(play_to, ("allies", 15, 7.0), 10_000, 50_000, 10_000, rho=10_000.0)
-    assert rounds == [10_000, 20_000, 30_000, 40_000, 50_000] and m.dropped == ""
+    def measure() -> Measures:
+        whole.append(rounds[-1])
+        return _measures(load_deck(DEFAULT_CARDS), effect_pp, 0.0)
+
+    trial = Trial("allies", 15, bar, 1.5, side)
+    return rounds, whole, screened_in_rounds(play_to, measure, trial, 10_000, 50_000, 10_000, rho=10_000.0)
+
+
+def test_until_settled_an_edit_clearly_worse_than_the_best_so_far_is_dropped_after_the_first_round():
+    # +6 pp ± 0.5: its sequence at 10,000 games (rho 10,000) is +6 ± 0.93 pp, beyond the best so far, 1 pp
+    rounds, whole, m = _in_rounds(6.0, 0.5, bar=1.0)
+    assert rounds == [10_000] and whole == [] and m.startswith("dropped after 10,000 of 50,000 games")
+
+
+def test_until_settled_an_edit_settled_inside_its_threshold_stops_after_the_first_round():
+    # 0 pp ± 0.2: its sequence, ± 0.37 pp, lies inside the aim ±1.5 pp: the edit fixes the card
+    rounds, whole, m = _in_rounds(0.0, 0.2, bar=6.0)
+    assert rounds == whole == [10_000] and m.settled.startswith("settled after 10,000 of 50,000 games")
+    assert "inside ±1.50 pp, its threshold: the edit fixes it" in m.settled
+    # +6 pp ± 0.5 against a best so far of 7 pp: beyond the aim on the side it was on, it stays flagged
+    rounds, whole, m = _in_rounds(6.0, 0.5, bar=7.0)
+    assert rounds == whole == [10_000] and "on the same side: it stays flagged" in m.settled
+
+
+def test_until_settled_an_edit_close_to_its_threshold_or_overshooting_plays_to_the_end():
+    # +1.5 pp ± 0.5: its sequence straddles the aim at every round; so does the
+    # overshoot to +6 pp of a card that was weaker (side -1), against a best so far of 7 pp
+    for effect, side in ((1.5, 1.0), (6.0, -1.0)):
+        rounds, whole, m = _in_rounds(effect, 0.5, bar=7.0, side=side)
+        assert rounds == ROUNDS_OF_10K and whole == [50_000] and m.settled == ""
 
 
 def test_until_settled_the_search_drops_the_worse_edit_and_proposes_as_without_the_rule(default_deck):
     """Evrart Claire's two fixes: without purple he sits at +0.5 pp, without yellow at
     +1.0 pp (95% CIs ±0.1 pp). With the rule off every edit is played whole and the
-    one-argument ``play`` is all the search calls; with it on, the second edit screened
-    is dropped (its sequence lies beyond the first's 0.5 pp) and the proposal is the same."""
+    one-argument ``play`` is all the search calls; with it on, the first edit screened
+    is settled inside the aim after the first round, the second is dropped (its
+    sequence lies beyond the first's 0.5 pp) and the proposal is the same."""
     from analysis.experiments.advise_search import screened_in_rounds
 
     off = _search(default_deck, purple_edge=0.0, yellow_edge=0.0)
@@ -681,13 +707,19 @@ def test_until_settled_the_search_drops_the_worse_edit_and_proposes_as_without_t
     values_off, _ = off.run()
     on = _search(default_deck, purple_edge=0.0, yellow_edge=0.0)
     key = ("allies", 15, "symbols")
-    on.trial = lambda values, target: screened_in_rounds(lambda n: _bounded(on.play(values), 0.1), target, 10_000,
-                                                         50_000, 10_000, rho=10_000.0)  # fmt: skip
+
+    def effect(values) -> tuple[float, float, float]:
+        value = quantity(on.play(values), "allies", 15)
+        return value, value - 0.1, value + 0.1
+
+    on.trial = lambda values, trial: screened_in_rounds(lambda n: effect(values), lambda: on.play(values), trial,
+                                                        10_000, 50_000, 10_000, rho=10_000.0)  # fmt: skip
     values_on, _ = on.run()
     assert values_on == values_off == {key: ["purple"]}
     log_off, log_on = pd.DataFrame(off.log), pd.DataFrame(on.log)
     screened = log_on[log_on["stage"] == "screen 1"]
     assert screened["refused_by"].tolist() == ["", "dropped early"] and screened["edits"].tolist() == [
         "allies[15].symbols = ['purple']", "allies[15].symbols = ['yellow']"]
+    assert screened["why"].iloc[0].startswith("settled after 10,000 of 50,000 games")
     assert "dropped after 10,000 of 50,000 games" in screened["why"].iloc[1]
     assert log_off.loc[log_off["stage"] == "screen 1", "refused_by"].tolist() == ["", ""]

@@ -28,9 +28,9 @@ import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength
 from analysis.experiments.advise_edits import Change, Key, Lock, apply, changes, check, editable, only_cards
-from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure
+from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure, quantity_bounds
 from analysis.experiments.advise_progress import progress as stages
-from analysis.experiments.advise_search import AIM, Search, Settings, screened_in_rounds
+from analysis.experiments.advise_search import AIM, Search, Settings, Trial, screened_in_rounds
 from analysis.experiments.compare import changes_skill_check, comparison_tables
 from analysis.experiments.tune import holdout_seed
 from analysis.experiments.until_settled import round_plan
@@ -38,7 +38,7 @@ from analysis.stats.sequential import mixture_rho
 from analysis.report.writer import Files, write_files
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from sim.cards import Deck, load_deck
-from sim.rundir import read_manifest
+from sim.rundir import POINTS_BLIND_COMPANION, read_manifest
 from sim.deck_summary import short_colours, summarise
 
 DEFAULT_GAMES = 50_000  # games per deck on the search seed (and as many points-blind); at 20,000 the
@@ -265,9 +265,11 @@ def advise(
     round_games : int, optional
         ``--until-settled``: the screen plays each edit in rounds of this many games
         (whole chunks, :func:`analysis.experiments.until_settled.round_plan`), up to
-        ``n_games``, and drops it early once its target's confidence sequence shows it
-        cannot beat the best so far (:mod:`.advise_search`); every search-seed run
-        then has chunks of the round's size. None plays every deck on ``n_games``.
+        ``n_games``, and stops it early once its target's confidence sequence shows it
+        cannot beat the best so far (dropped) or its target's verdict is settled
+        (inside the aim, or still beyond it; :mod:`.advise_search`); every
+        search-seed run then has chunks of the round's size. None plays every deck
+        on ``n_games``.
 
     Returns
     -------
@@ -297,30 +299,45 @@ def advise(
                        only_cards(only, original, str(cards)), abilities)  # fmt: skip
     short_before = {c.colour for c in short_colours(summarise(original).colours)}
     settings = Settings(threshold_pp, threshold_points, AIM, target_turns, target_edge, max_edits=max_edits)
-    played: dict[str, Measures] = {}
+    played: dict[str, Measures | str] = {}  # by deck: its measures, or why it was dropped early
     games = {"search": 0, "edge": 0, "holdout": 0, "own": 0, "short list": 0}
     edge_runs: set[str] = set()
     status: dict[str, Any] = {"stage": f"the original deck on {n_games:,} games (and as many points-blind)",
                               "bar": lambda *_: None, "search": None, "current": None}  # fmt: skip
 
-    reached: dict[Path, int] = {}  # the games of the search's runs stopped early (--until-settled)
+    reached: dict[Path, int] = {}  # the games counted of the search's runs and companions in rounds (--until-settled)
 
-    def run(deck: Deck, run_dir: Path, run_seed: int, n: int, sample: str) -> Path:
+    def run(deck: Deck, run_dir: Path, run_seed: int, n: int, sample: str, blind: bool = True) -> Path:
+        """Play (or reuse) the run in ``run_dir`` to ``n`` games and, with ``blind``, its
+        points-blind companion, counting their games under ``sample``."""
         simulate(deck, n, run_dir, players, bots, run_seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
                  progress=False, chunk_size=search_chunk if sample == "search" else DEFAULT_CHUNK)  # fmt: skip
-        play_points_blind(run_dir, n_jobs, progress=False)
-        games[sample] += 2 * (n - reached.pop(run_dir, 0))  # the run and its points-blind companion, played now or reused
+        games[sample] += n - reached.pop(run_dir, 0)  # played now or reused
+        if blind:
+            companion = play_points_blind(run_dir, n_jobs, progress=False)
+            games[sample] += n - reached.pop(companion, 0)
         return run_dir
 
-    def in_rounds(deck: Deck, run_dir: Path, target: tuple[str, int, float]) -> Measures:
-        """A screened edit played in rounds (:func:`.advise_search.screened_in_rounds`)."""
-        def play_to(n: int) -> Measures:
-            run(deck, run_dir, seed, n, "search")
+    def in_rounds(deck: Deck, run_dir: Path, trial: Trial) -> Measures | str:
+        """A screened edit played in rounds (:func:`.advise_search.screened_in_rounds`):
+        each round plays the run alone when the target is an ally (its effect needs
+        no points-blind games) and measures the target's quantity alone; the whole
+        :func:`measure`, companion included, is taken once, when the edit is kept."""
+        blind = trial.section == "tasks"
+
+        def play_to(n: int) -> tuple[float, float, float]:
+            companion = run(deck, run_dir, seed, n, "search", blind) / POINTS_BLIND_COMPANION
             reached[run_dir] = n
-            return measure(run_dir, threshold_pp, threshold_points)
+            if blind:
+                reached[companion] = n
+            return quantity_bounds(run_dir, trial.section, trial.index, threshold_pp, threshold_points)
+
+        def whole() -> Measures:
+            held = read_manifest(run_dir)["n_games"]
+            return measure(run(deck, run_dir, seed, held, "search"), threshold_pp, threshold_points)
 
         held = read_manifest(run_dir)["n_games"] if (run_dir / "manifest.json").exists() else round_games  # reused
-        return screened_in_rounds(play_to, target, min(held, n_games), n_games, round_games, rho)
+        return screened_in_rounds(play_to, whole, trial, min(held, n_games), n_games, round_games, rho)
 
     def check_edge(values: dict[Key, Any]) -> dict:
         """The first player's edge change on the edge seed, ``holdout_games`` games each."""
@@ -334,20 +351,22 @@ def advise(
                 games["edge"] += holdout_games
         return edge_change(*dirs)
 
-    def play(values: dict[Key, Any], target: tuple[str, int, float] | None = None) -> Measures | None:
-        """The deck of ``values`` on the search seed, ``n_games`` games; with ``target``
-        (a screened edit, ``--until-settled``) in rounds, maybe dropped early."""
+    def play(values: dict[Key, Any], trial: Trial | None = None) -> Measures | str | None:
+        """The deck of ``values`` on the search seed, ``n_games`` games; with ``trial``
+        (a screened edit, ``--until-settled``) in rounds, maybe dropped (why, a
+        string) or settled early."""
         deck = check(apply(text, values, str(cards)), f"{cards} (candidate)", short_before)
         if deck is None:
             return None
         name = deck.content_hash[:16]
-        if name not in played or (target is None and played[name].dropped):  # a dropped deck asked for whole
+        stopped = name in played and (isinstance(played[name], str) or played[name].settled)
+        if name not in played or (trial is None and stopped):  # a deck dropped or settled early asked for whole
             run_dir = out / "search" / name
-            if target is None:
+            if trial is None:
                 played[name] = measure(run(deck, run_dir, seed, n_games, "search"), threshold_pp, threshold_points)
             else:
-                played[name] = in_rounds(deck, run_dir, target)
-                if played[name].dropped:
+                played[name] = in_rounds(deck, run_dir, trial)
+                if isinstance(played[name], str):  # dropped
                     return played[name]
             if values:
                 played[name] = replace(played[name], edge_change=edge_change(out / "search" / first, run_dir))

@@ -6,14 +6,16 @@ card's flagged quantity (:func:`quantity`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength
 from analysis.data.runs import Run
-from analysis.experiments.compare import seat_differences
+from analysis.data.stream import Columns, batches
+from analysis.experiments.compare import check_paired, paired_row, seat_differences
 from analysis.experiments.tune import holdout_seed
 from analysis.length import game_length
 from analysis.morale import morale_per_game
@@ -31,10 +33,10 @@ class Measures:
     turns per game, the first player's win rate minus ``1/players`` (pp, R9.4),
     and morale-loss events per game (R8). ``edge_change``: the first player's edge
     minus the original deck's on the same games (paired, pp: ``value``, ``low``,
-    ``high``, 95%; zero for the original itself, :func:`edge_change`). ``dropped``:
-    why a screened edit played until settled was stopped before its ``n_games``
-    (:mod:`.advise_search`; these measures are then of fewer games, and its
-    ``edge_change`` is not measured), empty when it was played to the end.
+    ``high``, 95%; zero for the original itself, :func:`edge_change`). ``settled``:
+    why a screened edit played until settled stopped before its ``n_games``, its
+    target's verdict settled (:mod:`.advise_search`; these measures, its
+    ``edge_change`` too, are then of fewer games), empty when it was played to the end.
     """
 
     allies: pd.DataFrame
@@ -43,7 +45,7 @@ class Measures:
     edge: dict
     morale: dict
     edge_change: dict = field(default_factory=lambda: {"value": 0.0, "low": 0.0, "high": 0.0})
-    dropped: str = ""
+    settled: str = ""
 
 
 def measure(run_dir: Path, threshold_pp: float = DEFAULT_THRESHOLD_PP,
@@ -72,10 +74,31 @@ def edge_seed(seed: int) -> int:
 def edge_change(original: Path, run_dir: Path) -> dict:
     """The first player's edge of ``run_dir`` minus ``original``'s, paired on the
     games both played (R9.4; :func:`analysis.experiments.compare.seat_differences`):
-    ``value``, ``low``, ``high`` (95% t interval), in pp, and ``games``."""
-    row = seat_differences(Run.open(original), Run.open(run_dir)).iloc[0]
+    ``value``, ``low``, ``high`` (95%, exact McNemar), in pp, and ``games``. A run of
+    fewer games than the original's (a screened edit settled early, :mod:`.advise_search`)
+    is paired with the original's first games, the same games on the same seed.
+
+    Raises
+    ------
+    sim.rundir.RunError
+        When the runs did not play the same games (another seed, bots, rules).
+    """
+    a, b = Run.open(original), Run.open(run_dir)
+    games = b.manifest["n_games"]
+    if games == a.manifest["n_games"]:
+        row = seat_differences(a, b).iloc[0]
+    else:
+        check_paired(a, replace(b, manifest={**b.manifest, "n_games": a.manifest["n_games"]}))
+        row = paired_row("", *(_first_player_wins(run)[:games] for run in (a, b)), "share")
     return {"value": float(100 * row["difference"]), "low": float(100 * row["difference_low"]),
             "high": float(100 * row["difference_high"]), "games": int(row["n"])}  # fmt: skip
+
+
+def _first_player_wins(run: Run) -> np.ndarray:
+    """Whether turn-order position 1 won each game of ``run`` (float, NaN for a game
+    not finished, R4 Reading), in game order."""
+    return np.concatenate([np.where(batch.unfinished, np.nan, batch.players["won"][:, 0])
+                           for batch in batches(run, Columns(players=("won",)))])  # fmt: skip
 
 
 def quantity(m: Measures, section: str, index: int) -> float:
@@ -84,13 +107,23 @@ def quantity(m: Measures, section: str, index: int) -> float:
     return float(table[column].iloc[index])
 
 
-def quantity_bounds(m: Measures, section: str, index: int) -> tuple[float, float, float]:
-    """A card's flagged quantity (:func:`quantity`) with its 95% interval: an ally's
-    effect with its game-clustered bounds (pp, :func:`analysis.cards.ally_strength`),
-    a task's gap from par with :func:`analysis.task_calibration.gap_interval`
-    (points)."""
+def quantity_bounds(run_dir: Path, section: str, index: int, threshold_pp: float = DEFAULT_THRESHOLD_PP,
+                    threshold_points: float = DEFAULT_THRESHOLD_POINTS) -> tuple[float, float, float]:  # fmt: skip
+    """A card's flagged quantity in the run in ``run_dir`` with its 95% interval, and
+    nothing else of :func:`measure` (what a round of ``--until-settled`` needs): an
+    ally's effect with its game-clustered bounds (pp,
+    :func:`analysis.cards.ally_strength`, the run alone), a task's gap from par with
+    :func:`analysis.task_calibration.gap_interval` (points, the run and its
+    points-blind companion).
+
+    Raises
+    ------
+    sim.rundir.RunError
+        For a directory that is not a readable run.
+    """
     if section == "allies":
-        row = m.allies.iloc[index]
+        row = ally_strength(run_dir, threshold_pp=threshold_pp).iloc[index]
         return float(row["effect_pp"]), float(row["effect_low_pp"]), float(row["effect_high_pp"])
-    low, high = gap_interval(m.tasks)
-    return quantity(m, section, index), float(low.iloc[index]), float(high.iloc[index])
+    tasks = task_calibration(run_dir, threshold_points)
+    low, high = gap_interval(tasks)
+    return float(tasks["gap_points"].iloc[index]), float(low.iloc[index]), float(high.iloc[index])

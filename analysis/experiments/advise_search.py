@@ -99,24 +99,46 @@ excess (:meth:`Settings.miss`), so that a deck that moves it into or towards the
 is better. With an edge target, the edge's growth is no longer weighed, and the edge
 guard refuses only a move away from the range (:meth:`Settings.edge_broken`).
 
-*Until settled* (``advise --until-settled``, issue 51; the smallest honest version of
-the rule, not a rework of the search). Only the screen changes: each edit screened
-is played in rounds of ``round_games`` games of the search seed (its run raised on
-resume, so game ``i`` is the same game whatever the size), up to ``n_games``
-(:func:`screened_in_rounds`). After each round its target's quantity (the ally's
-effect, the task's gap) gets its anytime-valid confidence sequence
-(:mod:`analysis.stats.sequential`, tightest at the first round); the edit is dropped
-as soon as that sequence lies wholly beyond ``±bar``, the best so far: the target's
-``|quantity|`` in the deck it edits, or in a closer edit of the same target screened
-before it that kept the edge (:func:`analysis.settled.settled_state`, ``flagged``
-against the threshold ``bar``, the bar's estimate taken as fixed, as the screen's
-own comparison takes it). A dropped edit is logged (``dropped early``) and is
-neither kept for the target nor a fallback nor a compensator in pair moves (it
-could only have ranked below the best so far, but greedy falls back to such an
-edit when the edge refuses the better one, and a pair move may use an edit of
-another card: those are the differences from the search at fixed n). Every other
-deck (the original, the combinations, greedy steps, pairs, triples) plays
-``n_games`` whole, and a dropped deck asked for again is resumed to ``n_games``.
+*Until settled* (``advise --until-settled``, issue 51). Only the screen changes: each
+edit screened is played in rounds of ``round_games`` games of the search seed (its
+run raised on resume, so game ``i`` is the same game whatever the size), up to
+``n_games`` (:func:`screened_in_rounds`). After each round its target's quantity (the
+ally's effect, the task's gap) gets its anytime-valid confidence sequence
+(:mod:`analysis.stats.sequential`, Howard et al. 2021 eq. 14; Waudby-Smith et al.
+2024 Thm 2.2; tightest at the first round), and the edit stops at the first round
+where that sequence (:func:`analysis.settled.settled_state`, 95%) lies
+
+- wholly beyond ``±bar``, the best so far: the target's ``|quantity|`` in the deck it
+  edits, or in a closer edit of the same target screened before it that kept the edge
+  (the bar's estimate taken as fixed, as the screen's own comparison takes it). The
+  edit is *dropped*: logged (``dropped early``, with its sequence), and neither kept
+  for the target, nor a fallback, nor a compensator in pair moves (it could only have
+  ranked below the best so far, but greedy falls back to such an edit when the edge
+  refuses the better one, and a pair move may use an edit of another card);
+- wholly inside ``±aim`` (:meth:`Settings.aim_of`, the threshold the search aims its
+  targets inside: the edit fixes the card), or wholly beyond it on the side the target
+  was on (the card stays flagged). The target's verdict is *settled*: the edit is
+  measured whole at the games played (:attr:`.advise_measures.Measures.settled` says
+  when and why; its edge change paired on those games) and screened as at fixed n,
+  kept when its estimate moved the target towards zero and ranked by that estimate.
+  A sequence beyond the aim on the other side (an overshoot) is not settled: whether
+  it beats the bar is still open.
+
+Each round measures the target's quantity alone
+(:func:`.advise_measures.quantity_bounds`), and an ally's round plays no points-blind
+games (an ally's effect needs none); the whole measures, the companion brought level,
+are taken once, when the edit is not dropped. A dropped ally's edit thus costs its
+games on the search seed alone.
+
+Every other deck (the original, the combinations, greedy steps, pairs, triples)
+plays ``n_games`` whole, and a screened deck dropped or settled early and asked for
+again (greedy's first step is a screened edit) is resumed to ``n_games``. Those decks
+are judged by :meth:`Search.refusal`: the length guard (±5% of the original's mean
+turns), the first player's edge (a paired interval against a 0.25 pp tolerance, then
+the edge seed) and the excess summed over every card. Settling that comparison would
+need a sequence for each of them at once, with the guards' own error rates; a guard
+judged on a few thousand games would let through edits that the fixed-n search
+refuses (the winner's curse above), so they are kept at full n.
 """
 
 from __future__ import annotations
@@ -130,10 +152,10 @@ import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, verdicts
 from analysis.experiments.advise_edits import STRENGTHEN, WEAKEN, Key, apply, candidate_edits, changes, check
-from analysis.experiments.advise_measures import Measures, quantity, quantity_bounds
+from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.tune import Target, parse_range
 from analysis.experiments.until_settled import settle
-from analysis.settled import FLAGGED, with_sequences
+from analysis.settled import FLAGGED, NO_VERDICT, with_sequences
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from sim.cards import Deck
 
@@ -196,14 +218,19 @@ class Settings:
     relaxed: bool = False
     max_edits: int | None = None
 
+    def aim_of(self, section: str) -> float:
+        """The threshold a target of ``section`` is aimed inside: ``aim`` × its
+        practical threshold, pp for an ally's effect, points for a task's gap."""
+        return self.aim * (self.threshold_pp if section == "allies" else self.threshold_points)
+
     def targets(self, m: Measures) -> list[tuple[str, int, int]]:
         """``(section, index, direction)`` of the cards beyond the aim (module docstring)."""
         out = []
         allies = m.allies
-        verdict, _ = verdicts(allies["effect_pp"], allies["p_value"], self.aim * self.threshold_pp)
+        verdict, _ = verdicts(allies["effect_pp"], allies["p_value"], self.aim_of("allies"))
         out += [("allies", i, WEAKEN if v == "stronger" else STRENGTHEN) for i, v in enumerate(verdict) if v]
         gap = m.tasks["gap_points"].to_numpy(np.float64)
-        out += [("tasks", i, -1 if g > 0 else +1) for i, g in enumerate(gap) if abs(g) >= self.aim * self.threshold_points]
+        out += [("tasks", i, -1 if g > 0 else +1) for i, g in enumerate(gap) if abs(g) >= self.aim_of("tasks")]
         return out
 
     def excess(self, m: Measures, original: Measures) -> float:
@@ -277,10 +304,12 @@ class Search:
     ``values`` in place on the search seed (None for a deck that does not validate);
     ``status(stage, best)`` shows the progress. ``check(values)`` gives the paired
     change of the first player's edge (:func:`edge_change`) on the edge seed's games,
-    None to skip that check. ``trial(values, (section, index, bar))``, given with
+    None to skip that check. ``trial(values, trial)``, given with
     ``--until-settled``, plays a screened edit as ``play`` does but may stop it early
-    (its measures' ``dropped`` says why) when its target's quantity is sure to lie
-    beyond ``±bar``, the best so far (module docstring); None plays every edit whole.
+    (:func:`screened_in_rounds`): it gives why, a string, when the edit was dropped
+    (its target's quantity is sure to lie beyond ``±bar``, the best so far), and
+    measures whose ``settled`` says why when its target's verdict was settled (module
+    docstring); None plays every edit whole.
     ``edge_refused`` counts the edits and decks refused for the edge alone.
     """
 
@@ -293,7 +322,7 @@ class Search:
     short_before: set[str] = field(default_factory=set)
     status: Callable[[str, Measures], None] = lambda *_: None
     check: Callable[[dict[Key, Any]], dict] | None = None
-    trial: Callable[[dict[Key, Any], tuple[str, int, float]], Measures | None] | None = None
+    trial: Callable[[dict[Key, Any], Trial], Measures | str | None] | None = None
     log: list[dict] = field(default_factory=list)
     tried: int = 0
     edge_refused: int = 0
@@ -417,20 +446,21 @@ class Search:
                     m = self.play({**values, **edit})
                 else:  # the best so far: the current deck, or a closer edit that kept the edge
                     bar = min([before, *(after for (grew, after), _ in found if not grew)])
-                    m = self.trial({**values, **edit}, (section, index, bar))
+                    m = self.trial({**values, **edit}, Trial(section, index, bar, self.settings.aim_of(section),
+                                                             np.sign(quantity(current, section, index))))  # fmt: skip
                 if m is None:
                     self.record(stage, None, note, card, "validation", INVALID, self.edit(edit))
                     continue
                 self.tried += 1
-                if m.dropped:
-                    self.record(stage, None, note, card, "dropped early", m.dropped, self.edit(edit))
+                if isinstance(m, str):
+                    self.record(stage, None, note, card, "dropped early", m, self.edit(edit))
                     continue
                 self.screened.append((edit, m))
                 after = abs(quantity(m, section, index))
                 closer = after < before
                 self.record(stage, m, note, card, "" if closer else "no closer",
-                            "" if closer else f"it did not move its {_quantity_words(m, _target(edit))} towards zero "
-                            f"(from {quantity(current, section, index):+.2f})", self.edit(edit))  # fmt: skip
+                            m.settled if closer else f"it did not move its {_quantity_words(m, _target(edit))} towards "
+                            f"zero (from {quantity(current, section, index):+.2f})", self.edit(edit))  # fmt: skip
                 grew = not self.settings.relaxed and self.settings.edge_broken(m.edge_change, self.original.edge["value"])
                 self.edge_refused += bool(closer and grew)
                 if closer:
@@ -579,20 +609,39 @@ class Search:
         return values, current
 
 
-def screened_in_rounds(play_to: Callable[[int], Measures], target: tuple[str, int, float], games: int,
-                       n_games: int, round_games: int, rho: float) -> Measures:  # fmt: skip
-    """A screened edit played in rounds until it is dropped or played whole
+@dataclass(frozen=True)
+class Trial:
+    """A screened edit's target as ``--until-settled`` watches it (module docstring):
+    its card (``section``, ``index``); ``bar``, the best so far (the absolute value
+    of its quantity in the deck edited, or in a closer edit that kept the edge);
+    ``aim``, its threshold (:meth:`Settings.aim_of`); and ``side``, the sign of its
+    quantity in the deck edited (+1 or −1). ``bar`` and ``aim`` are in the
+    quantity's unit: pp for an ally's effect, points for a task's gap."""
+
+    section: str
+    index: int
+    bar: float
+    aim: float
+    side: float
+
+
+def screened_in_rounds(play_to: Callable[[int], tuple[float, float, float]], measure: Callable[[], Measures],
+                       trial: Trial, games: int, n_games: int, round_games: int, rho: float) -> Measures | str:  # fmt: skip
+    """A screened edit played in rounds until it is dropped, settled, or played whole
     (``--until-settled``, module docstring).
 
     Parameters
     ----------
     play_to : callable
-        Brings the edit's run (and its points-blind companion) to ``n`` games on the
-        search seed and gives its measures.
-    target : (str, int, float)
-        The card the edit aims at (section, index) and ``bar``, the best so far: the
-        absolute value of its quantity (pp or points) in the deck edited or in a
-        closer edit that kept the edge.
+        Brings the edit's run to ``n`` games on the search seed (its points-blind
+        companion too when the target is a task) and gives its target's quantity
+        with its 95% interval (:func:`.advise_measures.quantity_bounds`: value, low,
+        high; pp or points).
+    measure : callable
+        The edit's :class:`Measures` at the games played (its companion brought
+        level first); called once, when the edit is not dropped.
+    trial : Trial
+        Its target, the best so far and the target's threshold.
     games, n_games, round_games : int
         The first round's games, at most, and per round.
     rho : float
@@ -600,31 +649,40 @@ def screened_in_rounds(play_to: Callable[[int], Measures], target: tuple[str, in
 
     Returns
     -------
-    Measures
-        The last round's; ``dropped`` says at how many games and why when the
-        quantity's confidence sequence (:func:`analysis.settled.with_sequences` of
-        :func:`.advise_measures.quantity_bounds`) lay wholly beyond ``±bar`` before
-        ``n_games`` (the state ``flagged`` against the threshold ``bar``).
+    Measures or str
+        Why it was dropped (at how many games, its confidence sequence) when the
+        quantity's sequence (:func:`analysis.settled.with_sequences`) lay wholly
+        beyond ``±bar`` before ``n_games``. Else its measures; ``settled`` says at
+        how many games and why when the sequence lay wholly inside ``±aim``, or
+        wholly beyond it on ``side``, before ``n_games``.
     """
-    section, index, bar = target
-    seen: list[Measures] = []
-
     def look(n: int) -> pd.DataFrame:
-        seen.append(play_to(n))
-        value, low, high = quantity_bounds(seen[-1], section, index)
-        return with_sequences(pd.DataFrame({"subject": [f"{section}[{index}]"], "value": [value], "low": [low],
-                                            "high": [high], "threshold": [bar]}), n, rho)  # fmt: skip
+        value, low, high = play_to(n)
+        return with_sequences(pd.DataFrame({"subject": ["best so far", "threshold"], "value": value, "low": low,
+                                            "high": high, "threshold": [trial.bar, trial.aim]}), n, rho)  # fmt: skip
 
-    stopping = settle(lambda _: None, look, games, n_games, round_games,
-                      done=lambda rows: bool((rows["state"] == FLAGGED).all()))  # fmt: skip
-    if stopping.games >= n_games:
-        return seen[-1]
+    def verdict(rows: pd.DataFrame) -> str:
+        """``dropped``, ``settled`` (the target's verdict) or "" (play on)."""
+        best, aim = rows.itertuples()
+        if best.state == FLAGGED:
+            return "dropped"
+        if aim.state == NO_VERDICT:
+            return f"inside ±{trial.aim:.2f} {{unit}}, its threshold: the edit fixes it"
+        if aim.state == FLAGGED and np.sign(aim.value) == trial.side:
+            return f"beyond ±{trial.aim:.2f} {{unit}}, its threshold, on the same side: it stays flagged"
+        return ""
+
+    stopping = settle(lambda _: None, look, games, n_games, round_games, done=lambda rows: bool(verdict(rows)))
+    why = verdict(stopping.sequences)
     row = stopping.sequences.iloc[0]
-    what, unit = ("effect", "pp") if section == "allies" else ("gap from par", "points")
-    return replace(seen[-1], dropped=(
-        f"dropped after {stopping.games:,} of {n_games:,} games: its {what}'s 95% confidence sequence "
-        f"({row['cs_low']:+.2f} to {row['cs_high']:+.2f} {unit}) lies wholly beyond ±{bar:.2f} {unit}, the best "
-        "so far"))  # fmt: skip
+    what, unit = ("effect", "pp") if trial.section == "allies" else ("gap from par", "points")
+    sequence = (f"after {stopping.games:,} of {n_games:,} games: its {what}'s 95% confidence sequence "
+                f"({row['cs_low']:+.2f} to {row['cs_high']:+.2f} {unit}) lies wholly ")  # fmt: skip
+    if stopping.games >= n_games:
+        return measure()
+    if why == "dropped":
+        return f"dropped {sequence}beyond ±{trial.bar:.2f} {unit}, the best so far"
+    return replace(measure(), settled=f"settled {sequence}{why.format(unit=unit)}")
 
 
 def _edge_words(change: dict, sample: str) -> str:
