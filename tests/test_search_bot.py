@@ -1,7 +1,8 @@
 """The search bot (sim.bots.search, sim.bots.search_tree) on scripted positions: it
 plans the move that wins, searches the A1 borrow and the R6 completion where planner
 does not, keeps to a full node pool, names an offered row off the tree, and splits a
-run without changing its games.
+run without changing its games, and with no decision kind searched plays ``planner``'s
+games.
 
 Marked slow: the search bot's compile alone takes over a minute of CPU, so the quick
 tier (pytest -m "not slow") leaves it to the full suite."""
@@ -14,6 +15,7 @@ from sim.bots.search_tree import MODE_FOLLOW, search_choose
 from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_PLAY
 from sim.options import RuleOptions
 from sim.play import run_games
+from sim.record import PLAYER_FIELDS
 from sim.rules.abilities import play_options
 from sim.rules.scoring import score_game
 from sim.rules.turn import take_turn
@@ -126,3 +128,16 @@ def test_two_search_seats_give_the_same_games_whether_the_run_is_split_or_not(de
     rest = run_games(default_arrays, 4, 7, seed=5, bots=bots, options=options, first_game=5)
     assert (whole.games == np.concatenate([first.games, rest.games])).all()
     assert (whole.players == np.concatenate([first.players, rest.players])).all()
+
+
+def test_search_with_no_decision_kind_searched_plays_planners_games(default_arrays):
+    """kinds=0 (sim.bots.search_tree): every decision is planner's; the playouts draw
+    only on the bot stream, never on the game's deal or dice (sim.rng), so the games
+    are planner's to the last field."""
+    options = RuleOptions(shuffle_seats=True)
+    searched = run_games(default_arrays, 3, 6, seed=8, bots=["search:iterations=16,kinds=0,penalty_iterations=0",
+                                                             "planner", "planner"], options=options)  # fmt: skip
+    planner = run_games(default_arrays, 3, 6, seed=8, bots=["planner"] * 3, options=options)
+    assert (searched.games == planner.games).all()
+    fields = [f for f in range(searched.players.shape[-1]) if f != PLAYER_FIELDS.index("bot")]
+    assert (searched.players[..., fields] == planner.players[..., fields]).all()

@@ -34,6 +34,13 @@ happens between decisions and is not a node: the rows offered after it are match
 by content. Its penalties during other seats' turns are searched apart, flat
 (:mod:`sim.bots.penalty_search`, ``penalty_iterations`` playouts each).
 
+``kinds`` says which decisions the tree searches, a bit per decision kind
+(:mod:`sim.decisions`): 1 play or draw, 2 which card where, 4 A4 extra play, 8 A6
+swap, 16 A7 move, 32 which completion, 64 its own-turn penalties, 128 A1 borrows;
+255, the default, searches them all. A decision whose bit is off is ``planner``'s,
+so ``search:kinds=1`` is ``planner`` but for play or draw: it measures where the
+search's skill lies (docs/BOTS.md).
+
 A key is the decision kind and the row's fields in use (``KEY_COLUMNS``), with hand
 positions replaced by the ally they hold (a draw changes what a position holds).
 The tree lives in preallocated arrays of :class:`sim.state.State`'s bot memory (``tree_*``,
@@ -82,13 +89,13 @@ from sim.state import (
 # core and wins 47.9% against planner, where 128 won 45.2%; 512 playouts a penalty on
 # another seat's turn (sim.bots.penalty_search) raise that to 51.6% at 18.6 games/s
 # (docs/BOTS.md, issue 37).
-PARAMS = {"iterations": 192.0, "explore": 0.7, "widen": 1.0, "bias": 3.0, "penalty_iterations": 512.0}
-ITERATIONS, EXPLORE, WIDEN, BIAS, PENALTY_ITERATIONS = 0, 1, 2, 3, 4
+PARAMS = {"iterations": 192.0, "explore": 0.7, "widen": 1.0, "bias": 3.0, "penalty_iterations": 512.0, "kinds": 255.0}
+ITERATIONS, EXPLORE, WIDEN, BIAS, PENALTY_ITERATIONS, KINDS = 0, 1, 2, 3, 4, 5
 # Valid values (sim.bots.spec): low, high, whole numbers only. The node pool holds a
 # node for every iteration up to the cap, so a budget's tree is never cut short by it;
 # the cap keeps a typo from running for days.
 LIMITS = {"iterations": (1.0, float(MAX_ITERATIONS), True), "explore": (0.0, 10.0, False), "widen": (0.0, 100.0, False),
-          "bias": (0.0, 100.0, False), "penalty_iterations": (0.0, 100_000.0, True)}
+          "bias": (0.0, 100.0, False), "penalty_iterations": (0.0, 100_000.0, True), "kinds": (0.0, 255.0, True)}
 PLANNER_DEFAULTS = np.array(list(planner.PARAMS.values()), np.float64)
 MODE_OFF, MODE_SEARCH, MODE_FOLLOW = np.int64(0), np.int64(1), np.int64(2)  # numpy ints: sim/decisions.py
 VISITS, REWARD, AVAILABLE = 0, 1, 2  # columns of tree_stats
@@ -272,7 +279,8 @@ def search_choose(st, deck, seat, kind, n_options, params):
     node = st.tree_g[TG_NODE]
     in_tree = (st.tree_g[TG_MODE] != MODE_OFF and node != EMPTY and seat == st.tree_g[TG_SEAT]
                and seat == st.g[ACTIVE] and st.g[TURN] == st.tree_g[TG_TURN])  # fmt: skip
-    if not in_tree:
+    searched = (int(params[KINDS]) >> kind) & 1
+    if not in_tree or not searched:
         return planner_choose(st, deck, seat, kind, n_options, PLANNER_DEFAULTS)
     matched = _match_children(st, seat, kind, n_options, node)
     if st.tree_g[TG_MODE] == MODE_FOLLOW:
