@@ -15,7 +15,7 @@ import pytest
 
 from analysis.experiments.advise import advise
 from analysis.experiments.advise_edits import (
-    STRENGTHEN, WEAKEN, Change, Lock, apply, candidate_edits, candidate_values, changes, check, editable, only_cards,
+    STRENGTHEN, WEAKEN, Change, Limits, Lock, apply, candidate_edits, candidate_values, changes, check, editable, only_cards,
 )  # fmt: skip
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
@@ -267,17 +267,17 @@ def test_every_candidate_of_every_kind_of_card_validates_or_is_refused(default_d
     each candidate either validates with no colour newly short of its demand, or
     check refuses it. Cards of every kind: crowns, one and two symbols, tasks of
     one to four symbols, each save form."""
-    text, short = DEFAULT_CARDS.read_text(), _short(default_deck)
+    text, limits = DEFAULT_CARDS.read_text(), Limits.of(default_deck)
     chosen = {("allies", i) for i in (0, 4, 9, 15)} | {("tasks", i) for i in (2, 0, 17, 22)} | {("morale", 0)}
     accepted = 0
     for key in sorted(k for k in editable(default_deck) if k[:2] in chosen):
         for direction in (WEAKEN, STRENGTHEN):
             for value in candidate_values(default_deck, key, direction):
-                deck = check(apply(text, {key: value}, "cards.yaml"), "cards.yaml", short)
+                deck = check(apply(text, {key: value}, "cards.yaml"), "cards.yaml", limits)
                 if deck is not None:
                     accepted += 1
                     assert getattr(deck, key[0])[key[1]].model_dump(mode="json")[key[2]] in (value, None) or key[2] == "save"
-                    assert _short(deck) <= short
+                    assert _short(deck) <= limits.short
     assert accepted > 15
 
 
@@ -503,7 +503,7 @@ def test_a9_a_stronger_ally_loses_its_ability_or_gives_it_to_one_of_the_two_weak
     assert changes(default_deck, edits[0])[0].sentence() == "Evrart Claire loses A9 forced draw"
     text = DEFAULT_CARDS.read_text()
     for edit in edits:
-        deck = check(apply(text, edit, "cards.yaml"), "cards.yaml", _short(default_deck))
+        deck = check(apply(text, edit, "cards.yaml"), "cards.yaml", Limits.of(default_deck))
         assert deck is not None and deck.allies[EVRART].ability is None
     edited = apply(text, edits[1], "cards.yaml")
     diff = [line for line in difflib.ndiff(text.splitlines(), edited.splitlines()) if line[:1] in "+-"]
@@ -528,8 +528,21 @@ def test_a5_a_weaker_ally_takes_the_ability_of_one_of_the_two_strongest_and_swap
     assert swap[0] == {_ability(KIM): "forced_draw", _ability(EVRART): "stays"}
     assert changes(default_deck, swap[0])[0].sentence() == (
         "Kim Kitsuragi swaps A5 stays for Evrart Claire's A9 forced draw")
-    assert check(apply(DEFAULT_CARDS.read_text(), swap[0], "cards.yaml"), "cards.yaml", _short(default_deck)) is not None
+    assert check(apply(DEFAULT_CARDS.read_text(), swap[0], "cards.yaml"), "cards.yaml", Limits.of(default_deck)) is not None
     assert candidate_edits(default_deck, _ability(LILIENNE), WEAKEN, allowed, effects) == []
+
+
+def test_a9_two_moves_of_one_ability_together_are_refused_since_they_copy_it(default_deck):
+    """A designer moves, swaps or removes an ability, never copies it: Evrart Claire's
+    A9 given to Glen is a deck within the original's limits, but given to Glen and to
+    Lilienne at once (two moves, each screened on a deck where Evrart still held it)
+    puts A9 on two allies where the original has one, and check refuses it."""
+    text, limits = DEFAULT_CARDS.read_text(), Limits.of(default_deck)
+    to_glen = {_ability(GLEN): "forced_draw", _ability(EVRART): None}
+    to_lilienne = {_ability(LILIENNE): "forced_draw", _ability(EVRART): None}
+    assert check(apply(text, to_glen, "cards.yaml"), "cards.yaml", limits) is not None
+    assert check(apply(text, {**to_glen, **to_lilienne}, "cards.yaml"), "cards.yaml", limits) is None
+    assert dict(limits.abilities)["forced_draw"] == 1
 
 
 def test_a9_a_locked_ability_is_never_edited_nor_given_and_abilities_are_off_by_default(default_deck):

@@ -27,7 +27,7 @@ from typing import Any
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength
-from analysis.experiments.advise_edits import Change, Key, Lock, apply, changes, check, editable, only_cards
+from analysis.experiments.advise_edits import Change, Key, Limits, Lock, apply, changes, check, editable, only_cards
 from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure, quantity_bounds
 from analysis.experiments.advise_progress import progress as stages
 from analysis.experiments.advise_search import AIM, Search, Settings, Trial, screened_in_rounds
@@ -39,7 +39,6 @@ from analysis.report.writer import Files, write_files
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from sim.cards import Deck, load_deck
 from sim.rundir import POINTS_BLIND_COMPANION, read_manifest
-from sim.deck_summary import short_colours, summarise
 
 DEFAULT_GAMES = 50_000  # games per deck on the search seed (and as many points-blind); at 20,000 the
 # search's noise left 6 allies with a verdict on the default deck's hold-out, at 50,000 2 (docs/EXPERIMENTS.md)
@@ -297,7 +296,7 @@ def advise(
     rho = None if round_games is None else mixture_rho(round_games)  # the sequence is tightest at the first look
     allowed = editable(original, [Lock.parse(lock, original, str(cards)) for lock in locks], only_estimated,
                        only_cards(only, original, str(cards)), abilities)  # fmt: skip
-    short_before = {c.colour for c in short_colours(summarise(original).colours)}
+    limits = Limits.of(original)
     settings = Settings(threshold_pp, threshold_points, AIM, target_turns, target_edge, max_edits=max_edits)
     played: dict[str, Measures | str] = {}  # by deck: its measures, or why it was dropped early
     games = {"search": 0, "edge": 0, "holdout": 0, "own": 0, "short list": 0}
@@ -342,7 +341,7 @@ def advise(
     def check_edge(values: dict[Key, Any]) -> dict:
         """The first player's edge change on the edge seed, ``holdout_games`` games each."""
         dirs = []
-        for deck in (original, check(apply(text, values, str(cards)), str(cards), short_before)):
+        for deck in (original, check(apply(text, values, str(cards)), str(cards), limits)):
             dirs.append(out / "edge" / deck.content_hash[:16])
             if str(dirs[-1]) not in edge_runs:
                 simulate(deck, holdout_games, dirs[-1], players, bots, edge_seed(seed), n_jobs,
@@ -355,7 +354,7 @@ def advise(
         """The deck of ``values`` on the search seed, ``n_games`` games; with ``trial``
         (a screened edit, ``--until-settled``) in rounds, maybe dropped (why, a
         string) or settled early."""
-        deck = check(apply(text, values, str(cards)), f"{cards} (candidate)", short_before)
+        deck = check(apply(text, values, str(cards)), f"{cards} (candidate)", limits)
         if deck is None:
             return None
         name = deck.content_hash[:16]
@@ -373,7 +372,7 @@ def advise(
             status["bar"](status["stage"], status["search"], status["current"])
         return played[name]
 
-    first = check(text, str(cards), short_before).content_hash[:16]
+    first = check(text, str(cards), limits).content_hash[:16]
     with stages(progress, n_games) as bar:
         status["bar"] = bar
         bar(status["stage"], None, None)
@@ -383,14 +382,14 @@ def advise(
             status.update(stage=stage, current=best)
             bar(stage, search, best)
 
-        search = Search(play, settings, start, allowed, text, str(cards), short_before, show, check_edge,
+        search = Search(play, settings, start, allowed, text, str(cards), limits, show, check_edge,
                         trial=None if round_games is None else play)  # fmt: skip
         status.update(search=search, current=start)
         search.record("original", start, "")
         values, current = search.run()
 
         edited = apply(text, values, str(cards))
-        proposal_deck = check(edited, str(cards), short_before)
+        proposal_deck = check(edited, str(cards), limits)
         proposal = write_files(Files(texts={"proposal.yaml": edited}), out)["proposal.yaml"]
         fresh = holdout_seed(seed)
         bar(f"confirming on the hold-out: the original and the proposal on {holdout_games:,} fresh games each",
@@ -408,7 +407,7 @@ def advise(
         if deviations:
             bar(f"each edit alone ({len(deviations)} deck{'s' * (len(deviations) != 1)}) on the same {holdout_games:,} "
                 "fresh games", search, current)  # fmt: skip
-        alone = tuple(_confirm(text, {key: values[key] for key in change.keys}, str(cards), short_before, fresh,
+        alone = tuple(_confirm(text, {key: values[key] for key in change.keys}, str(cards), limits, fresh,
                                holdout_games, "own", out, run, threshold_pp, threshold_points)[1]
                       for change in deviations)  # fmt: skip
         shorter, prefixes = [], {}
@@ -419,7 +418,7 @@ def advise(
                 prefixes.setdefault(len(whole), {key: values[key] for key in values if key in whole})
         for k, prefix in prefixes.items():
             bar(f"the short list: the first {k} edits on the same {holdout_games:,} fresh games", search, current)
-            run_dir, m = _confirm(text, prefix, str(cards), short_before, fresh, holdout_games, "short list", out, run,
+            run_dir, m = _confirm(text, prefix, str(cards), limits, fresh, holdout_games, "short list", out, run,
                                   threshold_pp, threshold_points)  # fmt: skip
             written = (write_files(Files(texts={f"proposal-{k}.yaml": apply(text, prefix, str(cards))}), out)
                        [f"proposal-{k}.yaml"] if m is not None else None)  # fmt: skip
@@ -442,14 +441,14 @@ def advise(
 
 
 
-def _confirm(text: str, values: dict[Key, Any], file: str, short_before: set[str], fresh: int, n: int,
+def _confirm(text: str, values: dict[Key, Any], file: str, limits: Limits, fresh: int, n: int,
              sample: str, out: Path, run, threshold_pp: float,
              threshold_points: float) -> tuple[Path | None, Measures | None]:  # fmt: skip
     """The card file with ``values`` in place, played by ``run`` on the hold-out seed
     ``fresh`` (``n`` games, and as many points-blind, counted under ``sample``) in
     ``out/holdout/`` (a deck already played is reused): its run directory and
     measures, or (None, None) when it does not validate."""
-    deck = check(apply(text, values, file), file, short_before)
+    deck = check(apply(text, values, file), file, limits)
     if deck is None:
         return None, None
     run_dir = run(deck, out / "holdout" / deck.content_hash[:16], fresh, n, sample)

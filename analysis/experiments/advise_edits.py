@@ -245,15 +245,44 @@ def ability_words(name: str) -> str:
     return f"A{Ability[name.upper()].value} {name.replace('_', ' ')}"
 
 
-def check(text: str, file: str, short_before: set[str]) -> Deck | None:
-    """The candidate deck if it validates as ``revachol validate`` does and leaves no
-    colour short of its demand that was not short before (else None)."""
+@dataclass(frozen=True)
+class Limits:
+    """What no candidate deck may do that the original does not: leave a colour short
+    of its demand (``revachol validate``'s table, :func:`sim.deck_summary.short_colours`),
+    or give an ability (A1-A9) to more allies than hold it in the original. A
+    designer's ability edits remove, move or swap one and never copy it, but two moves
+    from one ally, each screened on a deck where it still held the ability, would."""
+
+    short: frozenset[str] = frozenset()
+    abilities: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def of(cls, deck: Deck) -> Limits:
+        """The limits set by ``deck``, the original."""
+        return cls(_short(deck), tuple(sorted(_abilities(deck).items())))
+
+    def kept_by(self, deck: Deck) -> bool:
+        """Whether ``deck`` keeps within the limits."""
+        most = dict(self.abilities)
+        return _short(deck) <= self.short and all(n <= most.get(a, 0) for a, n in _abilities(deck).items())
+
+
+def _short(deck: Deck) -> frozenset[str]:
+    return frozenset(c.colour for c in short_colours(summarise(deck).colours))
+
+
+def _abilities(deck: Deck) -> Counter:
+    return Counter(str(ally.ability) for ally in deck.allies if ally.ability is not None)
+
+
+def check(text: str, file: str, limits: Limits) -> Deck | None:
+    """The candidate deck if it validates as ``revachol validate`` does and keeps
+    within the original's ``limits`` (else None)."""
     try:
         deck = parse_deck(text, file)
     except DeckError:
         return None
-    short = {c.colour for c in short_colours(summarise(deck).colours)}
-    return deck if short <= short_before else None
+    return deck if limits.kept_by(deck) else None
 
 
 @dataclass(frozen=True)

@@ -151,19 +151,20 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, verdicts
-from analysis.experiments.advise_edits import STRENGTHEN, WEAKEN, Key, apply, candidate_edits, changes, check
+from analysis.experiments.advise_edits import STRENGTHEN, WEAKEN, Key, Limits, apply, candidate_edits, changes, check
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.tune import Target, parse_range
 from analysis.experiments.until_settled import settle
 from analysis.settled import FLAGGED, NO_VERDICT, with_sequences
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
-from sim.cards import Deck
+from sim.cards import Deck, parse_deck
 
 AIM = 0.75  # the search aims each quantity inside this share of its threshold
 LENGTH_TOLERANCE = 0.05  # mean game length may move this share from the original's
 ROUNDS = 3  # screen-and-combine rounds
 EDGE_TOLERANCE_PP = 0.25  # a paired growth of the first player's edge beyond this is larger (module docstring)
-INVALID = "the deck does not validate (or leaves a colour short of its demand)"
+INVALID = ("the deck does not validate (or leaves a colour short of its demand, or gives an ability to more allies "
+           "than the original)")
 PAIRS = 3  # pair moves tried per card whose best edit a guard refused (module docstring)
 Edit = dict[Key, Any]  # one designer's edit: the values it sets (two allies' ability for a move or a swap)
 
@@ -311,6 +312,8 @@ class Search:
     measures whose ``settled`` says why when its target's verdict was settled (module
     docstring); None plays every edit whole.
     ``edge_refused`` counts the edits and decks refused for the edge alone.
+    ``limits``: what no deck may do that the original does not
+    (:class:`.advise_edits.Limits`); None takes the original's, from ``text``.
     """
 
     play: Callable[[dict[Key, Any]], Measures | None]
@@ -319,7 +322,7 @@ class Search:
     allowed: set[Key]
     text: str = ""
     file: str = "cards.yaml"
-    short_before: set[str] = field(default_factory=set)
+    limits: Limits | None = None
     status: Callable[[str, Measures], None] = lambda *_: None
     check: Callable[[dict[Key, Any]], dict] | None = None
     trial: Callable[[dict[Key, Any], Trial], Measures | str | None] | None = None
@@ -587,10 +590,11 @@ class Search:
         (the original's when none)."""
         values: dict[Key, Any] = {}
         current = self.original
-        self.deck = check(apply(self.text, {}, self.file), self.file, self.short_before)
+        self.limits = self.limits or Limits.of(parse_deck(self.text, self.file))
+        self.deck = check(apply(self.text, {}, self.file), self.file, self.limits)
         self.screened, self.refused, self.moves = [], {}, set()
         for round_ in range(1, ROUNDS + 1):
-            deck = check(apply(self.text, values, self.file), self.file, self.short_before)
+            deck = check(apply(self.text, values, self.file), self.file, self.limits)
             best = self.screen(deck, values, current, f"screen {round_}")
             accepted = self.combine(values, current, best, round_) if best else None
             if accepted is None:
