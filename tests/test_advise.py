@@ -667,7 +667,7 @@ def _in_rounds(effect_pp: float, half_width_pp: float, bar: float, side: float =
     the best so far ``bar`` and the aim 1.5 pp, his effect in the deck edited on
     ``side``: (the games of each round, how many times it was measured whole, the
     outcome)."""
-    from analysis.experiments.advise_search import Trial, screened_in_rounds
+    from analysis.experiments.advise_rounds import Trial, screened_in_rounds
 
     rounds, whole = [], []
 
@@ -713,7 +713,7 @@ def test_until_settled_the_search_drops_the_worse_edit_and_proposes_as_without_t
     one-argument ``play`` is all the search calls; with it on, the first edit screened
     is settled inside the aim after the first round, the second is dropped (its
     sequence lies beyond the first's 0.5 pp) and the proposal is the same."""
-    from analysis.experiments.advise_search import screened_in_rounds
+    from analysis.experiments.advise_rounds import screened_in_rounds
 
     off = _search(default_deck, purple_edge=0.0, yellow_edge=0.0)
     assert off.trial is None

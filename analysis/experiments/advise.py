@@ -30,7 +30,8 @@ from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength
 from analysis.experiments.advise_edits import Change, Key, Limits, Lock, apply, changes, check, editable, only_cards
 from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure, quantity_bounds
 from analysis.experiments.advise_progress import progress as stages
-from analysis.experiments.advise_search import AIM, Search, Settings, Trial, screened_in_rounds
+from analysis.experiments.advise_rounds import Trial, screened_in_rounds
+from analysis.experiments.advise_search import AIM, Search, Settings
 from analysis.experiments.compare import changes_skill_check, comparison_tables
 from analysis.experiments.tune import holdout_seed
 from analysis.experiments.until_settled import round_plan
@@ -318,7 +319,7 @@ def advise(
         return run_dir
 
     def in_rounds(deck: Deck, run_dir: Path, trial: Trial) -> Measures | str:
-        """A screened edit played in rounds (:func:`.advise_search.screened_in_rounds`):
+        """A screened edit played in rounds (:func:`.advise_rounds.screened_in_rounds`):
         each round plays the run alone when the target is an ally (its effect needs
         no points-blind games) and measures the target's quantity alone; the whole
         :func:`measure`, companion included, is taken once, when the edit is kept."""

@@ -102,7 +102,7 @@ guard refuses only a move away from the range (:meth:`Settings.edge_broken`).
 *Until settled* (``advise --until-settled``, issue 51). Only the screen changes: each
 edit screened is played in rounds of ``round_games`` games of the search seed (its
 run raised on resume, so game ``i`` is the same game whatever the size), up to
-``n_games`` (:func:`screened_in_rounds`). After each round its target's quantity (the
+``n_games`` (:func:`.advise_rounds.screened_in_rounds`). After each round its target's quantity (the
 ally's effect, the task's gap) gets its anytime-valid confidence sequence
 (:mod:`analysis.stats.sequential`, Howard et al. 2021 eq. 14; Waudby-Smith et al.
 2024 Thm 2.2; tightest at the first round), and the edit stops at the first round
@@ -148,14 +148,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, verdicts
 from analysis.experiments.advise_edits import STRENGTHEN, WEAKEN, Key, Limits, apply, candidate_edits, changes, check
 from analysis.experiments.advise_measures import Measures, quantity
+from analysis.experiments.advise_rounds import Trial
 from analysis.experiments.tune import Target, parse_range
-from analysis.experiments.until_settled import settle
-from analysis.settled import FLAGGED, NO_VERDICT, with_sequences
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from sim.cards import Deck, parse_deck
 
@@ -307,7 +305,7 @@ class Search:
     change of the first player's edge (:func:`edge_change`) on the edge seed's games,
     None to skip that check. ``trial(values, trial)``, given with
     ``--until-settled``, plays a screened edit as ``play`` does but may stop it early
-    (:func:`screened_in_rounds`): it gives why, a string, when the edit was dropped
+    (:func:`.advise_rounds.screened_in_rounds`): it gives why, a string, when the edit was dropped
     (its target's quantity is sure to lie beyond ``±bar``, the best so far), and
     measures whose ``settled`` says why when its target's verdict was settled (module
     docstring); None plays every edit whole.
@@ -611,82 +609,6 @@ class Search:
             self.settings = replace(self.settings, relaxed=True)
             values, current = self.rounds()
         return values, current
-
-
-@dataclass(frozen=True)
-class Trial:
-    """A screened edit's target as ``--until-settled`` watches it (module docstring):
-    its card (``section``, ``index``); ``bar``, the best so far (the absolute value
-    of its quantity in the deck edited, or in a closer edit that kept the edge);
-    ``aim``, its threshold (:meth:`Settings.aim_of`); and ``side``, the sign of its
-    quantity in the deck edited (+1 or −1). ``bar`` and ``aim`` are in the
-    quantity's unit: pp for an ally's effect, points for a task's gap."""
-
-    section: str
-    index: int
-    bar: float
-    aim: float
-    side: float
-
-
-def screened_in_rounds(play_to: Callable[[int], tuple[float, float, float]], measure: Callable[[], Measures],
-                       trial: Trial, games: int, n_games: int, round_games: int, rho: float) -> Measures | str:  # fmt: skip
-    """A screened edit played in rounds until it is dropped, settled, or played whole
-    (``--until-settled``, module docstring).
-
-    Parameters
-    ----------
-    play_to : callable
-        Brings the edit's run to ``n`` games on the search seed (its points-blind
-        companion too when the target is a task) and gives its target's quantity
-        with its 95% interval (:func:`.advise_measures.quantity_bounds`: value, low,
-        high; pp or points).
-    measure : callable
-        The edit's :class:`Measures` at the games played (its companion brought
-        level first); called once, when the edit is not dropped.
-    trial : Trial
-        Its target, the best so far and the target's threshold.
-    games, n_games, round_games : int
-        The first round's games, at most, and per round.
-    rho : float
-        The boundary's mixture parameter, games (:func:`analysis.stats.sequential.mixture_rho`).
-
-    Returns
-    -------
-    Measures or str
-        Why it was dropped (at how many games, its confidence sequence) when the
-        quantity's sequence (:func:`analysis.settled.with_sequences`) lay wholly
-        beyond ``±bar`` before ``n_games``. Else its measures; ``settled`` says at
-        how many games and why when the sequence lay wholly inside ``±aim``, or
-        wholly beyond it on ``side``, before ``n_games``.
-    """
-    def look(n: int) -> pd.DataFrame:
-        value, low, high = play_to(n)
-        return with_sequences(pd.DataFrame({"subject": ["best so far", "threshold"], "value": value, "low": low,
-                                            "high": high, "threshold": [trial.bar, trial.aim]}), n, rho)  # fmt: skip
-
-    def verdict(rows: pd.DataFrame) -> str:
-        """``dropped``, ``settled`` (the target's verdict) or "" (play on)."""
-        best, aim = rows.itertuples()
-        if best.state == FLAGGED:
-            return "dropped"
-        if aim.state == NO_VERDICT:
-            return f"inside ±{trial.aim:.2f} {{unit}}, its threshold: the edit fixes it"
-        if aim.state == FLAGGED and np.sign(aim.value) == trial.side:
-            return f"beyond ±{trial.aim:.2f} {{unit}}, its threshold, on the same side: it stays flagged"
-        return ""
-
-    stopping = settle(lambda _: None, look, games, n_games, round_games, done=lambda rows: bool(verdict(rows)))
-    why = verdict(stopping.sequences)
-    row = stopping.sequences.iloc[0]
-    what, unit = ("effect", "pp") if trial.section == "allies" else ("gap from par", "points")
-    sequence = (f"after {stopping.games:,} of {n_games:,} games: its {what}'s 95% confidence sequence "
-                f"({row['cs_low']:+.2f} to {row['cs_high']:+.2f} {unit}) lies wholly ")  # fmt: skip
-    if stopping.games >= n_games:
-        return measure()
-    if why == "dropped":
-        return f"dropped {sequence}beyond ±{trial.bar:.2f} {unit}, the best so far"
-    return replace(measure(), settled=f"settled {sequence}{why.format(unit=unit)}")
 
 
 def _edge_words(change: dict, sample: str) -> str:

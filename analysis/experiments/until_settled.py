@@ -12,7 +12,7 @@ with ``max_games`` raised continues the same games under the same boundary.
 The rounds (:func:`settle`) and the rule (:func:`settle_rule`, :func:`recorder`) are
 also those of ``compare --until-settled``
 (:func:`analysis.experiments.compare.run_comparison`) and of the advisor's screen
-(:func:`analysis.experiments.advise_search.screened_in_rounds`).
+(:func:`analysis.experiments.advise_rounds.screened_in_rounds`).
 """
 
 from __future__ import annotations
