@@ -41,6 +41,7 @@ from sim import __version__
 from sim.cards import Deck, dump_yaml, load_deck
 from sim.cluster import dask_client
 from sim.deck_arrays import DeckArrays, compile_deck
+from sim.bots.policy import POLICY_PARAMS
 from sim.bots.spec import BotSpec, parse_bot
 from sim.play import check_players, run_games
 from sim.options import RuleOptions
@@ -154,8 +155,20 @@ def _same_run(old: dict, new: dict) -> list[str]:
     if not (isinstance(recorded, list) and len(recorded) == len(new["bots"])
             and all(isinstance(params, dict) for params in recorded)):  # fmt: skip
         return [*differ, "bot_params (unreadable)"]
-    seat = next(s for s, (then, now) in enumerate(zip(recorded, new["bot_params"])) if then != now)
-    return [*differ, f"seat {seat}'s {new['bots'][seat]} {_changed(recorded[seat], new['bot_params'][seat])}"]
+    now = [_as_then(then, params, label) for then, params, label in zip(recorded, new["bot_params"], new["bots"])]
+    if now == recorded:
+        return differ
+    seat = next(s for s, (then, params) in enumerate(zip(recorded, now)) if then != params)
+    return [*differ, f"seat {seat}'s {new['bots'][seat]} {_changed(recorded[seat], now[seat])}"]
+
+
+def _as_then(then: dict, now: dict, label: str) -> dict:
+    """A bot's parameters ``now`` without those the run's manifest did not record
+    (``then``) that are at the policy's default: a parameter added since plays, at its
+    default, as the bot did before it (``search``'s ``kinds``, 255: every decision
+    searched)."""
+    defaults = POLICY_PARAMS.get(label.split(":")[0], {})
+    return {key: value for key, value in now.items() if key in then or value != defaults.get(key)}
 
 
 def _changed(then: dict, now: dict) -> str:

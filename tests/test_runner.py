@@ -121,6 +121,19 @@ def test_resume_refuses_a_run_whose_bot_has_new_defaults_since(tmp_path, monkeyp
     assert read_manifest(out)["status"] == "complete" and len(read_manifest(out)["bot_params"]) == 2
 
 
+def test_resume_takes_a_parameter_added_since_at_its_default_as_the_bot_of_then(tmp_path, monkeypatch):
+    """A parameter added to a bot after a run was played (search's ``kinds``), at its
+    default, plays as the bot did before it: the run resumes. The same parameter away
+    from its default would be another label, which the bots' labels refuse."""
+    out = simulate(CARDS, 100, tmp_path / "run", players=2, bots="greedy", seed=1, n_jobs=1, chunk_size=50,
+                   progress=False)  # fmt: skip
+    (out / "games" / "part-00001.parquet").unlink()
+    monkeypatch.setitem(POLICY_PARAMS, "greedy", {**POLICY_PARAMS["greedy"], "w_new": 0.0})
+    simulate(CARDS, 100, out, players=2, bots="greedy", seed=1, n_jobs=1, chunk_size=50, progress=False, resume=True)
+    assert read_manifest(out)["status"] == "complete"
+    assert read_manifest(out)["bot_params"][0] == {"w_points": 1.0, "w_gift": 1.0, "draw_below": 5.0, "w_new": 0.0}
+
+
 def test_resume_redoes_only_missing_or_partial_chunks(tmp_path):
     out = simulate(CARDS, 400, tmp_path / "run", players=4, seed=3, n_jobs=1, chunk_size=100, progress=False)
     before = tables(out)
