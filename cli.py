@@ -585,7 +585,7 @@ def advise(
     from analysis.experiments.advise import advise as run_advise
     from analysis.experiments.advise_measures import edge_seed
     from analysis.experiments.advise_page import (
-        edge_note, edit_sentences, edits_lead, edits_table, flagged_table, headline, own_effects_lead,
+        edge_note, edit_sentences, edits_lead, edits_table, flagged_table, headline, own_effects_lead, shown,
         resist_sentences, short_list_lead, short_list_table, summary_table, verdict_counts, write_advice,
     )  # fmt: skip
     from analysis.experiments.advise_search import parse_targets
@@ -643,7 +643,7 @@ def advise(
         typer.echo(f"- {sentence}")
     if advice.alone:
         typer.echo(own_effects_lead(advice))
-        print_table(edits_table(advice), f"Each edit's own effect on the hold-out seed {advice.holdout_seed}")
+        print_table(shown(edits_table(advice)), f"Each edit's own effect on the hold-out seed {advice.holdout_seed}")
     for sentence in resist_sentences(advice):
         typer.echo(f"- {sentence}")
     typer.echo(edge_note(advice))
@@ -654,7 +654,7 @@ def advise(
     if advice.skill_check is not None:
         typer.echo(f"{skilled_allies_text(confirm_with, *advice.skilled_allies)} "
                    f"{change_skill_text(advice.skill_check, confirm_with)}")  # fmt: skip
-    print_table(summary, f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "
+    print_table(shown(summary), f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "
                 "deck, original (before) and proposal (after); differences paired on the same games")  # fmt: skip
     typer.echo(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {seed} "
                f"(in-sample); edge checks: {advice.games['edge']:,} games on seed {edge_seed(seed)}; hold-out: "

@@ -20,8 +20,9 @@ from analysis.experiments.advise_edits import (
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
     diff_html, dominated, edit_sentences, edits_table, flagged_table, headline, quantity_text, short_list_lead,
-    short_list_table, summary_table, tried_sentence, verdict_counts, write_advice,
+    short_list_table, shown, summary_table, tried_sentence, verdict_counts, write_advice,
 )  # fmt: skip
+from analysis.report.terminal import print_table
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
 from analysis.report.words import free_text
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
@@ -411,6 +412,17 @@ def test_a_zero_width_interval_is_not_shown_as_a_ci():
     assert quantity_text(1.0, 1.0, 1.0, "pp") == "+1.0 pp"
     assert quantity_text(1.0, 0.4, 1.6, "points") == "1.0 points (95% CI 0.4–1.6)"
     assert quantity_text(8.3, 8.0, 8.6, "pp") == "+8.3 pp (95% CI 8.0–8.6)"
+
+
+def test_a_zero_width_interval_in_a_table_shows_its_value_alone_on_the_terminal_too(capsys):
+    """The edits' and the hold-out's tables, as ``revachol advise`` prints them
+    (:func:`shown`): a task's gap of zero width is its value alone; a real interval stays."""
+    table = pd.DataFrame({"card": ["find_your_gun", "kim_kitsuragi"], "in_proposal": [0.0, 8.3],
+                          "in_proposal_low": [0.0, 8.0], "in_proposal_high": [0.0, 8.6]})  # fmt: skip
+    print_table(shown(table), "edits")
+    out = capsys.readouterr().out
+    assert "0.0–0.0" not in out and "nan" not in out
+    assert "8.3 (95% CI 8.0–8.6)" in out
 
 
 def test_the_diff_is_coloured_by_line_and_keeps_its_markers():

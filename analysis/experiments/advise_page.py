@@ -136,8 +136,8 @@ def quantity_text(value: float, low: float, high: float, unit: str, n: int | Non
     return estimate(value, low, high, "", n=n, noun=unit)
 
 
-def _shown(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` for the page: a zero-width interval's bounds blanked, so that a cell
+def shown(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` as the page and the terminal show it: a zero-width interval's bounds blanked, so that a cell
     shows its value alone (:func:`quantity_text`)."""
     shown = table.copy()
     for low in [c for c in table.columns if c.endswith("_low") and f"{c[:-4]}_high" in table.columns]:
@@ -469,17 +469,17 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             _wide(table_html(short), "estimates"),
             f"<h2>The edits</h2>{lead}<ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
             *([f"<h2>Each edit's own effect</h2><p class=\"note\">{escape(own_effects_lead(advice))}</p>",
-               _wide(table_html(_shown(edits)), "estimates")] if advice.alone else []),
+               _wide(table_html(shown(edits)), "estimates")] if advice.alone else []),
             *(["<h2>The cards that resist</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in resisting) + "</ul>"]
               if resisting else []),
             f"<p class=\"note\">{provenance}</p>",
             f"<p class=\"note\">{escape(edge_note(advice))}</p>",
             "<h2>Every flagged quantity, before and after</h2>",
             f"<p class=\"note\">{QUANTITY_NOTE}</p>",
-            _wide(table_html(_shown(flagged), hide=("quantity",)), "estimates", "sentences"),
+            _wide(table_html(shown(flagged), hide=("quantity",)), "estimates", "sentences"),
             image_html(figure_png(plot_forest(flagged)), "forest plot"),
             "<h2>Counts and side effects</h2>", table_html(counts[["what", "before", "after", "n"]].astype(
-                {"before": np.int64, "after": np.int64})), _wide(table_html(_shown(summary[~is_count])), "estimates"),
+                {"before": np.int64, "after": np.int64})), _wide(table_html(shown(summary[~is_count])), "estimates"),
             *_side_effects_html(side),
             *_skill_check_html(advice),
             "<h2>The proposal's diff</h2>", diff_html(advice.diff),
