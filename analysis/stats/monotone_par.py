@@ -4,8 +4,9 @@ other tasks, with a bootstrap over games.
 A fair reward scale pays at least as much for a harder task: points never decrease
 as the completion rate falls. No functional form is assumed beyond that. For each
 task ``i``, the least-squares monotone (isotonic) fit of points on difficulty over
-the *other* tasks (leave-one-out, ``scipy.optimize.isotonic_regression``, tied
-difficulties pooled) gives two pars:
+the *other* tasks (leave-one-out, tied difficulties pooled; the min-max formula of
+:func:`_sides`, checked against ``scipy.optimize.isotonic_regression`` in the tests)
+gives two pars:
 
 * ``pays_harder``: the fit at the nearest other task as hard or harder, what tasks
   as hard as ``i`` or harder pay (none for the hardest task);
@@ -38,7 +39,11 @@ threshold). A gap that rests on the order of two tasks the games cannot tell apa
 is then not significant, however large it is in the sample.
 
 The fits depend on the difficulties only through their order, so each distinct
-sequence of points in order of difficulty among the resamples is fitted once.
+sequence of points in order of difficulty among the resamples is fitted once, and
+all the fits of a sequence (each task left out) in one array expression: on the
+default deck's 25 tasks and 1,999 resamples of few games, where nearly every
+resample orders the tasks differently, 0.6 s against 3.2 s for a refit per task left
+out.
 """
 
 from __future__ import annotations
@@ -46,7 +51,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy.optimize import isotonic_regression
 from scipy.stats import rankdata
 
 from analysis.stats.clustered import GameMoments
@@ -85,23 +89,53 @@ def resampled_rates(moments: GameMoments, resamples: int = RESAMPLES, seed: int 
     return np.random.default_rng(seed).multivariate_normal(rate, covariance, size=resamples, method="eigh")
 
 
-def _sides(points: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``pays_harder``, ``pays_easier`` (leave-one-out) and the fit over all tasks,
-    for one order of difficulty (``rank``: higher is easier, ties equal)."""
-    count = len(points)
-    harder, easier = np.full(count, np.nan), np.full(count, np.nan)
-    for i in range(count + 1):
-        keep = np.arange(count) != i  # i == count: every task
-        levels, inverse = np.unique(rank[keep], return_inverse=True)
-        weights = np.bincount(inverse).astype(np.float64)
-        fit = isotonic_regression(np.bincount(inverse, points[keep]) / weights, weights=weights, increasing=False).x
-        if i == count:
-            return harder, easier, fit[inverse]
-        below = np.searchsorted(levels, rank[i], "right") - 1  # nearest other task as hard or harder
-        above = np.searchsorted(levels, rank[i], "left")  # nearest other task as easy or easier
-        harder[i] = fit[below] if below >= 0 else np.nan
-        easier[i] = fit[above] if above < len(levels) else np.nan
-    raise AssertionError("unreachable")
+CHUNK = 64  # sequences fitted at once: (CHUNK, T + 1, T, T) float64 arrays, about 10 MB at 25 tasks
+
+
+def _sides(points: np.ndarray, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``pays_harder``, ``pays_easier`` (leave-one-out) and the fit over all tasks for
+    each row of ``points`` and ``ranks`` (S, T), both in order of difficulty (``ranks``
+    non-decreasing: higher is easier, ties equal); each output (S, T) in that order.
+
+    The least-squares non-increasing fit with tied difficulties pooled is, at position
+    ``j``, ``min over a ≤ j of max over b ≥ j of mean(points[a..b])``, with ``a`` the
+    first and ``b`` the last of a group of ties (the min-max formula of isotonic
+    regression: Robertson, Wright & Dykstra, *Order Restricted Statistical Inference*,
+    1988, theorem 1.4.4). Leaving task ``i`` out is giving it weight 0: every mean
+    over the others is unchanged. So the ``T + 1`` fits of a sequence (each task left
+    out, then none) are one array expression: a suffix max over ``b``, then a prefix
+    min over ``a``, :data:`CHUNK` sequences at a time."""
+    count, out = points.shape[1], [np.empty(points.shape) for _ in range(3)]
+    weight = 1.0 - np.eye(count + 1, count)  # (L, T): row l leaves task l out; row T leaves none
+    for lo in range(0, len(points), CHUNK):
+        y, rank = points[lo : lo + CHUNK], ranks[lo : lo + CHUNK]
+        sums = np.zeros((len(y), count + 1, count + 1))
+        np.cumsum(weight[None] * y[:, None, :], axis=-1, out=sums[..., 1:])
+        sizes = np.zeros((count + 1, count + 1))
+        np.cumsum(weight, axis=-1, out=sizes[:, 1:])
+        total = sums[..., None, 1:] - sums[..., :-1, None]  # (S, L, a, b): points in a..b
+        size = sizes[:, None, 1:] - sizes[:, :-1, None]  # (L, a, b): tasks in a..b
+        first = np.ones(rank.shape, bool)
+        first[:, 1:] = rank[:, 1:] != rank[:, :-1]  # a group of ties starts here
+        last = np.ones(rank.shape, bool)
+        last[:, :-1] = first[:, 1:]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = total / size
+        upper = np.triu(np.ones((count, count), bool))
+        usable = upper & (size > 0) & first[:, None, :, None] & last[:, None, None, :]
+        best = np.maximum.accumulate(np.where(usable, mean, -np.inf)[..., ::-1], axis=-1)[..., ::-1]
+        best = np.where(first[:, None, :, None] & upper, best, np.inf)  # (S, L, a, j): max over b ≥ j, a ≤ j
+        fit = best.min(axis=-2)  # (S, L, j)
+        position = np.arange(count)
+        start = np.maximum.accumulate(np.where(first, position, 0), axis=-1)  # first of i's group of ties
+        end = np.minimum.accumulate(np.where(last, position, count)[:, ::-1], axis=-1)[:, ::-1]  # its last
+        below = np.where(end != position, end, position - 1)  # nearest other task as hard or harder
+        above = np.where(start != position, start, position + 1)  # nearest other task as easy or easier
+        rows = np.arange(len(y))[:, None]
+        out[0][lo : lo + CHUNK] = np.where(below >= 0, fit[rows, position, np.clip(below, 0, count - 1)], np.nan)
+        out[1][lo : lo + CHUNK] = np.where(above < count, fit[rows, position, np.clip(above, 0, count - 1)], np.nan)
+        out[2][lo : lo + CHUNK] = fit[:, count]
+    return out[0], out[1], out[2]
 
 
 def _all_sides(points: np.ndarray, rates: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -113,11 +147,11 @@ def _all_sides(points: np.ndarray, rates: np.ndarray) -> tuple[np.ndarray, np.nd
     keys = np.concatenate([points[order], np.take_along_axis(ranks, order, -1)], axis=1)
     sequences, inverse = np.unique(keys, axis=0, return_inverse=True)
     count = len(points)
-    fitted = [_sides(key[:count], key[count:]) for key in sequences]
+    fitted = _sides(sequences[:, :count], sequences[:, count:])
     out = []
     for k in range(3):
         by_task = np.empty(order.shape)
-        np.put_along_axis(by_task, order, np.stack([f[k] for f in fitted])[inverse.ravel()], axis=-1)
+        np.put_along_axis(by_task, order, fitted[k][inverse.ravel()], axis=-1)
         out.append(by_task)
     return tuple(out)  # type: ignore[return-value]
 
