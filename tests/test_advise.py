@@ -19,8 +19,8 @@ from analysis.experiments.advise_edits import (
 )  # fmt: skip
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
-    diff_html, dominated, edit_sentences, edits_table, flagged_table, headline, quantity_text, short_list_lead,
-    short_list_table, shown, summary_table, tried_sentence, verdict_counts, write_advice,
+    diff_html, dominated, edit_sentences, edits_table, flagged_table, headline, nearest_fix, quantity_text,
+    short_list_lead, short_list_table, shown, summary_table, tried_sentence, verdict_counts, write_advice,
 )  # fmt: skip
 from analysis.report.terminal import print_table
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
@@ -104,7 +104,7 @@ def test_r9_4_a_deck_whose_edge_grows_on_the_edge_seed_is_not_accepted(default_d
         ("1 edits", "edge"), ("allies[15].symbols = ['purple']", "edge"), ("allies[15].symbols = ['yellow']", "")]
 
 
-def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_and_the_guard_that_refused_it(default_deck):
+def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_the_guard_that_refused_it_and_the_nearest_fix(default_deck):
     """Removing Evrart Claire's yellow symbol kept the edge on the search seed but grew
     it on the edge seed (+0.6 pp, 95% CI 0.2-1.0); removing his purple one made games
     5.5% longer: both refused, each with its guard and numbers."""
@@ -127,6 +127,14 @@ def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_and_the_guard_tha
         "55.00; allowed ±5%).")  # fmt: skip
     assert tried_sentence(log, "kim_kitsuragi", "Kim Kitsuragi", "stronger").startswith(
         "Kim Kitsuragi still has a verdict, stronger: no edit was tried for it")
+    # issue 48: the one change that would fix him, and why it was not taken (the nearest to zero a guard refused)
+    assert nearest_fix(log, "evrart_claire", "Evrart Claire", 2.0, "pp") == (
+        " The change that would bring Evrart Claire within ±2 pp: Remove the yellow symbol from Evrart Claire "
+        "(+0.5 pp in-sample); not taken: the first player's edge grew.")  # fmt: skip
+    assert nearest_fix(log, "evrart_claire", "Evrart Claire", 0.4, "pp") == (
+        " No edit tried brings Evrart Claire within ±0.4 pp; the nearest, Remove the yellow symbol from Evrart Claire, "
+        "leaves it at +0.5 pp in-sample (refused: the first player's edge grew).")  # fmt: skip
+    assert nearest_fix(log, "kim_kitsuragi", "Kim Kitsuragi", 2.0, "pp") == ""
     # issue 48 item 6: what would free him, from the guards that refused him and his ability (A9), never edited
     refused = list(log.loc[log["card"] == "evrart_claire", "refused_by"])
     assert free_text(refused, "forced_draw", "A9") == (
@@ -468,7 +476,7 @@ def test_two_planted_crowns_each_edit_alone_fixes_its_ally_and_the_short_list_ho
         row = edits.loc[card]
         assert row["original"] > 2.0 and abs(row["alone"]) < abs(row["original"]) / 2  # its own effect, towards zero
         assert abs(row["alone"] - row["in_proposal"]) < 1.5  # pp: the other edit barely moves it
-    assert advice.games["own"] == 2 * 2 * 10_000  # two decks, each with its points-blind companion
+    assert advice.games["own"] == 2 * 10_000  # two decks, an ally's edit each: no points-blind companion
     short = short_list_table(advice)
     assert list(short["edits"]) == [1, 2] and list(short["file"]) == ["proposal-1.yaml", "proposal.yaml"]
     one = load_deck(tmp_path / "out" / "proposal-1.yaml")

@@ -409,8 +409,9 @@ def advise(
             bar(f"each edit alone ({len(deviations)} deck{'s' * (len(deviations) != 1)}) on the same {holdout_games:,} "
                 "fresh games", search, current)  # fmt: skip
         alone = tuple(_confirm(text, {key: values[key] for key in change.keys}, str(cards), limits, fresh,
-                               holdout_games, "own", out, run, threshold_pp, threshold_points)[1]
-                      for change in deviations)  # fmt: skip
+                               holdout_games, "own", out, run, threshold_pp, threshold_points,
+                               blind=change.section == "tasks")[1]
+                      for change in deviations)  # an ally's effect needs no points-blind games; a task's gap does
         shorter, prefixes = [], {}
         for k in sorted({k for k in short_list if 0 < k < len(values)}):
             first_k = list(values)[:k]  # the search's order: its best-ranked first
@@ -443,14 +444,17 @@ def advise(
 
 
 def _confirm(text: str, values: dict[Key, Any], file: str, limits: Limits, fresh: int, n: int,
-             sample: str, out: Path, run, threshold_pp: float,
-             threshold_points: float) -> tuple[Path | None, Measures | None]:  # fmt: skip
+             sample: str, out: Path, run, threshold_pp: float, threshold_points: float,
+             blind: bool = True) -> tuple[Path | None, Measures | None]:  # fmt: skip
     """The card file with ``values`` in place, played by ``run`` on the hold-out seed
-    ``fresh`` (``n`` games, and as many points-blind, counted under ``sample``) in
-    ``out/holdout/`` (a deck already played is reused): its run directory and
-    measures, or (None, None) when it does not validate."""
+    ``fresh`` (``n`` games, and with ``blind`` as many points-blind, counted under
+    ``sample``) in ``out/holdout/`` (a deck already played is reused): its run
+    directory and measures, or (None, None) when it does not validate. Without the
+    points-blind games the tasks' gaps are judged on the difficulty as played
+    (:func:`analysis.task_calibration.points_blind_run`): only the allies' effects
+    are then to be read."""
     deck = check(apply(text, values, file), file, limits)
     if deck is None:
         return None, None
-    run_dir = run(deck, out / "holdout" / deck.content_hash[:16], fresh, n, sample)
+    run_dir = run(deck, out / "holdout" / deck.content_hash[:16], fresh, n, sample, blind)
     return run_dir, measure(run_dir, threshold_pp, threshold_points)

@@ -216,7 +216,8 @@ def own_effects_lead(advice: Advice) -> str:
     """The line above the edits' table: where its figures come from and what they cost."""
     return (f"Each edit alone on the original deck (its own effect) beside the full proposal, on the same "
             f"{advice.holdout_games:,} fresh games per deck of the hold-out seed {advice.holdout_seed}: "
-            f"{advice.games.get('own', 0):,} games for the edits alone (points-blind companions included). "
+            f"{advice.games.get('own', 0):,} games for the edits alone (with points-blind companions for the task edits; "
+            "an ally's effect needs none). "
             + QUANTITY_NOTE)  # fmt: skip
 
 
@@ -297,10 +298,41 @@ def resist_sentences(advice: Advice) -> list[str]:
     (:func:`tried_sentence`)."""
     flagged = flagged_table(advice)
     still = flagged[flagged["verdict_after"] != ""]
+    thresholds = {"ally": float(advice.after.allies["threshold_pp"].iloc[0]),
+                  "task": float(advice.after.tasks["threshold_points"].iloc[0])}  # fmt: skip
     return [tried_sentence(advice.search, r["card"], r["name"], f"{r['verdict_after']} "
                            f"({quantity_text(r['after'], r['after_low'], r['after_high'], r['unit'])} on the hold-out)",
-                           advice.only) + _frees(advice, r["card"], r["verdict_after"] == "weaker")
+                           advice.only)
+            + nearest_fix(advice.search, r["card"], r["name"], thresholds[r["kind"]], r["unit"])
+            + _frees(advice, r["card"], r["verdict_after"] == "weaker")
             for _, r in still.iterrows()]  # fmt: skip
+
+
+GUARD_WORDS = {"edge": "the first player's edge grew", "length": "it moved game length beyond the guard",
+               "new verdict": "it put another card beyond the aim", "excess": "the deck was no better overall"}  # fmt: skip
+"""Why a guard refused an edit, in a few words (:meth:`.advise_search.Search.refusal`)."""
+
+
+def nearest_fix(search: pd.DataFrame, card: str, name: str, threshold: float, unit: str) -> str:
+    """The one refused edit that would have fixed a card that resists, from the search's
+    log (``target_after``, in-sample): `` The change that would bring Evrart Claire within
+    ±2 pp: Evrart Claire loses A9 forced draw (+0.9 pp in-sample); not taken: the first
+    player's edge grew.`` The edit whose quantity lies nearest zero among those a guard
+    refused (:data:`GUARD_WORDS`); when none comes within ``threshold``, the nearest is
+    named as such. Empty when no refused edit was measured for the card."""
+    if "target_after" not in search or search.empty:
+        return ""
+    rows = search[(search["card"] == card) & search["refused_by"].isin(list(GUARD_WORDS))
+                  & search["target_after"].notna()]  # fmt: skip
+    if rows.empty:
+        return ""
+    row = rows.loc[rows["target_after"].abs().idxmin()]
+    value = f"{row['target_after']:+.1f} {unit} in-sample"
+    if abs(row["target_after"]) < threshold:
+        return (f" The change that would bring {name} within ±{threshold:g} {unit}: {row['edit'] or row['edits']} "
+                f"({value}); not taken: {GUARD_WORDS[row['refused_by']]}.")  # fmt: skip
+    return (f" No edit tried brings {name} within ±{threshold:g} {unit}; the nearest, {row['edit'] or row['edits']}, "
+            f"leaves it at {value} (refused: {GUARD_WORDS[row['refused_by']]}).")  # fmt: skip
 
 
 def _frees(advice: Advice, card: str, weaker: bool) -> str:

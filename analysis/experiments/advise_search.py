@@ -333,13 +333,18 @@ class Search:
     deck: Deck | None = None
 
     def record(self, stage: str, m: Measures | None, note: str, card: str = "", refused_by: str = "",
-               why: str = "", edit: str = "") -> None:  # fmt: skip
+               why: str = "", edit: str = "", target: Key | None = None) -> None:  # fmt: skip
         """One row of the log (``search.csv``): a deck played, and, for an attempt at a
         target, its ``card`` (id), the guard that refused it (``refused_by``: ``edge``,
         ``length``, ``new verdict``, ``excess``, ``no closer``, ``dropped early``,
-        ``validation``, ``max edits``; empty when accepted), ``why``, with its numbers, and ``edit`` in a designer's words."""
+        ``validation``, ``max edits``; empty when accepted), ``why``, with its numbers, ``edit`` in a
+        designer's words, and ``target_after``: the target's quantity on this deck (in-sample; an
+        ally's effect in pp, a task's gap from par in points), so that the page can name the
+        refused edit that would have fixed a card that resists."""
         row = {"stage": stage, "edits": note, "card": card, "edit": edit, "refused_by": refused_by, "why": why,
                "edge_relaxed": self.settings.relaxed}  # fmt: skip
+        if m is not None and target is not None:
+            row["target_after"] = quantity(m, *target[:2])
         if m is not None:
             targets = self.settings.targets(m)
             row |= {"excess": self.settings.excess(m, self.original),
@@ -415,7 +420,7 @@ class Search:
             return None, ("validation", INVALID)
         refused = self.refusal(values, m, current, stage.split()[-1], note)
         why = refused[1] if refused else (f"accepted (in-sample, {_quantity_words(m, target)})")
-        self.record(stage, m, note, card, refused[0] if refused else "", why, edit)
+        self.record(stage, m, note, card, refused[0] if refused else "", why, edit, target)
         return m, refused
 
     def screen(self, deck: Deck, values: dict[Key, Any], current: Measures,
@@ -461,7 +466,8 @@ class Search:
                 closer = after < before
                 self.record(stage, m, note, card, "" if closer else "no closer",
                             m.settled if closer else f"it did not move its {_quantity_words(m, _target(edit))} towards "
-                            f"zero (from {quantity(current, section, index):+.2f})", self.edit(edit))  # fmt: skip
+                            f"zero (from {quantity(current, section, index):+.2f})", self.edit(edit),
+                            _target(edit))  # fmt: skip
                 grew = not self.settings.relaxed and self.settings.edge_broken(m.edge_change, self.original.edge["value"])
                 self.edge_refused += bool(closer and grew)
                 if closer:
