@@ -24,14 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's analysis, not an installed one
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("run", type=Path, help="a run directory")
+    parser.add_argument("run", type=Path, help="a run directory, with or without its points-blind companion")
     parser.add_argument("--games", type=int, default=0, help="scale the moments down to this many games (0: as run)")
     parser.add_argument("--repeat", type=int, default=3, help="calls timed; the fastest is printed")
     args = parser.parse_args(argv)
