@@ -507,6 +507,35 @@ def _ability(index: int) -> tuple[str, int, str]:
     return ("allies", index, "ability")
 
 
+GARY, IDIOT, SMOKER = 34, 37, 38
+
+
+def test_r1_2_a_symbol_that_cannot_be_removed_is_moved_to_one_of_the_two_weakest_allies_with_one(default_deck):
+    """Gary has lost his yellow symbol, so yellow's supply equals its demand: removing
+    Evrart Claire's yellow would leave it short, and is refused; moving it to one of
+    the two weakest allies with one symbol (Smoker on the balcony, Idiot Doom Spiral)
+    keeps the supply, validates, and reads as one move with its partner. His purple,
+    one to spare, is only removed."""
+    text = apply(DEFAULT_CARDS.read_text(), {("allies", GARY, "symbols"): ["red"]}, "cards.yaml")
+    current, limits = parse_deck(text, "cards.yaml"), Limits.of(default_deck)
+    key = ("allies", EVRART, "symbols")
+    effects = _effects(default_deck, evrart=12.0, smoker=-5.0, idiot=-4.0, gary=-1.0)
+    edits = candidate_edits(current, key, WEAKEN, editable(default_deck), effects)
+    assert edits == [{key: ["purple"]}, {key: ["yellow"]},
+                     {key: ["purple"], ("allies", SMOKER, "symbols"): ["blue", "yellow"]},
+                     {key: ["purple"], ("allies", IDIOT, "symbols"): ["red", "yellow"]}]  # fmt: skip
+    assert check(apply(text, edits[0], "cards.yaml"), "cards.yaml", limits) is None  # yellow short of its demand
+    for edit in edits[1:]:
+        assert check(apply(text, edit, "cards.yaml"), "cards.yaml", limits) is not None
+    move = changes(current, edits[2])
+    assert [c.sentence() for c in move] == ["Move Evrart Claire's yellow symbol to Smoker on the balcony",
+                                            "Smoker on the balcony takes Evrart Claire's yellow symbol"]  # fmt: skip
+    assert move[0].keys == [key, ("allies", SMOKER, "symbols")]
+    # a removal and an unrelated addition of another colour stay two edits
+    apart = changes(current, {key: ["yellow"], ("allies", SMOKER, "symbols"): ["blue", "green"]})
+    assert [c.partner for c in apart] == ["", ""]
+
+
 def test_a9_a_stronger_ally_loses_its_ability_or_gives_it_to_one_of_the_two_weakest(default_deck):
     """Evrart Claire (A9 forced draw) stronger: removed, or moved to the two weakest
     allies (Lilienne, René Arnoux, who have none); each edit validates, and in the

@@ -12,6 +12,10 @@ task (R1.4)     requires   one required symbol added, removed or recoloured
 morale (R1.3)   save       one step easier or harder (R8 Reading's forms, by
                            probability: ``[a, a]`` 1/36 < ``[a, b]`` 2/36 <
                            ``any_double`` 6/36 < ``{one_face: a}`` 11/36)
+ally (R1.2)     symbols    a stronger ally's symbol that could not be removed (its
+                           colour would fall short of demand) moved to one of the
+                           weakest allies with one symbol: two allies' ``symbols``
+                           (:func:`candidate_edits`)
 ally (A1-A9)    ability    with ``abilities`` (``--abilities``) only: removed, moved
                            to an ally that has none, or swapped with another
                            ally's (:func:`candidate_edits`)
@@ -22,7 +26,7 @@ abilities without ``abilities``. A field is left alone when it is locked (``--lo
 the card's ``locked:`` list), with ``only_estimated`` when the card does not
 list it under ``estimated:`` (a printed value, RULES R1 Reading), and with ``only``
 (``--only CARD``) when its card is not one of those named. An ability moved or
-swapped edits two allies' ``ability``: both must be editable.
+swapped, or a symbol moved, edits two allies' fields: both must be editable.
 
 Each edit has a direction, from the verdict it answers: a stronger ally loses
 strength (a symbol removed, or recoloured towards the colour tasks need least), a
@@ -225,6 +229,9 @@ def candidate_edits(deck: Deck, key: Key, direction: int, allowed: set[Key],
     ``allowed`` (:func:`editable`) and whose ability differs. Any other field:
     :func:`candidate_values`.
     """
+    if key[2] == "symbols" and direction == WEAKEN:
+        moves = _symbol_moves(deck, key, allowed, list(effects))
+        return [{key: value} for value in candidate_values(deck, key, direction)] + moves
     if key[2] != "ability":
         return [{key: value} for value in candidate_values(deck, key, direction)]
     index, own = key[1], deck.allies[key[1]].ability
@@ -238,6 +245,29 @@ def candidate_edits(deck: Deck, key: Key, direction: int, allowed: set[Key],
     else:
         partners, edits = [i for i in reversed(order) if deck.allies[i].ability][:PARTNERS], []
     return edits + [{key: deck.allies[i].ability, ("allies", i, "ability"): own} for i in partners]
+
+
+def _symbol_moves(deck: Deck, key: Key, allowed: set[Key], effect: list[float]) -> list[dict[Key, Any]]:
+    """A stronger ally's symbol whose removal would leave its colour short of demand
+    (supply − 1 < demand, :func:`sim.deck_summary.summarise`; every colour of the default
+    deck has one symbol to spare, so a second removal of a colour is refused), moved to
+    one of the :data:`PARTNERS` weakest allies (by ``effect``, pp) that hold one symbol
+    and whose ``symbols`` are in ``allowed``: the colour's supply is kept (R1.2: an ally
+    holds at most two symbols)."""
+    data, index = deck.to_yaml_data()["allies"], key[1]
+    symbols = data[index]["symbols"]
+    if len(symbols) != 2:
+        return []
+    balance = {c.colour: c for c in summarise(deck).colours}
+    tight = [s for s in dict.fromkeys(symbols) if s in balance and balance[s].supply - 1 < balance[s].demand]
+    partners = sorted((i for i, ally in enumerate(data) if i != index and len(ally["symbols"]) == 1
+                       and ("allies", i, "symbols") in allowed), key=lambda i: effect[i])[:PARTNERS]  # fmt: skip
+    edits = []
+    for moved in tight:
+        rest = list(symbols)
+        rest.remove(moved)
+        edits += [{key: rest, ("allies", i, "symbols"): [*data[i]["symbols"], moved]} for i in partners]
+    return edits
 
 
 def ability_words(name: str) -> str:
@@ -311,9 +341,16 @@ class Change:
 
     def sentence(self) -> str:
         """The edit in plain words: ``Remove the purple symbol from Evrart Claire``,
-        ``Evrart Claire gives A9 forced draw to Glen``."""
+        ``Evrart Claire gives A9 forced draw to Glen``, ``Move Evrart Claire's yellow
+        symbol to Glen`` (its partner's: ``Glen takes Evrart Claire's yellow symbol``)."""
         if self.field == "ability":
             return self._ability_sentence()
+        if self.field == "symbols" and self.partner:
+            lost = list((Counter(self.old) - Counter(self.new)).elements())
+            if lost:
+                return f"Move {self.name}'s {lost[0]} symbol to {self.partner}"
+            gained = list((Counter(self.new) - Counter(self.old)).elements())[0]
+            return f"{self.name} takes {self.partner}'s {gained} symbol"
         if self.field == "points":
             verb = "Raise" if self.new > self.old else "Lower"
             return f"{verb} {self.name}'s points from {self.old} to {self.new}"
@@ -347,7 +384,9 @@ class Change:
 def changes(original: Deck, values: dict[Key, Any]) -> list[Change]:
     """The edits of a proposal, one per changed field, in the deck's order. Two
     allies' ``ability`` changes that mirror each other (one's old is the other's new,
-    and back) are an ability moved or swapped: each names the other as its partner."""
+    and back) are an ability moved or swapped, and an ally that lost one symbol and
+    another that gained that colour (nothing else changed) a symbol moved: each names
+    the other as its partner."""
     data = original.to_yaml_data()
     out = []
     for section, index, field in sorted(values, key=lambda k: (list(KIND).index(k[0]), k[1], k[2])):
@@ -361,9 +400,29 @@ def changes(original: Deck, values: dict[Key, Any]) -> list[Change]:
         j = next((j for j in single if (out[j].old, out[j].new) == (out[i].new, out[i].old)), None)
         if j is not None:
             single.remove(j)
-            out[i], out[j] = (replace(out[i], partner=out[j].name, partner_index=out[j].index),
-                              replace(out[j], partner=out[i].name, partner_index=out[i].index))  # fmt: skip
+            out[i], out[j] = _partners(out[i], out[j])
+    symbols = [i for i, change in enumerate(out) if change.field == "symbols"]
+    lost = [i for i in symbols if _one_symbol(out[i].new, out[i].old)]
+    gained = [i for i in symbols if _one_symbol(out[i].old, out[i].new)]
+    for i in lost:
+        j = next((j for j in gained if _one_symbol(out[j].old, out[j].new) == _one_symbol(out[i].new, out[i].old)), None)
+        if j is not None:
+            gained.remove(j)
+            out[i], out[j] = _partners(out[i], out[j])
     return out
+
+
+def _partners(a: Change, b: Change) -> tuple[Change, Change]:
+    return (replace(a, partner=b.name, partner_index=b.index), replace(b, partner=a.name, partner_index=a.index))
+
+
+def _one_symbol(before: Any, after: Any) -> str | None:
+    """The one symbol ``after`` adds to ``before`` (both ally ``symbols``) when that is
+    all that changed, else None."""
+    if not (isinstance(before, list) and isinstance(after, list)):
+        return None
+    added, removed = Counter(after) - Counter(before), Counter(before) - Counter(after)
+    return next(iter(added)) if sum(added.values()) == 1 and not removed else None
 
 
 def apply(text: str, values: dict[Key, Any], file: str) -> str:

@@ -15,7 +15,8 @@ left flagged, often new verdicts, since every edit moves the average ally):
    threshold_points``). Aiming inside the threshold leaves room for the hold-out's
    noise.
 2. *Screen*: each target's single-card edits (a task's points when they may be
-   edited, else its requirement; with ``--abilities`` an ally's ability too, moved or
+   edited, else its requirement; a stronger ally's symbol that cannot be removed,
+   moved to a weak ally; with ``--abilities`` an ally's ability too, moved or
    swapped with another ally's, :func:`.advise_edits.candidate_edits`) in the
    direction its sign asks for (a stronger ally loses a symbol or its ability, a
    task that overpays loses a point …) are played one at a time on top of the
@@ -164,7 +165,7 @@ EDGE_TOLERANCE_PP = 0.25  # a paired growth of the first player's edge beyond th
 INVALID = ("the deck does not validate (or leaves a colour short of its demand, or gives an ability to more allies "
            "than the original)")
 PAIRS = 3  # pair moves tried per card whose best edit a guard refused (module docstring)
-Edit = dict[Key, Any]  # one designer's edit: the values it sets (two allies' ability for a move or a swap)
+Edit = dict[Key, Any]  # one designer's edit: the values it sets (two allies' fields for a move or a swap)
 
 
 TARGETS = "write edge=LO..HI (the first player's edge, pp) or turns=LO..HI (mean turns per game), e.g. edge=-1..1"
