@@ -37,8 +37,10 @@ what would be valid, all gathered in one :class:`DeckError`.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import enum
+import functools
 import hashlib
 import json
 import re
@@ -381,7 +383,22 @@ class _StrictLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+PARSED_TEXTS = 32  # deck texts whose YAML parse is kept: advise parses each candidate's text about ten times
+
+
 def _parse_yaml(text: str, file: str) -> tuple[Any, yaml.Node | None]:
+    """The YAML data (a copy of its own) and node tree of a deck file's text. Parsing
+    is most of :func:`parse_deck`'s time (about 55 ms for the default deck, pure-Python
+    PyYAML: :class:`_StrictLoader` refuses aliases in the composer, which the C parser
+    skips), and a run's deck is parsed by every table that opens the run, so the last
+    :data:`PARSED_TEXTS` texts' parses are kept: the node tree is shared (its readers
+    only read it), the data copied (validation may be handed it)."""
+    data, node = _parsed(text, file)
+    return copy.deepcopy(data), node
+
+
+@functools.lru_cache(maxsize=PARSED_TEXTS)
+def _parsed(text: str, file: str) -> tuple[Any, yaml.Node | None]:
     loader = _StrictLoader(text)
     try:
         node = loader.get_single_node()

@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 import yaml
 
-from sim.cards import MAX_ALLIES, MAX_MORALE, MAX_POINTS, MAX_TASKS, Deck, DeckError, Save, SaveKind, dump_yaml, parse_deck
+from sim.cards import (MAX_ALLIES, MAX_MORALE, MAX_POINTS, MAX_TASKS, Deck, DeckError, Save, SaveKind, _parse_yaml, dump_yaml,
+                       parse_deck, with_values)
 from sim.deck_arrays import NO_SYMBOL, compile_deck
 from sim.deck_summary import summarise
+from tests.conftest import DEFAULT_CARDS
 
 NAMED_ABILITIES = {
     "lena": "borrow", "cuno": "borrow", "jean_vicquemare": "borrow", "klaasje": "borrow",
@@ -298,3 +300,17 @@ def test_an_error_message_never_echoes_a_long_value_in_full(default_deck):
     messages = [str(p) for p in error.value.problems]
     assert len(messages) == 5 and all(len(m) < 400 for m in messages), messages
     assert all("(100,002 characters)" in m for m in messages)
+
+
+def test_a_text_parsed_again_is_the_same_deck_and_its_data_is_a_copy_of_its_own():
+    """The last texts' parses are kept (sim.cards.PARSED_TEXTS): parsing a text again
+    gives an equal deck, data that a caller may change without changing the next
+    parse, and an edited text is parsed afresh."""
+    text = DEFAULT_CARDS.read_text()
+    first, node = _parse_yaml(text, "cards.yaml")
+    first["allies"][0]["symbols"].append("blue")
+    again, node_again = _parse_yaml(text, "cards.yaml")
+    assert again["allies"][0]["symbols"] == ["crown"] and node_again is node
+    assert parse_deck(text) == parse_deck(text) and parse_deck(text).allies[0].symbols == ["crown"]
+    edited = with_values(text, {("allies", 0, "symbols"): ["crown", "blue"]})
+    assert parse_deck(edited).allies[0].symbols == ["crown", "blue"]
