@@ -14,12 +14,12 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.optimize import isotonic_regression
 from scipy.special import logit
 from scipy.stats import norm
 
 from analysis.stats.clustered import GameMoments
-from analysis.stats.monotone_par import _sides, monotone_par, resampled_rates
+from analysis.stats import monotone_par as monotone_par_module
+from analysis.stats.monotone_par import _refitted, _sides, monotone_par, resampled_rates
 from analysis.task_calibration import (AS_PLAYED, POINTS_BLIND, order_verdicts, out_of_order_with, points_text,
                                       task_calibration)
 from sim.points_blind import blind_points, companion_dir, play_points_blind, points_blind_deck
@@ -109,35 +109,29 @@ def test_ties_in_difficulty_are_pooled_and_count_as_both_as_hard_and_as_easy():
     assert par["gap_points"][1] == -2
 
 
-def _refitted(points: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The oracle of :func:`_sides`: scipy's isotonic regression (pool adjacent
-    violators), refitted on the other tasks for each task left out, tied difficulties
-    pooled first; the pars read at the nearest level on each side."""
-    count = len(points)
-    harder, easier = np.full(count, np.nan), np.full(count, np.nan)
-    for i in range(count + 1):
-        keep = np.arange(count) != i
-        levels, inverse = np.unique(rank[keep], return_inverse=True)
-        weights = np.bincount(inverse).astype(np.float64)
-        fit = isotonic_regression(np.bincount(inverse, points[keep]) / weights, weights=weights, increasing=False).x
-        if i == count:
-            return harder, easier, fit[inverse]
-        below = np.searchsorted(levels, rank[i], "right") - 1
-        above = np.searchsorted(levels, rank[i], "left")
-        harder[i] = fit[below] if below >= 0 else np.nan
-        easier[i] = fit[above] if above < len(levels) else np.nan
-    raise AssertionError("unreachable")
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 6), st.integers(0, 8)), min_size=2, max_size=30))
 def test_the_min_max_fits_equal_pool_adjacent_violators_refitted_without_each_task(tasks):
     """Oracle: every leave-one-out fit of the array formula, ties and all, equals
-    scipy's isotonic regression refitted without that task."""
+    scipy's isotonic regression (pool adjacent violators) refitted without that task,
+    the path of decks of many tasks."""
     points = np.array([p for p, _ in tasks], np.float64)
     rank = np.sort(np.array([r for _, r in tasks], np.float64))  # in order of difficulty; equal ranks are ties
-    for got, want in zip(_sides(points[None], rank[None]), _refitted(points, rank)):
-        assert np.allclose(got[0], want, rtol=0, atol=1e-12, equal_nan=True)
+    for got, want in zip(_sides(points[None], rank[None]), _refitted(points[None], rank[None])):
+        assert np.allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
+
+
+def test_a_deck_of_many_tasks_is_fitted_in_memory_that_does_not_grow_with_their_square(monkeypatch):
+    """Past BUDGET for one sequence, the fits are scipy's, one task left out at a time:
+    the same pars (here forced at 25 tasks, where the array formula would hold
+    25 x 26 x 25 = 16,250 elements a sequence)."""
+    rates = RATES + np.linspace(0, 1e-4, len(RATES))  # no ties
+    replicates = rates + np.random.default_rng(3).normal(0, 0.01, (50, len(RATES)))
+    fast = monotone_par(POINTS, rates, replicates, 1.0)
+    monkeypatch.setattr(monotone_par_module, "BUDGET", 16_249)
+    slow = monotone_par(POINTS, rates, replicates, 1.0)
+    for key, value in fast.items():
+        assert np.allclose(value, slow[key], rtol=0, atol=1e-12, equal_nan=True), key
 
 
 def test_resampled_rates_keep_games_whole_and_are_reproducible():

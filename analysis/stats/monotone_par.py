@@ -5,7 +5,7 @@ A fair reward scale pays at least as much for a harder task: points never decrea
 as the completion rate falls. No functional form is assumed beyond that. For each
 task ``i``, the least-squares monotone (isotonic) fit of points on difficulty over
 the *other* tasks (leave-one-out, tied difficulties pooled; the min-max formula of
-:func:`_sides`, checked against ``scipy.optimize.isotonic_regression`` in the tests)
+:func:`_sides`, or ``scipy.optimize.isotonic_regression`` for decks of many tasks)
 gives two pars:
 
 * ``pays_harder``: the fit at the nearest other task as hard or harder, what tasks
@@ -41,9 +41,9 @@ is then not significant, however large it is in the sample.
 The fits depend on the difficulties only through their order, so each distinct
 sequence of points in order of difficulty among the resamples is fitted once, and
 all the fits of a sequence (each task left out) in one array expression: on the
-default deck's 25 tasks and 1,999 resamples of few games, where nearly every
-resample orders the tasks differently, 0.6 s against 3.2 s for a refit per task left
-out.
+default deck's 25 tasks and 1,999 resamples of 2,000 games, where nearly every
+resample orders the tasks differently, 0.24 s against 1.0 s for a refit per task
+left out (``python benchmarks/task_par.py RUN --games 2000``, a quiet 2-core machine).
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+from scipy.optimize import isotonic_regression
 from scipy.stats import rankdata
 
 from analysis.stats.clustered import GameMoments
@@ -89,7 +90,7 @@ def resampled_rates(moments: GameMoments, resamples: int = RESAMPLES, seed: int 
     return np.random.default_rng(seed).multivariate_normal(rate, covariance, size=resamples, method="eigh")
 
 
-CHUNK = 64  # sequences fitted at once: (CHUNK, T + 1, T, T) float64 arrays, about 10 MB at 25 tasks
+BUDGET = 2_000_000  # elements of one (sequences, T + 1, T, T) float64 array: 16 MB, a few such at once
 
 
 def _sides(points: np.ndarray, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -103,12 +104,18 @@ def _sides(points: np.ndarray, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarra
     regression: Robertson, Wright & Dykstra, *Order Restricted Statistical Inference*,
     1988, theorem 1.4.4). Leaving task ``i`` out is giving it weight 0: every mean
     over the others is unchanged. So the ``T + 1`` fits of a sequence (each task left
-    out, then none) are one array expression: a suffix max over ``b``, then a prefix
-    min over ``a``, :data:`CHUNK` sequences at a time."""
+    out, then none) are one array expression: a suffix max over ``b``, then a min over
+    ``a``, as many sequences at a time as keep an array within :data:`BUDGET` elements.
+    A deck of more tasks than that allows for one sequence (about 125) is fitted by
+    :func:`_refitted` instead, in memory that does not grow with the square of its
+    tasks."""
     count, out = points.shape[1], [np.empty(points.shape) for _ in range(3)]
+    chunk = BUDGET // ((count + 1) * count * count)
+    if chunk < 1:
+        return _refitted(points, ranks)
     weight = 1.0 - np.eye(count + 1, count)  # (L, T): row l leaves task l out; row T leaves none
-    for lo in range(0, len(points), CHUNK):
-        y, rank = points[lo : lo + CHUNK], ranks[lo : lo + CHUNK]
+    for lo in range(0, len(points), chunk):
+        y, rank = points[lo : lo + chunk], ranks[lo : lo + chunk]
         sums = np.zeros((len(y), count + 1, count + 1))
         np.cumsum(weight[None] * y[:, None, :], axis=-1, out=sums[..., 1:])
         sizes = np.zeros((count + 1, count + 1))
@@ -132,9 +139,30 @@ def _sides(points: np.ndarray, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarra
         below = np.where(end != position, end, position - 1)  # nearest other task as hard or harder
         above = np.where(start != position, start, position + 1)  # nearest other task as easy or easier
         rows = np.arange(len(y))[:, None]
-        out[0][lo : lo + CHUNK] = np.where(below >= 0, fit[rows, position, np.clip(below, 0, count - 1)], np.nan)
-        out[1][lo : lo + CHUNK] = np.where(above < count, fit[rows, position, np.clip(above, 0, count - 1)], np.nan)
-        out[2][lo : lo + CHUNK] = fit[:, count]
+        out[0][lo : lo + chunk] = np.where(below >= 0, fit[rows, position, np.clip(below, 0, count - 1)], np.nan)
+        out[1][lo : lo + chunk] = np.where(above < count, fit[rows, position, np.clip(above, 0, count - 1)], np.nan)
+        out[2][lo : lo + chunk] = fit[:, count]
+    return out[0], out[1], out[2]
+
+
+def _refitted(points: np.ndarray, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_sides` by ``scipy.optimize.isotonic_regression`` (pool adjacent
+    violators), refitted on the other tasks for each task left out, tied difficulties
+    pooled first: ``T + 1`` fits of ``T`` points a sequence, in memory of ``T``."""
+    count, out = points.shape[1], [np.full(points.shape, np.nan) for _ in range(3)]
+    for s, (y, rank) in enumerate(zip(points, ranks)):
+        for i in range(count + 1):
+            keep = np.arange(count) != i  # i == count: every task
+            levels, inverse = np.unique(rank[keep], return_inverse=True)
+            weights = np.bincount(inverse).astype(np.float64)
+            fit = isotonic_regression(np.bincount(inverse, y[keep]) / weights, weights=weights, increasing=False).x
+            if i == count:
+                out[2][s] = fit[inverse]
+                break
+            below = np.searchsorted(levels, rank[i], "right") - 1  # nearest other task as hard or harder
+            above = np.searchsorted(levels, rank[i], "left")  # nearest other task as easy or easier
+            out[0][s, i] = fit[below] if below >= 0 else np.nan
+            out[1][s, i] = fit[above] if above < len(levels) else np.nan
     return out[0], out[1], out[2]
 
 
