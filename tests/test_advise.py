@@ -23,7 +23,7 @@ from analysis.experiments.advise_page import (
     short_list_lead, short_list_table, shown, summary_table, tried_sentence, verdict_counts, write_advice,
 )  # fmt: skip
 from analysis.report.terminal import print_table
-from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
+from analysis.experiments.advise_search import CREATED_COST, EDGE_TOLERANCE_PP, Search, Settings, parse_targets
 from analysis.report.words import free_text
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
 from sim.deck_summary import short_colours, summarise
@@ -104,6 +104,23 @@ def test_r9_4_a_deck_whose_edge_grows_on_the_edge_seed_is_not_accepted(default_d
         ("1 edits", "edge"), ("allies[15].symbols = ['purple']", "edge"), ("allies[15].symbols = ['yellow']", "")]
 
 
+def test_a_verdict_created_or_turned_the_other_way_costs_a_threshold_of_excess(default_deck):
+    """Issue 48: a fix of Evrart Claire (+12 pp to +0.5) that pushes Kim Kitsuragi to
+    -3 pp creates a verdict, one that leaves Evrart at +3 pp creates none; with the
+    cost of a verdict created (CREATED_COST, one threshold) the second is the better
+    deck, where the excess alone tied them. An ally turned from weaker to stronger
+    counts as created too."""
+    settings, original = Settings(), _measures(default_deck, 12.0, 0.0)
+    overshoots, short = _measures(default_deck, 0.5, 0.0, kim_pp=-3.0), _measures(default_deck, 3.0, 0.0)
+    assert settings.created(overshoots, original) == {("allies", 10, STRENGTHEN)} and not settings.created(short, original)
+    assert settings.excess(overshoots, original) == pytest.approx(0.75 + CREATED_COST) and settings.excess(
+        short, original) == pytest.approx(0.75)  # (3 - 1.5) / 2 thresholds beyond the aim, each
+    assert settings.score(short, original) < settings.score(overshoots, original)
+    weaker = _measures(default_deck, 12.0, 0.0, kim_pp=-3.0)
+    turned = _measures(default_deck, 0.5, 0.0, kim_pp=3.0)
+    assert settings.created(turned, weaker) == {("allies", 10, WEAKEN)}
+
+
 def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_the_guard_that_refused_it_and_the_nearest_fix(default_deck):
     """Removing Evrart Claire's yellow symbol kept the edge on the search seed but grew
     it on the edge seed (+0.6 pp, 95% CI 0.2-1.0); removing his purple one made games
@@ -128,13 +145,14 @@ def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_the_guard_that_re
     assert tried_sentence(log, "kim_kitsuragi", "Kim Kitsuragi", "stronger").startswith(
         "Kim Kitsuragi still has a verdict, stronger: no edit was tried for it")
     # issue 48: the one change that would fix him, and why it was not taken (the nearest to zero a guard refused)
-    assert nearest_fix(log, "evrart_claire", "Evrart Claire", 2.0, "pp") == (
+    assert nearest_fix(log, "evrart_claire", "Evrart Claire", 2.0, "pp", 11.5) == (
         " The change that would bring Evrart Claire within ±2 pp: Remove the yellow symbol from Evrart Claire "
         "(+0.5 pp in-sample); not taken: the first player's edge grew.")  # fmt: skip
-    assert nearest_fix(log, "evrart_claire", "Evrart Claire", 0.4, "pp") == (
+    assert nearest_fix(log, "evrart_claire", "Evrart Claire", 0.4, "pp", 11.5) == (
         " No edit tried brings Evrart Claire within ±0.4 pp; the nearest, Remove the yellow symbol from Evrart Claire, "
         "leaves it at +0.5 pp in-sample (refused: the first player's edge grew).")  # fmt: skip
-    assert nearest_fix(log, "kim_kitsuragi", "Kim Kitsuragi", 2.0, "pp") == ""
+    assert nearest_fix(log, "kim_kitsuragi", "Kim Kitsuragi", 2.0, "pp", 8.0) == ""
+    assert nearest_fix(log, "evrart_claire", "Evrart Claire", 2.0, "pp", -3.0) == ""  # turned weaker: no such try
     # issue 48 item 6: what would free him, from the guards that refused him and his ability (A9), never edited
     refused = list(log.loc[log["card"] == "evrart_claire", "refused_by"])
     assert free_text(refused, "forced_draw", "A9") == (

@@ -303,7 +303,7 @@ def resist_sentences(advice: Advice) -> list[str]:
     return [tried_sentence(advice.search, r["card"], r["name"], f"{r['verdict_after']} "
                            f"({quantity_text(r['after'], r['after_low'], r['after_high'], r['unit'])} on the hold-out)",
                            advice.only)
-            + nearest_fix(advice.search, r["card"], r["name"], thresholds[r["kind"]], r["unit"])
+            + nearest_fix(advice.search, r["card"], r["name"], thresholds[r["kind"]], r["unit"], r["after"])
             + _frees(advice, r["card"], r["verdict_after"] == "weaker")
             for _, r in still.iterrows()]  # fmt: skip
 
@@ -313,17 +313,19 @@ GUARD_WORDS = {"edge": "the first player's edge grew", "length": "it moved game 
 """Why a guard refused an edit, in a few words (:meth:`.advise_search.Search.refusal`)."""
 
 
-def nearest_fix(search: pd.DataFrame, card: str, name: str, threshold: float, unit: str) -> str:
+def nearest_fix(search: pd.DataFrame, card: str, name: str, threshold: float, unit: str, now: float) -> str:
     """The one refused edit that would have fixed a card that resists, from the search's
     log (``target_after``, in-sample): `` The change that would bring Evrart Claire within
     ±2 pp: Evrart Claire loses A9 forced draw (+0.9 pp in-sample); not taken: the first
     player's edge grew.`` The edit whose quantity lies nearest zero among those a guard
-    refused (:data:`GUARD_WORDS`); when none comes within ``threshold``, the nearest is
-    named as such. Empty when no refused edit was measured for the card."""
+    refused (:data:`GUARD_WORDS`) while the card stood on the side it stands on now
+    (``target_before`` of ``now``'s sign: a card turned from weaker to stronger is not told
+    the edits that would have strengthened it); when none comes within ``threshold``, the
+    nearest is named as such. Empty when no such edit was measured for the card."""
     if "target_after" not in search or search.empty:
         return ""
     rows = search[(search["card"] == card) & search["refused_by"].isin(list(GUARD_WORDS))
-                  & search["target_after"].notna()]  # fmt: skip
+                  & search["target_after"].notna() & (np.sign(search["target_before"]) == np.sign(now))]  # fmt: skip
     if rows.empty:
         return ""
     row = rows.loc[rows["target_after"].abs().idxmin()]

@@ -92,7 +92,15 @@ smaller *excess*:
 
 The excess is ``Σ max(|effect_pp| − AIM·τ, 0)/τ`` over the allies, plus the same over
 the tasks' gaps in points, plus the first player's edge growth over the original's
-(the paired estimate, when positive) in units of ``τ`` (pp).
+(the paired estimate, when positive) in units of ``τ`` (pp), plus
+:data:`CREATED_COST` for each verdict the deck creates (issue 48): a card it puts
+beyond the aim that the original did not, or beyond it the other way (a weaker ally
+made stronger, :meth:`Settings.created`). Without that cost a card pushed just past
+the aim weighed next to nothing, so the search traded verdicts fixed for verdicts
+created (the default deck's proposal with ``--abilities`` turned Measurehead and Smoker
+on the balcony from weaker to stronger, +4.2 and +3.6 pp on the hold-out); with it, a
+verdict created costs as much as a threshold's worth of excess elsewhere, and a large
+fix that creates a marginal one (a planted crown removed) still pays.
 
 *Targets* (``--target edge=LO..HI``, ``--target turns=LO..HI``, issue 48 item 4) are
 ranges the search moves towards: each measure's distance outside its range joins the
@@ -162,6 +170,7 @@ AIM = 0.75  # the search aims each quantity inside this share of its threshold
 LENGTH_TOLERANCE = 0.05  # mean game length may move this share from the original's
 ROUNDS = 3  # screen-and-combine rounds
 EDGE_TOLERANCE_PP = 0.25  # a paired growth of the first player's edge beyond this is larger (module docstring)
+CREATED_COST = 1.0  # excess, in thresholds, of each verdict a deck creates (module docstring)
 INVALID = ("the deck does not validate (or leaves a colour short of its demand, or gives an ability to more allies "
            "than the original)")
 PAIRS = 3  # pair moves tried per card whose best edit a guard refused (module docstring)
@@ -242,7 +251,8 @@ class Settings:
         grown = max(m.edge_change["value"], 0.0) if self.target_edge is None else 0.0
         return float(np.maximum(effect - self.aim * self.threshold_pp, 0).sum() / self.threshold_pp
                      + np.maximum(gap - self.aim * self.threshold_points, 0).sum() / self.threshold_points
-                     + grown / self.threshold_pp + self.miss(m, original))  # fmt: skip
+                     + grown / self.threshold_pp + self.miss(m, original)
+                     + CREATED_COST * len(self.created(m, original)))  # fmt: skip
 
     def miss(self, m: Measures, original: Measures) -> float:
         """How far the targets' measures lie outside their ranges, in thresholds (0
@@ -290,6 +300,12 @@ class Settings:
             broken.append("edge")
         return broken
 
+    def created(self, m: Measures, original: Measures) -> set[tuple[str, int, int]]:
+        """The cards ``m`` puts beyond the aim that the original did not, or beyond it
+        the other way (a weaker ally made stronger): the verdicts a proposal would
+        create (issue 48)."""
+        return set(self.targets(m)) - set(self.targets(original))
+
     def score(self, m: Measures, original: Measures) -> tuple[bool, bool, float]:
         """Lower is better: the length guard broken, then the edge, then the excess."""
         broken = self.guards(m, original)
@@ -334,18 +350,20 @@ class Search:
     deck: Deck | None = None
 
     def record(self, stage: str, m: Measures | None, note: str, card: str = "", refused_by: str = "",
-               why: str = "", edit: str = "", target: Key | None = None) -> None:  # fmt: skip
+               why: str = "", edit: str = "", target: Key | None = None,
+               before: float | None = None) -> None:  # fmt: skip
         """One row of the log (``search.csv``): a deck played, and, for an attempt at a
         target, its ``card`` (id), the guard that refused it (``refused_by``: ``edge``,
         ``length``, ``new verdict``, ``excess``, ``no closer``, ``dropped early``,
         ``validation``, ``max edits``; empty when accepted), ``why``, with its numbers, ``edit`` in a
         designer's words, and ``target_after``: the target's quantity on this deck (in-sample; an
-        ally's effect in pp, a task's gap from par in points), so that the page can name the
-        refused edit that would have fixed a card that resists."""
+        ally's effect in pp, a task's gap from par in points) and ``target_before`` (``before``)
+        on the deck it was tried on, so that the page can name the refused edit that would have
+        fixed a card that resists."""
         row = {"stage": stage, "edits": note, "card": card, "edit": edit, "refused_by": refused_by, "why": why,
                "edge_relaxed": self.settings.relaxed}  # fmt: skip
         if m is not None and target is not None:
-            row["target_after"] = quantity(m, *target[:2])
+            row |= {"target_before": before, "target_after": quantity(m, *target[:2])}
         if m is not None:
             targets = self.settings.targets(m)
             row |= {"excess": self.settings.excess(m, self.original),
@@ -394,9 +412,11 @@ class Search:
                                   f"original's {start:.2f}; allowed ±{100 * LENGTH_TOLERANCE:.0f}%)")  # fmt: skip
             if "edge" in broken:
                 return "edge", _edge_words(m.edge_change, "the search seed")
-            new = {t[:2] for t in self.settings.targets(m)} - {t[:2] for t in self.settings.targets(than)}
+            new = self.settings.created(m, self.original) - self.settings.created(than, self.original)
             if new:
-                return "new verdict", "it put " + ", ".join(sorted(self.card(t).name for t in new)) + " beyond the aim"
+                turned = {t[:2] for t in self.settings.targets(self.original)}
+                return "new verdict", "it put " + ", ".join(sorted(
+                    self.card(t).name + (" (the other way)" if t[:2] in turned else "") for t in new)) + " beyond the aim"
             return "excess", (f"no better: excess {self.settings.excess(m, self.original):.2f} thresholds against "
                               f"{self.settings.excess(than, self.original):.2f}")  # fmt: skip
         if self.settings.relaxed or self.check is None:
@@ -421,7 +441,8 @@ class Search:
             return None, ("validation", INVALID)
         refused = self.refusal(values, m, current, stage.split()[-1], note)
         why = refused[1] if refused else (f"accepted (in-sample, {_quantity_words(m, target)})")
-        self.record(stage, m, note, card, refused[0] if refused else "", why, edit, target)
+        self.record(stage, m, note, card, refused[0] if refused else "", why, edit, target,
+                    quantity(current, *target[:2]))  # fmt: skip
         return m, refused
 
     def screen(self, deck: Deck, values: dict[Key, Any], current: Measures,
@@ -468,7 +489,7 @@ class Search:
                 self.record(stage, m, note, card, "" if closer else "no closer",
                             m.settled if closer else f"it did not move its {_quantity_words(m, _target(edit))} towards "
                             f"zero (from {quantity(current, section, index):+.2f})", self.edit(edit),
-                            _target(edit))  # fmt: skip
+                            _target(edit), quantity(current, section, index))  # fmt: skip
                 grew = not self.settings.relaxed and self.settings.edge_broken(m.edge_change, self.original.edge["value"])
                 self.edge_refused += bool(closer and grew)
                 if closer:
