@@ -23,7 +23,7 @@ from analysis.experiments.advise_page import (
     short_list_lead, short_list_table, shown, summary_table, tried_sentence, verdict_counts, write_advice,
 )  # fmt: skip
 from analysis.report.terminal import print_table
-from analysis.experiments.advise_search import CREATED_COST, EDGE_TOLERANCE_PP, Search, Settings, parse_targets
+from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
 from analysis.report.words import free_text
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
 from sim.deck_summary import short_colours, summarise
@@ -104,21 +104,23 @@ def test_r9_4_a_deck_whose_edge_grows_on_the_edge_seed_is_not_accepted(default_d
         ("1 edits", "edge"), ("allies[15].symbols = ['purple']", "edge"), ("allies[15].symbols = ['yellow']", "")]
 
 
-def test_a_verdict_created_or_turned_the_other_way_costs_a_threshold_of_excess(default_deck):
+def test_a_verdict_created_or_turned_the_other_way_is_told_when_a_deck_is_refused(default_deck):
     """Issue 48: a fix of Evrart Claire (+12 pp to +0.5) that pushes Kim Kitsuragi to
-    -3 pp creates a verdict, one that leaves Evrart at +3 pp creates none; with the
-    cost of a verdict created (CREATED_COST, one threshold) the second is the better
-    deck, where the excess alone tied them. An ally turned from weaker to stronger
-    counts as created too."""
+    -3 pp creates a verdict, one that leaves Evrart at +3 pp creates none; an ally
+    turned from weaker to stronger counts as created too. A deck no better than the
+    current one that creates a verdict is refused as a new verdict, the turned ally
+    told as turned."""
     settings, original = Settings(), _measures(default_deck, 12.0, 0.0)
     overshoots, short = _measures(default_deck, 0.5, 0.0, kim_pp=-3.0), _measures(default_deck, 3.0, 0.0)
     assert settings.created(overshoots, original) == {("allies", 10, STRENGTHEN)} and not settings.created(short, original)
-    assert settings.excess(overshoots, original) == pytest.approx(0.75 + CREATED_COST) and settings.excess(
-        short, original) == pytest.approx(0.75)  # (3 - 1.5) / 2 thresholds beyond the aim, each
-    assert settings.score(short, original) < settings.score(overshoots, original)
     weaker = _measures(default_deck, 12.0, 0.0, kim_pp=-3.0)
-    turned = _measures(default_deck, 0.5, 0.0, kim_pp=3.0)
+    turned = _measures(default_deck, 12.5, 0.0, kim_pp=3.0)  # no smaller excess: refused
     assert settings.created(turned, weaker) == {("allies", 10, WEAKEN)}
+    key = ("allies", 15, "symbols")
+    search = Search(lambda values: turned, settings, weaker, {key}, DEFAULT_CARDS.read_text(), "cards.yaml")
+    search.deck = default_deck
+    assert search.refusal({key: ["yellow"]}, turned, weaker, "1", "") == (
+        "new verdict", "it put Kim Kitsuragi (the other way) beyond the aim")
 
 
 def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_the_guard_that_refused_it_and_the_nearest_fix(default_deck):

@@ -92,15 +92,13 @@ smaller *excess*:
 
 The excess is ``Σ max(|effect_pp| − AIM·τ, 0)/τ`` over the allies, plus the same over
 the tasks' gaps in points, plus the first player's edge growth over the original's
-(the paired estimate, when positive) in units of ``τ`` (pp), plus
-:data:`CREATED_COST` for each verdict the deck creates (issue 48): a card it puts
-beyond the aim that the original did not, or beyond it the other way (a weaker ally
-made stronger, :meth:`Settings.created`). Without that cost a card pushed just past
-the aim weighed next to nothing, so the search traded verdicts fixed for verdicts
-created (the default deck's proposal with ``--abilities`` turned Measurehead and Smoker
-on the balcony from weaker to stronger, +4.2 and +3.6 pp on the hold-out); with it, a
-verdict created costs as much as a threshold's worth of excess elsewhere, and a large
-fix that creates a marginal one (a planted crown removed) still pays.
+(the paired estimate, when positive) in units of ``τ`` (pp). A deck refused for no
+smaller excess is told as ``new verdict`` when it creates one: a card beyond the aim
+that the original did not put there, or beyond it the other way (a weaker ally made
+stronger, :meth:`Settings.created`). Verdicts created cost nothing beyond their own
+excess: one threshold of excess for each, tried on the default deck with
+``--abilities``, left 7 verdicts on the hold-out instead of 4 (2 created either way;
+docs/EXPERIMENTS.md).
 
 *Targets* (``--target edge=LO..HI``, ``--target turns=LO..HI``, issue 48 item 4) are
 ranges the search moves towards: each measure's distance outside its range joins the
@@ -170,7 +168,6 @@ AIM = 0.75  # the search aims each quantity inside this share of its threshold
 LENGTH_TOLERANCE = 0.05  # mean game length may move this share from the original's
 ROUNDS = 3  # screen-and-combine rounds
 EDGE_TOLERANCE_PP = 0.25  # a paired growth of the first player's edge beyond this is larger (module docstring)
-CREATED_COST = 1.0  # excess, in thresholds, of each verdict a deck creates (module docstring)
 INVALID = ("the deck does not validate (or leaves a colour short of its demand, or gives an ability to more allies "
            "than the original)")
 PAIRS = 3  # pair moves tried per card whose best edit a guard refused (module docstring)
@@ -251,8 +248,7 @@ class Settings:
         grown = max(m.edge_change["value"], 0.0) if self.target_edge is None else 0.0
         return float(np.maximum(effect - self.aim * self.threshold_pp, 0).sum() / self.threshold_pp
                      + np.maximum(gap - self.aim * self.threshold_points, 0).sum() / self.threshold_points
-                     + grown / self.threshold_pp + self.miss(m, original)
-                     + CREATED_COST * len(self.created(m, original)))  # fmt: skip
+                     + grown / self.threshold_pp + self.miss(m, original))  # fmt: skip
 
     def miss(self, m: Measures, original: Measures) -> float:
         """How far the targets' measures lie outside their ranges, in thresholds (0
