@@ -15,7 +15,8 @@ import pytest
 
 from analysis.experiments.advise import advise
 from analysis.experiments.advise_edits import (
-    STRENGTHEN, WEAKEN, Change, Limits, Lock, apply, candidate_edits, candidate_values, changes, check, editable, only_cards,
+    STRENGTHEN, WEAKEN, Change, Limits, Lock, apply, candidate_edits, candidate_values, changes, check, editable,
+    kept_whole, only_cards,
 )  # fmt: skip
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
@@ -805,3 +806,24 @@ def test_until_settled_the_search_drops_the_worse_edit_and_proposes_as_without_t
     assert screened["why"].iloc[0].startswith("settled after 10,000 of 50,000 games")
     assert "dropped after 10,000 of 50,000 games" in screened["why"].iloc[1]
     assert log_off.loc[log_off["stage"] == "screen 1", "refused_by"].tolist() == ["", ""]
+
+
+def test_a9_a_chain_of_ability_changes_stays_whole_in_a_shorter_proposal(default_deck):
+    """Kim Kitsuragi's A5 went to Evrart Claire and Evrart's A9 to Smoker on the
+    balcony: three unpaired changes, any part of which alone holds an ability on two
+    allies. A shorter proposal that takes one of them takes all three, and a symbol
+    move its partner's field, but not an unrelated edit."""
+    values = {_ability(KIM): None, ("allies", 9, "symbols"): ["yellow"], _ability(EVRART): "stays",
+              _ability(SMOKER): "forced_draw", ("allies", 4, "symbols"): ["blue", "red"],
+              ("tasks", 0, "points"): 2}  # fmt: skip
+    edits = changes(default_deck, values)
+    assert all(not c.partner for c in edits if c.field == "ability")
+    assert kept_whole(edits, [_ability(EVRART)]) == {_ability(KIM), _ability(EVRART), _ability(SMOKER)}
+    assert kept_whole(edits, [("allies", 9, "symbols")]) == {("allies", 9, "symbols"), ("allies", 4, "symbols")}
+    assert kept_whole(edits, [("tasks", 0, "points")]) == {("tasks", 0, "points")}
+    limits, text = Limits.of(default_deck), DEFAULT_CARDS.read_text()
+    part = {key: values[key] for key in (_ability(KIM), _ability(EVRART))}
+    assert check(apply(text, part, "cards.yaml"), "cards.yaml", limits) is not None  # Kim's A5 given, Evrart's A9 gone
+    assert check(apply(text, {_ability(EVRART): "stays"}, "cards.yaml"), "cards.yaml", limits) is None  # two A5
+    chain = {key: values[key] for key in kept_whole(edits, [_ability(EVRART)])}
+    assert check(apply(text, chain, "cards.yaml"), "cards.yaml", limits) is not None

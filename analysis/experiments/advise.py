@@ -27,7 +27,8 @@ from typing import Any
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength
-from analysis.experiments.advise_edits import Change, Key, Limits, Lock, apply, changes, check, editable, only_cards
+from analysis.experiments.advise_edits import (Change, Key, Limits, Lock, apply, changes, check, editable, kept_whole,
+                                                only_cards)
 from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure, quantity_bounds
 from analysis.experiments.advise_progress import progress as stages
 from analysis.experiments.advise_rounds import Trial, screened_in_rounds
@@ -415,8 +416,8 @@ def advise(
         shorter, prefixes = [], {}
         for k in sorted({k for k in short_list if 0 < k < len(values)}):
             first_k = list(values)[:k]  # the search's order: its best-ranked first
-            whole = {key for change in changes(original, values) if change.key in first_k for key in change.keys}
-            if len(whole) < len(values):  # an ability moved or swapped stays whole: K may grow by its partner's field
+            whole = kept_whole(changes(original, values), first_k)
+            if len(whole) < len(values):  # a move, a swap or a chain of abilities stays whole: K may grow
                 prefixes.setdefault(len(whole), {key: values[key] for key in values if key in whole})
         for k, prefix in prefixes.items():
             bar(f"the short list: the first {k} edits on the same {holdout_games:,} fresh games", search, current)

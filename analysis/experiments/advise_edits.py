@@ -412,6 +412,24 @@ def changes(original: Deck, values: dict[Key, Any]) -> list[Change]:
     return out
 
 
+def kept_whole(edits: list[Change], keys: Iterable[Key]) -> set[Key]:
+    """``keys`` (edited fields) with every field that must go with them for the deck
+    to stay valid: a partner's (a move or a swap, :attr:`Change.keys`) and every
+    ability change linked to one of them by an ability that one gives up and another
+    takes (a chain: Kim Kitsuragi's A5 to Evrart Claire, Evrart's A9 to Smoker on the
+    balcony; a mirrored pair is whole by itself), since a part of a chain alone would
+    hold an ability on two allies (:class:`Limits`)."""
+    whole = {key for change in edits if change.key in set(keys) for key in change.keys}
+    grew = True
+    while grew:
+        chained = [change for change in edits if change.field == "ability" and not change.partner]  # a pair is whole
+        held = {a for change in chained if change.key in whole for a in (change.old, change.new) if a}
+        more = {change.key for change in chained if change.key not in whole and {change.old, change.new} & held}
+        grew = bool(more)
+        whole |= more
+    return whole
+
+
 def _partners(a: Change, b: Change) -> tuple[Change, Change]:
     return (replace(a, partner=b.name, partner_index=b.index), replace(b, partner=a.name, partner_index=a.index))
 
