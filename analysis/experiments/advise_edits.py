@@ -249,7 +249,7 @@ def candidate_edits(deck: Deck, key: Key, direction: int, allowed: set[Key],
 
 def _symbol_moves(deck: Deck, key: Key, allowed: set[Key], effect: list[float]) -> list[dict[Key, Any]]:
     """A stronger ally's symbol whose removal would leave its colour short of demand
-    (supply − 1 < demand, :func:`sim.deck_summary.summarise`; every colour of the default
+    (:func:`sim.deck_summary.short_colours` with one symbol less; every colour of the default
     deck has one symbol to spare, so a second removal of a colour is refused), moved to
     one of the :data:`PARTNERS` weakest allies (by ``effect``, pp) that hold one symbol
     and whose ``symbols`` are in ``allowed``: the colour's supply is kept (R1.2: an ally
@@ -258,8 +258,9 @@ def _symbol_moves(deck: Deck, key: Key, allowed: set[Key], effect: list[float]) 
     symbols = data[index]["symbols"]
     if len(symbols) != 2:
         return []
-    balance = {c.colour: c for c in summarise(deck).colours}
-    tight = [s for s in dict.fromkeys(symbols) if s in balance and balance[s].supply - 1 < balance[s].demand]
+    balance = {c.colour: c for c in summarise(deck).colours}  # a crown is no colour: removing one leaves none short
+    tight = [s for s in dict.fromkeys(symbols)
+             if s in balance and short_colours([replace(balance[s], supply=balance[s].supply - 1)])]
     partners = sorted((i for i, ally in enumerate(data) if i != index and len(ally["symbols"]) == 1
                        and ("allies", i, "symbols") in allowed), key=lambda i: effect[i])[:PARTNERS]  # fmt: skip
     edits = []
@@ -346,11 +347,10 @@ class Change:
         if self.field == "ability":
             return self._ability_sentence()
         if self.field == "symbols" and self.partner:
-            lost = list((Counter(self.old) - Counter(self.new)).elements())
+            lost = _one_symbol(self.new, self.old)
             if lost:
-                return f"Move {self.name}'s {lost[0]} symbol to {self.partner}"
-            gained = list((Counter(self.new) - Counter(self.old)).elements())[0]
-            return f"{self.name} takes {self.partner}'s {gained} symbol"
+                return f"Move {self.name}'s {lost} symbol to {self.partner}"
+            return f"{self.name} takes {self.partner}'s {_one_symbol(self.old, self.new)} symbol"
         if self.field == "points":
             verb = "Raise" if self.new > self.old else "Lower"
             return f"{verb} {self.name}'s points from {self.old} to {self.new}"
@@ -402,12 +402,12 @@ def changes(original: Deck, values: dict[Key, Any]) -> list[Change]:
             single.remove(j)
             out[i], out[j] = _partners(out[i], out[j])
     symbols = [i for i, change in enumerate(out) if change.field == "symbols"]
-    lost = [i for i in symbols if _one_symbol(out[i].new, out[i].old)]
-    gained = [i for i in symbols if _one_symbol(out[i].old, out[i].new)]
-    for i in lost:
-        j = next((j for j in gained if _one_symbol(out[j].old, out[j].new) == _one_symbol(out[i].new, out[i].old)), None)
+    lost = {i: _one_symbol(out[i].new, out[i].old) for i in symbols}
+    gained = {j: _one_symbol(out[j].old, out[j].new) for j in symbols}
+    for i, moved in lost.items():
+        j = next((j for j, taken in gained.items() if moved and taken == moved), None)
         if j is not None:
-            gained.remove(j)
+            del gained[j]
             out[i], out[j] = _partners(out[i], out[j])
     return out
 
@@ -419,10 +419,11 @@ def kept_whole(edits: list[Change], keys: Iterable[Key]) -> set[Key]:
     takes (a chain: Kim Kitsuragi's A5 to Evrart Claire, Evrart's A9 to Smoker on the
     balcony; a mirrored pair is whole by itself), since a part of a chain alone would
     hold an ability on two allies (:class:`Limits`)."""
-    whole = {key for change in edits if change.key in set(keys) for key in change.keys}
+    asked = set(keys)
+    whole = {key for change in edits if change.key in asked for key in change.keys}
+    chained = [change for change in edits if change.field == "ability" and not change.partner]  # a pair is whole
     grew = True
     while grew:
-        chained = [change for change in edits if change.field == "ability" and not change.partner]  # a pair is whole
         held = {a for change in chained if change.key in whole for a in (change.old, change.new) if a}
         more = {change.key for change in chained if change.key not in whole and {change.old, change.new} & held}
         grew = bool(more)

@@ -462,7 +462,8 @@ class Search:
         self.status(f"round {stage.split()[-1]}: " + (f"screening {edits} edit{'s' * (edits != 1)} of {cards} "
                     f"card{'s' * (cards != 1)}" if edits else "no edit left to screen"), current)  # fmt: skip
         for section, index, candidates in targets:
-            before = abs(quantity(current, section, index))
+            start = quantity(current, section, index)
+            before = abs(start)
             found = []
             for edit in candidates:
                 note, card = _note(edit), self.card(_target(edit)).id
@@ -471,7 +472,7 @@ class Search:
                 else:  # the best so far: the current deck, or a closer edit that kept the edge
                     bar = min([before, *(after for (grew, after), _ in found if not grew)])
                     m = self.trial({**values, **edit}, Trial(section, index, bar, self.settings.aim_of(section),
-                                                             np.sign(quantity(current, section, index))))  # fmt: skip
+                                                             np.sign(start)))  # fmt: skip
                 if m is None:
                     self.record(stage, None, note, card, "validation", INVALID, self.edit(edit))
                     continue
@@ -484,8 +485,7 @@ class Search:
                 closer = after < before
                 self.record(stage, m, note, card, "" if closer else "no closer",
                             m.settled if closer else f"it did not move its {_quantity_words(m, _target(edit))} towards "
-                            f"zero (from {quantity(current, section, index):+.2f})", self.edit(edit),
-                            _target(edit), quantity(current, section, index))  # fmt: skip
+                            f"zero (from {start:+.2f})", self.edit(edit), _target(edit), start)  # fmt: skip
                 grew = not self.settings.relaxed and self.settings.edge_broken(m.edge_change, self.original.edge["value"])
                 self.edge_refused += bool(closer and grew)
                 if closer:
