@@ -16,7 +16,7 @@ import pytest
 from analysis.experiments.advise import advise
 from analysis.experiments.advise_edits import (
     STRENGTHEN, WEAKEN, Change, Limits, Lock, apply, candidate_edits, candidate_values, changes, check, editable,
-    kept_whole, only_cards,
+    edit_count, kept_whole, only_cards, shorter_proposals,
 )  # fmt: skip
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
@@ -248,7 +248,8 @@ def test_the_page_opens_with_the_verdicts_fixed_left_and_created_length_and_edge
         {"what": "first player's edge over a fair seat", "before": 3.02, "difference": -0.09, "difference_low": -0.47,
          "difference_high": 0.29},
     ])  # fmt: skip
-    advice = SimpleNamespace(changes=[object()] * 16, holdout_games=100_000, target_turns=None, target_edge=None)
+    edits = [Change("tasks", i, f"t{i}", f"Task {i}", "points", 3, 2) for i in range(16)]
+    advice = SimpleNamespace(changes=edits, holdout_games=100_000, target_turns=None, target_edge=None)
     assert headline(advice, summary, counts) == (
         "16 edits to the cards' data. On 100,000 fresh games per deck: 4 verdicts before (3 allies, 1 task): 2 fixed, "
         "2 left, 1 created by the proposal; games +4.8% longer (+2.62 turns, 95% CI +2.58 to +2.66); the first "
@@ -721,7 +722,8 @@ def test_the_headline_says_whether_each_target_was_reached_on_the_hold_out():
          "after_high": 1.8, "difference": -1.6, "difference_low": -2.0, "difference_high": -1.2},
     ])  # fmt: skip
     counts = {"before": 0, "allies": 0, "tasks": 0, "fixed": 0, "left": 0, "created": 0}
-    advice = SimpleNamespace(changes=[object()], holdout_games=1_000, target_turns=(50.0, 60.0), target_edge=(-1.0, 1.0))
+    edit = Change("tasks", 0, "find_your_badge", "Find your badge", "points", 3, 2)
+    advice = SimpleNamespace(changes=[edit], holdout_games=1_000, target_turns=(50.0, 60.0), target_edge=(-1.0, 1.0))
     assert headline(advice, summary, counts).endswith(
         "not larger. Target for mean turns per game, 50 to 60 turns: reached, 52.10 turns (95% CI 51.90 to 52.30). "
         "Target for the first player's edge, -1 to 1 pp: not reached, 1.40 pp (95% CI 1.00 to 1.80).")
@@ -827,3 +829,33 @@ def test_a9_a_chain_of_ability_changes_stays_whole_in_a_shorter_proposal(default
     assert check(apply(text, {_ability(EVRART): "stays"}, "cards.yaml"), "cards.yaml", limits) is None  # two A5
     chain = {key: values[key] for key in kept_whole(edits, [_ability(EVRART)])}
     assert check(apply(text, chain, "cards.yaml"), "cards.yaml", limits) is not None
+
+
+def test_a9_a_designer_counts_a_move_once_and_a_chain_by_the_abilities_it_moves(default_deck):
+    """Issue 48: six changed fields are four edits as a designer makes them: a symbol
+    moved (two fields) is one, the chain Kim Kitsuragi's A5 to Evrart Claire, Evrart's
+    A9 to Smoker on the balcony (three fields) two, a task's points one."""
+    values = {_ability(KIM): None, ("allies", 9, "symbols"): ["yellow"], _ability(EVRART): "stays",
+              _ability(SMOKER): "forced_draw", ("allies", 4, "symbols"): ["blue", "red"],
+              ("tasks", 0, "points"): 2}  # fmt: skip
+    edits = changes(default_deck, values)
+    assert edit_count(edits) == 4
+    assert edit_count([c for c in edits if c.field == "ability"]) == 2
+    assert edit_count([c for c in edits if c.key == _ability(KIM)]) == 1  # Kim loses A5
+
+
+def test_a9_the_short_list_takes_the_best_ranked_edits_that_fit_and_keeps_a_chain_whole(default_deck):
+    """Issue 48 (a 3-edit proposal on the default deck): ranked Kim's A5 (the chain of
+    two moves, three fields) first, then the symbol move, then the task's points, a
+    3-edit proposal holds the chain and the move; a 1-edit one passes the chain over
+    (it is two edits) and takes the move; a 2-edit one is the chain alone; every one
+    validates."""
+    order = [_ability(KIM), ("allies", 9, "symbols"), _ability(EVRART), _ability(SMOKER), ("allies", 4, "symbols"),
+             ("tasks", 0, "points")]  # fmt: skip
+    values = dict(zip(order, [None, ["yellow"], "stays", "forced_draw", ["blue", "red"], 2]))
+    chain, move = {_ability(KIM), _ability(EVRART), _ability(SMOKER)}, {("allies", 9, "symbols"), ("allies", 4, "symbols")}
+    shorter = shorter_proposals(changes(default_deck, values), order, [1, 2, 3, 4, 6])
+    assert shorter == {1: move, 2: chain, 3: chain | move}  # 4 and 6: the proposal itself holds 4
+    limits, text = Limits.of(default_deck), DEFAULT_CARDS.read_text()
+    for fields in shorter.values():
+        assert check(apply(text, {key: values[key] for key in fields}, "cards.yaml"), "cards.yaml", limits) is not None

@@ -27,8 +27,8 @@ from typing import Any
 import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength
-from analysis.experiments.advise_edits import (Change, Key, Limits, Lock, apply, changes, check, editable, kept_whole,
-                                                only_cards)
+from analysis.experiments.advise_edits import (Change, Key, Limits, Lock, apply, changes, check, editable, edit_count,
+                                                only_cards, shorter_proposals)
 from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure, quantity_bounds
 from analysis.experiments.advise_progress import progress as stages
 from analysis.experiments.advise_rounds import Trial, screened_in_rounds
@@ -50,13 +50,13 @@ SHORT_LIST = (3, 6)  # the short list's sizes besides the full proposal (each on
 
 @dataclass(frozen=True)
 class Short:
-    """One proposal of the short list (:func:`advise`): the first ``edits`` edits of the
-    proposal in the order the search ranked them, confirmed on the hold-out seed.
+    """One proposal of the short list (:func:`advise`): the ``edits`` edits of the
+    proposal that the search ranked best, confirmed on the hold-out seed.
 
     Attributes
     ----------
     edits : int
-        How many edits it holds.
+        How many edits it holds, as a designer counts them (:func:`.advise_edits.edit_count`).
     changes : list of Change
         Its edits.
     proposal : Path or None
@@ -138,7 +138,7 @@ class Advice:
         with that edit alone on the hold-out seed and games (None when the edit alone
         does not validate); empty without.
     short_list : tuple of Short
-        The proposals of ``short_list``'s sizes (the first K edits the search ranked),
+        The proposals of ``short_list``'s sizes (the best-ranked K edits that fit),
         fewest edits first, then the full proposal (:attr:`after`, :attr:`differences`).
     round_games : int or None
         ``--until-settled``: the screen's round (:func:`advise`); None without.
@@ -251,11 +251,13 @@ def advise(
         deck of ``holdout_games`` games, and as many points-blind, per edit):
         :attr:`Advice.alone`, each edit's own effect.
     short_list : sequence of int
-        Sizes K of the shorter proposals (the first K edits in the search's ranking),
+        Sizes K of the shorter proposals, in a designer's edits
+        (:func:`.advise_edits.edit_count`: a move or a swap is one): the best-ranked
+        edits that fit in K, a move, a swap or a chain of abilities kept whole and
+        passed over when it does not fit (:func:`.advise_edits.shorter_proposals`),
         each played on the hold-out seed (one deck of ``holdout_games`` games, and as
         many points-blind, per K below the proposal's size) and written to
-        ``out/proposal-K.yaml``: :attr:`Advice.short_list`. An ability moved or
-        swapped (two fields) is never split: its partner's field joins the first K.
+        ``out/proposal-K.yaml``: :attr:`Advice.short_list`.
     abilities : bool
         Also edit the allies' abilities (``--abilities``, A1-A9): remove one, move it
         to an ally that has none, or swap two (:func:`.advise_edits.candidate_edits`).
@@ -413,12 +415,9 @@ def advise(
                                holdout_games, "own", out, run, threshold_pp, threshold_points,
                                blind=change.section == "tasks")[1]
                       for change in deviations)  # an ally's effect needs no points-blind games; a task's gap does
-        shorter, prefixes = [], {}
-        for k in sorted({k for k in short_list if 0 < k < len(values)}):
-            first_k = list(values)[:k]  # the search's order: its best-ranked first
-            whole = kept_whole(changes(original, values), first_k)
-            if len(whole) < len(values):  # a move, a swap or a chain of abilities stays whole: K may grow
-                prefixes.setdefault(len(whole), {key: values[key] for key in values if key in whole})
+        shorter = []
+        prefixes = {k: {key: values[key] for key in values if key in fields}  # the search's order: best-ranked first
+                    for k, fields in shorter_proposals(changes(original, values), values, short_list).items()}
         for k, prefix in prefixes.items():
             bar(f"the short list: the first {k} edits on the same {holdout_games:,} fresh games", search, current)
             run_dir, m = _confirm(text, prefix, str(cards), limits, fresh, holdout_games, "short list", out, run,
@@ -427,7 +426,8 @@ def advise(
                        [f"proposal-{k}.yaml"] if m is not None else None)  # fmt: skip
             shorter.append(Short(k, changes(original, prefix), written, m,
                                  comparison_tables(runs["original"], run_dir) if m is not None else None))  # fmt: skip
-        shorter.append(Short(len(values), changes(original, values), proposal, after, differences))
+        shorter.append(Short(edit_count(changes(original, values)), changes(original, values), proposal, after,
+                             differences))
     return Advice(
         changes=changes(original, values), deck=proposal_deck, proposal=proposal,
         diff=_diff(text, edited, str(cards), str(proposal)), before=before, after=after, differences=differences,

@@ -431,6 +431,40 @@ def kept_whole(edits: list[Change], keys: Iterable[Key]) -> set[Key]:
     return whole
 
 
+def edit_count(edits: list[Change]) -> int:
+    """How many edits a designer makes in ``edits`` (changed fields, :func:`changes`):
+    a move or a swap (two fields that name each other as partners) is one edit; the
+    unpaired ability changes count one per ability they move, remove or give (a chain:
+    Kim Kitsuragi's A5 to Evrart Claire and Evrart's A9 to Smoker on the balcony, three
+    fields, is two edits); every other changed field is one. The count that
+    ``--max-edits``, the short list and the page's headline use (issue 48)."""
+    paired = sum(bool(change.partner) for change in edits) // 2
+    moved = {a for change in edits if change.field == "ability" and not change.partner for a in (change.old, change.new) if a}
+    return paired + len(moved) + sum(not change.partner and change.field != "ability" for change in edits)
+
+
+def shorter_proposals(edits: list[Change], order: Iterable[Key], sizes: Iterable[int]) -> dict[int, set[Key]]:
+    """The short list's proposals (``advise --short-list``): for each size K below the
+    proposal's own :func:`edit_count`, the fields of the best-ranked edits that fit in K
+    edits, taken in ``order`` (the search's rank of the fields), each with the fields
+    :func:`kept_whole` keeps with it, and passed over when they would not fit. By their
+    edit count (a size met by no proposal, or by the same one as a smaller size, gives
+    none)."""
+    ranked = list(order)
+    total = edit_count(edits)
+    out: dict[int, set[Key]] = {}
+    for k in sorted({k for k in sizes if 0 < k < total}):
+        taken: set[Key] = set()
+        for key in ranked:
+            grown = taken | kept_whole(edits, [key])
+            if edit_count([change for change in edits if change.key in grown]) <= k:
+                taken = grown
+        count = edit_count([change for change in edits if change.key in taken])
+        if taken and count not in out and taken not in out.values():
+            out[count] = taken
+    return out
+
+
 def _partners(a: Change, b: Change) -> tuple[Change, Change]:
     return (replace(a, partner=b.name, partner_index=b.index), replace(b, partner=a.name, partner_index=a.index))
 

@@ -27,6 +27,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.experiments.advise import Advice
+from analysis.experiments.advise_edits import edit_count
 from analysis.experiments.advise_measures import Measures
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
 from analysis.experiments.compare import changes
@@ -161,7 +162,8 @@ def verdict_counts(flagged: pd.DataFrame) -> dict[str, int]:
 def edits_lead(advice: Advice) -> str:
     """The line above the edits' sentences, which says once where their figures come
     from: ``On 100,000 fresh games per deck, with all 16 edits together:``."""
-    together = f", with all {len(advice.changes)} edits together" if len(advice.changes) > 1 else ""
+    count = edit_count(advice.changes)
+    together = f", with all {count} edits together" if count > 1 else ""
     return f"On {advice.holdout_games:,} fresh games per deck{together}:"
 
 
@@ -401,7 +403,8 @@ def headline(advice: Advice, summary: pd.DataFrame, counts: dict[str, int]) -> s
     longer = 100 * turns["difference"] / turns["before"]
     grew = Settings().edge_grew({"value": edge["difference"], "low": edge["difference_low"]})
     edge_words = "larger" if grew else "not larger"
-    return (f"{len(advice.changes)} edit{'s' * (len(advice.changes) != 1)} to the cards' data. On "
+    count = edit_count(advice.changes)
+    return (f"{count} edit{'s' * (count != 1)} to the cards' data. On "
             f"{advice.holdout_games:,} fresh games per deck: {_verdicts(counts)}; games "
             f"{longer:+.1f}% longer ({turns['difference']:+.2f} turns, 95% CI {turns['difference_low']:+.2f} to "
             f"{turns['difference_high']:+.2f}); the first player's edge {edge['difference']:+.2f} pp (95% CI "

@@ -44,12 +44,13 @@ left flagged, often new verdicts, since every edit moves the average ally):
    :data:`PAIRS` such triples per pair. Pairs come last so that they cost at most
    ``PAIRS × (1 + PAIRS)`` decks per resisting card.
 
-*At most* ``max_edits`` *edits* (``--max-edits K``): the proposal never holds more.
-The screen plays no edit of a new field once the current deck holds ``K``; the
-combination takes the targets' best edits in the screen's order (the target whose best
-edit gains most first) while there is room, and a greedy step, a pair or a triple that
-would add a field beyond ``K`` is not played (logged as refused by ``max edits``).
-So the edits kept are those the search ranks best.
+*At most* ``max_edits`` *edits* (``--max-edits K``): the proposal never holds more,
+counted as a designer counts them (a move or a swap of two allies' fields is one edit,
+:func:`.advise_edits.edit_count`). The screen plays no edit that would make the current
+deck hold more than ``K``; the combination takes the targets' best edits in the screen's
+order (the target whose best edit gains most first) while there is room, and a greedy
+step, a pair or a triple that would go beyond ``K`` is not played (logged as refused by
+``max edits``). So the edits kept are those the search ranks best.
 
 Every attempt at a target is logged (``search.csv``: ``card``, ``refused_by``,
 ``why``), so that a card still flagged in the proposal can be told with the edits
@@ -157,7 +158,8 @@ from typing import Any
 import numpy as np
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, verdicts
-from analysis.experiments.advise_edits import STRENGTHEN, WEAKEN, Key, Limits, apply, candidate_edits, changes, check
+from analysis.experiments.advise_edits import (STRENGTHEN, WEAKEN, Key, Limits, apply, candidate_edits, changes, check,
+                                                edit_count)
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_rounds import Trial
 from analysis.experiments.tune import Target, parse_range
@@ -210,7 +212,7 @@ def parse_targets(texts: Sequence[str]) -> dict[str, tuple[float, float]]:
 @dataclass(frozen=True)
 class Settings:
     """The thresholds and guards of one search; ``relaxed``: the edge is weighed,
-    not a guard; ``max_edits``: the most edited fields a deck may hold, None for no
+    not a guard; ``max_edits``: the most edits a deck may hold (:func:`.advise_edits.edit_count`), None for no
     limit; ``target_turns`` (mean turns per game) and ``target_edge`` (the first
     player's edge, pp): ranges the search moves towards (``--target``; module
     docstring)."""
@@ -370,11 +372,12 @@ class Search:
                     "edge_change_low": m.edge_change["low"], "edge_change_high": m.edge_change["high"]}  # fmt: skip
         self.log.append(row)
 
-    def room(self, values: dict[Key, Any], keys) -> bool:
-        """Whether ``values`` with ``keys`` edited too holds at most
-        :attr:`Settings.max_edits` edited fields (always, without a limit)."""
+    def room(self, values: dict[Key, Any], edit: Edit) -> bool:
+        """Whether ``values`` with ``edit`` in place too holds at most
+        :attr:`Settings.max_edits` edits as a designer counts them (a move or a swap is
+        one, :func:`.advise_edits.edit_count`; always, without a limit)."""
         cap = self.settings.max_edits
-        return cap is None or len(set(values) | set(keys)) <= cap
+        return cap is None or edit_count(changes(self.deck, {**values, **edit})) <= cap
 
     def full(self, stage: str, edit: Edit) -> None:
         """Log an edit not played because the deck holds :attr:`Settings.max_edits` edits."""
