@@ -779,6 +779,67 @@ def test_until_settled_an_edit_close_to_its_threshold_or_overshooting_plays_to_t
         assert rounds == ROUNDS_OF_10K and whole == [50_000] and m.settled == ""
 
 
+def _whole_in_rounds(turns: float, edge_pp: float, edge_guard: bool = True):
+    """A whole deck in rounds of 10,000 of at most 50,000 games against an original of
+    55 turns per game: its mean turns ``turns`` ± 0.1 and its paired edge change
+    ``edge_pp`` ± 0.3 pp (95% CIs, whatever the games): (the games of each round, the
+    games it was measured whole at, the guard that stopped it, its ``settled``)."""
+    from analysis.experiments.advise_rounds import Guards, whole_in_rounds
+
+    rounds, whole = [], []
+
+    def play_to(n: int) -> tuple[dict, dict]:
+        rounds.append(n)
+        return ({"value": turns, "low": turns - 0.1, "high": turns + 0.1},
+                {"value": edge_pp, "low": edge_pp - 0.3, "high": edge_pp + 0.3})  # fmt: skip
+
+    def measure() -> Measures:
+        whole.append(rounds[-1])
+        return _measures(load_deck(DEFAULT_CARDS), 0.0, 0.0)
+
+    m, guard = whole_in_rounds(play_to, measure, Guards(55.0, 0.05, edge_guard), 10_000, 50_000, 10_000,
+                               rho=10_000.0)  # fmt: skip
+    return rounds, whole, guard, m.settled
+
+
+def test_until_settled_a_whole_deck_surely_too_long_or_growing_the_edge_is_refused_after_the_first_round():
+    # 60 turns ± 0.1 is +9.1% of 55 (its sequence ±0.3%): beyond ±5% at the first look
+    rounds, whole, guard, settled = _whole_in_rounds(60.0, 0.0)
+    assert rounds == whole == [10_000] and guard == "length"
+    assert settled.startswith("refused after 10,000 of 50,000 games: its length's 95% confidence sequence (+8.")
+    # its edge grew by +2 pp ± 0.3 (sequence ±0.56): wholly above 0, unless the search relaxed the edge
+    rounds, whole, guard, settled = _whole_in_rounds(55.0, 2.0)
+    assert rounds == whole == [10_000] and guard == "edge" and "lies wholly above 0" in settled
+    rounds, whole, guard, settled = _whole_in_rounds(55.0, 2.0, edge_guard=False)
+    assert rounds == ROUNDS_OF_10K and whole == [50_000] and guard == settled == ""
+
+
+def test_until_settled_a_whole_deck_that_keeps_its_guards_or_is_close_to_one_plays_to_the_end():
+    # placebo: the original's length and edge; then +5% of length exactly, and an edge
+    # change of +0.3 pp whose sequence reaches below 0: no guard is surely broken
+    for turns, edge in ((55.0, 0.0), (57.75, 0.0), (55.0, 0.3)):
+        rounds, whole, guard, settled = _whole_in_rounds(turns, edge)
+        assert rounds == ROUNDS_OF_10K and whole == [50_000] and guard == settled == ""
+
+
+@pytest.mark.slow
+def test_until_settled_the_deck_without_both_planted_crowns_is_refused_for_its_length_after_one_round(
+        tmp_path, default_deck):  # fmt: skip
+    """Two allies each carry a planted second White Crown (R1.2); without both, games
+    are about 7% longer. With the rule (rounds of 2,000 of 10,000 games), the deck
+    that removes both is refused by the length guard after its first round, and the
+    search plays fewer games on its seed than the same decks would at fixed n."""
+    cards = _deck_file(default_deck, tmp_path / "planted.yaml", planted=True, also=(5,))
+    ids = [default_deck.allies[i].id for i in (0, 5)]
+    advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=2_000, n_jobs=2, progress=False,
+                    only=ids, short_list=(), own_effects=False, round_games=2_000)  # fmt: skip
+    log = advice.search
+    both = log[log["refused_by"].eq("length") & log["why"].str.contains("refused after 2,000 of 10,000 games", na=False)]
+    assert len(both) >= 1 and both["turns"].gt(1.05 * log["turns"].iloc[0]).all()
+    assert len(advice.changes) == 1  # one crown removed: the second would break the length guard
+    assert advice.games["search"] < advice.games["search at fixed n"]
+
+
 def test_until_settled_the_search_drops_the_worse_edit_and_proposes_as_without_the_rule(default_deck):
     """Evrart Claire's two fixes: without purple he sits at +0.5 pp, without yellow at
     +1.0 pp (95% CIs ±0.1 pp). With the rule off every edit is played whole and the

@@ -31,11 +31,12 @@ from analysis.experiments.advise_edits import (Change, Key, Limits, Lock, apply,
                                                 only_cards, shorter_proposals)
 from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure, quantity_bounds
 from analysis.experiments.advise_progress import progress as stages
-from analysis.experiments.advise_rounds import Trial, screened_in_rounds
-from analysis.experiments.advise_search import AIM, Search, Settings
+from analysis.experiments.advise_rounds import Guards, Trial, screened_in_rounds, whole_in_rounds
+from analysis.experiments.advise_search import AIM, LENGTH_TOLERANCE, Search, Settings
 from analysis.experiments.compare import changes_skill_check, comparison_tables
 from analysis.experiments.tune import holdout_seed
 from analysis.experiments.until_settled import round_plan
+from analysis.length import game_length
 from analysis.stats.sequential import mixture_rho
 from analysis.report.writer import Files, write_files
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
@@ -309,6 +310,7 @@ def advise(
                               "bar": lambda *_: None, "search": None, "current": None}  # fmt: skip
 
     reached: dict[Path, int] = {}  # the games counted of the search's runs and companions in rounds (--until-settled)
+    refused: set[str] = set()  # whole decks a guard stopped early (--until-settled): surely refused, never resumed
 
     def run(deck: Deck, run_dir: Path, run_seed: int, n: int, sample: str, blind: bool = True) -> Path:
         """Play (or reuse) the run in ``run_dir`` to ``n`` games and, with ``blind``, its
@@ -342,6 +344,34 @@ def advise(
         held = read_manifest(run_dir)["n_games"] if (run_dir / "manifest.json").exists() else round_games  # reused
         return screened_in_rounds(play_to, whole, trial, min(held, n_games), n_games, round_games, rho)
 
+    def guards(values: dict[Key, Any]) -> Guards | None:
+        """What ``--until-settled`` watches a whole deck of ``values`` for
+        (:func:`.advise_rounds.whole_in_rounds`); None plays it whole on ``n_games``:
+        without the rule, for the original deck, and with a ``--target`` (the guards
+        then measure distances from its range, not a sure break)."""
+        if round_games is None or not values or target_turns is not None or target_edge is not None:
+            return None
+        return Guards(status["search"].original.length["value"], LENGTH_TOLERANCE,
+                      not status["search"].settings.relaxed)  # fmt: skip
+
+    def whole_rounds(deck: Deck, run_dir: Path, watched: Guards) -> tuple[Measures, str]:
+        """A whole deck in rounds (:func:`.advise_rounds.whole_in_rounds`): each round
+        plays the run alone and reads its length and its edge change; the whole
+        :func:`measure`, companion included, is taken once, at the games played."""
+        def play_to(n: int) -> tuple[dict, dict]:
+            run(deck, run_dir, seed, n, "search", blind=False)
+            reached[run_dir] = n
+            length = game_length(run_dir).set_index("measure").loc["turns"]
+            return ({"value": length["mean"], "low": length["mean_low"], "high": length["mean_high"]},
+                    edge_change(out / "search" / first, run_dir))  # fmt: skip
+
+        def whole() -> Measures:
+            held = read_manifest(run_dir)["n_games"]
+            return measure(run(deck, run_dir, seed, held, "search"), threshold_pp, threshold_points)
+
+        held = read_manifest(run_dir)["n_games"] if (run_dir / "manifest.json").exists() else round_games  # reused
+        return whole_in_rounds(play_to, whole, watched, min(held, n_games), n_games, round_games, rho)
+
     def check_edge(values: dict[Key, Any]) -> dict:
         """The first player's edge change on the edge seed, ``holdout_games`` games each."""
         dirs = []
@@ -362,10 +392,14 @@ def advise(
         if deck is None:
             return None
         name = deck.content_hash[:16]
-        stopped = name in played and (isinstance(played[name], str) or played[name].settled)
+        stopped = name in played and (isinstance(played[name], str) or played[name].settled) and name not in refused
         if name not in played or (trial is None and stopped):  # a deck dropped or settled early asked for whole
             run_dir = out / "search" / name
-            if trial is None:
+            if trial is None and guards(values) is not None:
+                played[name], guard = whole_rounds(deck, run_dir, guards(values))
+                if guard:
+                    refused.add(name)  # surely refused by a guard: never played further
+            elif trial is None:
                 played[name] = measure(run(deck, run_dir, seed, n_games, "search"), threshold_pp, threshold_points)
             else:
                 played[name] = in_rounds(deck, run_dir, trial)

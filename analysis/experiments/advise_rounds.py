@@ -95,3 +95,71 @@ def screened_in_rounds(play_to: Callable[[int], tuple[float, float, float]], mea
     if why == "dropped":
         return f"dropped {sequence}beyond ±{trial.bar:.2f} {unit}, the best so far"
     return replace(measure(), settled=f"settled {sequence}{why.format(unit=unit)}")
+
+
+@dataclass(frozen=True)
+class Guards:
+    """What a whole deck of the search must keep (:meth:`.advise_search.Settings.guards`),
+    as ``--until-settled`` watches it: the original's mean ``turns`` per game and the
+    share ``tolerance`` its length may move by (:data:`.advise_search.LENGTH_TOLERANCE`);
+    ``edge``, whether the first player's edge may not grow (False when the search
+    relaxed it)."""
+
+    turns: float
+    tolerance: float
+    edge: bool
+
+
+def whole_in_rounds(play_to: Callable[[int], tuple[dict, dict]], measure: Callable[[], Measures], guards: Guards,
+                    games: int, n_games: int, round_games: int, rho: float) -> tuple[Measures, str]:  # fmt: skip
+    """A whole deck (a combination, a greedy step, a pair or a triple) played in rounds
+    of the search seed (``--until-settled``, :mod:`.advise_search`'s docstring), stopped
+    as soon as a guard is surely broken: the anytime-valid confidence sequence of its
+    mean turns per game, relative to the original's, lies wholly beyond
+    ``±tolerance``; or (with ``guards.edge``) that of its first player's edge change
+    against the original, paired on the same games, lies wholly above 0. The fixed-n
+    search refuses such a deck too (its interval, inside the sequence, then lies there).
+
+    Parameters
+    ----------
+    play_to : callable
+        Brings the deck's run (alone, no points-blind games) to ``n`` games and gives
+        its mean turns per game and its paired edge change, each a dict of ``value``,
+        ``low``, ``high`` (95%; turns, pp).
+    measure : callable
+        The deck's :class:`Measures` at the games played (its companion brought level
+        first); called once.
+    guards : Guards
+        The original's length and which guards hold.
+    games, n_games, round_games, rho
+        As :func:`screened_in_rounds`.
+
+    Returns
+    -------
+    (Measures, str)
+        Its measures, and when a guard stopped it before ``n_games``, the guard
+        (``length``, ``edge``); else "".
+    """
+    def look(n: int) -> pd.DataFrame:
+        length, edge = play_to(n)
+        relative = [length[k] / guards.turns - 1 for k in ("value", "low", "high")]
+        return with_sequences(pd.DataFrame({"subject": ["length", "edge"], "value": [relative[0], edge["value"]],
+                                            "low": [relative[1], edge["low"]], "high": [relative[2], edge["high"]],
+                                            "threshold": [guards.tolerance, 0.0]}), n, rho)  # fmt: skip
+
+    def broken(rows: pd.DataFrame) -> str:
+        length, edge = rows.itertuples()
+        if length.state == FLAGGED:
+            return "length"
+        return "edge" if guards.edge and edge.cs_low > 0 else ""
+
+    stopping = settle(lambda _: None, look, games, n_games, round_games, done=lambda rows: bool(broken(rows)))
+    guard = broken(stopping.sequences) if stopping.games < n_games else ""
+    if not guard:
+        return measure(), ""
+    row = stopping.sequences.set_index("subject").loc[guard]
+    sure = (f"its length's 95% confidence sequence ({100 * row['cs_low']:+.1f}% to {100 * row['cs_high']:+.1f}% of "
+            f"the original's) lies wholly beyond ±{100 * guards.tolerance:.0f}%" if guard == "length" else
+            f"its first player's edge change's 95% confidence sequence ({row['cs_low']:+.2f} to "
+            f"{row['cs_high']:+.2f} pp) lies wholly above 0")  # fmt: skip
+    return replace(measure(), settled=f"refused after {stopping.games:,} of {n_games:,} games: {sure}"), guard

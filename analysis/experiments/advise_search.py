@@ -138,15 +138,23 @@ games (an ally's effect needs none); the whole measures, the companion brought l
 are taken once, when the edit is not dropped. A dropped ally's edit thus costs its
 games on the search seed alone.
 
-Every other deck (the original, the combinations, greedy steps, pairs, triples)
-plays ``n_games`` whole, and a screened deck dropped or settled early and asked for
-again (greedy's first step is a screened edit) is resumed to ``n_games``. Those decks
-are judged by :meth:`Search.refusal`: the length guard (±5% of the original's mean
-turns), the first player's edge (a paired interval against a 0.25 pp tolerance, then
-the edge seed) and the excess summed over every card. Settling that comparison would
-need a sequence for each of them at once, with the guards' own error rates; a guard
-judged on a few thousand games would let through edits that the fixed-n search
-refuses (the winner's curse above), so they are kept at full n.
+Every other deck (the combinations, greedy steps, pairs, triples) is played in rounds
+too, and a screened deck dropped or settled early and asked for again (greedy's first
+step is a screened edit) is resumed in them (:func:`.advise_rounds.whole_in_rounds`).
+Such a deck is judged by :meth:`Search.refusal`: the length guard (±5% of the
+original's mean turns), the first player's edge (a paired interval against a 0.25 pp
+tolerance, then the edge seed) and the excess summed over every card. Only a sure
+refusal stops it early: after each round (the run alone, no points-blind games), the
+confidence sequence of its mean turns relative to the original's lying wholly beyond
+±:data:`LENGTH_TOLERANCE`, or (the edge not relaxed) that of its edge change, paired on
+the same games, lying wholly above 0. The deck is then measured whole at the games
+played and refused by that guard (``why`` says ``refused after N of M games``), and
+never played further. Otherwise it plays ``n_games``, and is accepted or refused as at
+fixed n: accepting early would need a sequence for every card's excess and both guards
+at once, and a guard judged on a few thousand games would let through edits that the
+fixed-n search refuses (the winner's curse above). With a ``--target`` these decks
+play ``n_games`` whole (a target's guard measures a distance from its range, not a
+break). The original plays ``n_games`` whole.
 """
 
 from __future__ import annotations
@@ -439,7 +447,8 @@ class Search:
             self.record(stage, None, note, card, "validation", INVALID, edit)
             return None, ("validation", INVALID)
         refused = self.refusal(values, m, current, stage.split()[-1], note)
-        why = refused[1] if refused else (f"accepted (in-sample, {_quantity_words(m, target)})")
+        why = f"{refused[1]}; {m.settled}" if refused and m.settled else refused[1] if refused else (
+            f"accepted (in-sample, {_quantity_words(m, target)})")  # m.settled: refused early (--until-settled)
         self.record(stage, m, note, card, refused[0] if refused else "", why, edit, target,
                     quantity(current, *target[:2]))  # fmt: skip
         return m, refused
