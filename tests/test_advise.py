@@ -831,13 +831,66 @@ def test_until_settled_the_deck_without_both_planted_crowns_is_refused_for_its_l
     search plays fewer games on its seed than the same decks would at fixed n."""
     cards = _deck_file(default_deck, tmp_path / "planted.yaml", planted=True, also=(5,))
     ids = [default_deck.allies[i].id for i in (0, 5)]
-    advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=2_000, n_jobs=2, progress=False,
-                    only=ids, short_list=(), own_effects=False, round_games=2_000)  # fmt: skip
+    advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=10_000, n_jobs=2, progress=False,
+                    only=ids, short_list=(), round_games=2_000)  # fmt: skip
     log = advice.search
     both = log[log["refused_by"].eq("length") & log["why"].str.contains("refused after 2,000 of 10,000 games", na=False)]
     assert len(both) >= 1 and both["turns"].gt(1.05 * log["turns"].iloc[0]).all()
     assert len(advice.changes) == 1  # one crown removed: the second would break the length guard
     assert advice.games["search"] < advice.games["search at fixed n"]
+    # the edit alone, in rounds of 2,000 on the hold-out seed: as many games as its row says, at most 10,000
+    alone = edits_table(advice).iloc[0]
+    assert advice.games["own"] == alone["alone_n"] <= advice.games["own at fixed n"] == 10_000
+
+
+def _alone_in_rounds(effect_pp: float, half_width_pp: float):
+    """An edit alone on the hold-out seed in rounds of 10,000 of at most 100,000 games,
+    its card's effect ``effect_pp`` ± ``half_width_pp`` (95% CI, whatever the games),
+    threshold 2 pp: (the games of each round, the games it was measured whole at, its
+    sequence)."""
+    from analysis.experiments.advise_rounds import alone_in_rounds
+
+    rounds, whole = [], []
+
+    def play_to(n: int) -> tuple[float, float, float]:
+        rounds.append(n)
+        return effect_pp, effect_pp - half_width_pp, effect_pp + half_width_pp
+
+    def measure() -> Measures:
+        whole.append(rounds[-1])
+        return _measures(load_deck(DEFAULT_CARDS), effect_pp, 0.0)
+
+    _, sequence = alone_in_rounds(play_to, measure, 2.0, 10_000, 100_000, 10_000, rho=10_000.0)
+    return rounds, whole, sequence
+
+
+def test_until_settled_an_edit_alone_stops_once_its_cards_verdict_is_settled():
+    # 0 pp ± 0.3 (sequence ±0.56): inside ±2 pp at the first look, the edit alone leaves no verdict
+    rounds, whole, sequence = _alone_in_rounds(0.0, 0.3)
+    assert rounds == whole == [10_000] and sequence["games"] == 10_000 and sequence["state"] == "no verdict"
+    assert sequence["high"] - sequence["low"] > 2 * 0.3  # the sequence, wider than the interval, is what is shown
+    # an overshoot to -5 pp ± 0.3: wholly beyond -2 pp, a verdict the other way
+    assert _alone_in_rounds(-5.0, 0.3)[2]["state"] == "flagged"
+    # at the threshold, +2 pp ± 0.3: never settled, played to the hold-out's games, its interval shown
+    rounds, whole, sequence = _alone_in_rounds(2.0, 0.3)
+    assert rounds == list(range(10_000, 100_001, 10_000)) and whole == [100_000] and sequence is None
+
+
+def test_until_settled_the_edits_table_shows_an_early_stopped_edit_alone_with_its_sequence_and_games(default_deck):
+    """Evrart Claire's edit alone stopped after 20,000 of 100,000 games: its row shows
+    the sequence's bounds, not the interval's, and ``alone_n`` 20,000; without a
+    sequence (played whole) its interval and the hold-out's games."""
+    strength = pd.DataFrame({"ally": [a.id for a in default_deck.allies], "name": [a.name for a in default_deck.allies],
+                             "effect_pp": 0.0, "effect_low_pp": -0.5, "effect_high_pp": 0.5, "verdict": "",
+                             "games": 20_000})  # fmt: skip
+    m = Measures(strength, pd.DataFrame(), {}, {}, {})
+    edit = Change("allies", EVRART, "evrart_claire", "Evrart Claire", "symbols", ["yellow", "purple"], ["yellow"])
+    for sequences, low, games in ((({"games": 20_000, "low": -0.9, "high": 0.9, "state": "no verdict"},), -0.9, 20_000),
+                                  ((None,), -0.5, 100_000)):  # fmt: skip
+        advice = SimpleNamespace(changes=[edit], before=m, after=m, alone=(m,), alone_sequences=sequences,
+                                 holdout_games=100_000)  # fmt: skip
+        row = edits_table(advice).iloc[0]
+        assert (row["alone_low"], row["alone_n"], row["original_low"], row["n"]) == (low, games, -0.5, 100_000)
 
 
 def test_until_settled_the_search_drops_the_worse_edit_and_proposes_as_without_the_rule(default_deck):

@@ -31,7 +31,7 @@ from analysis.experiments.advise_edits import (Change, Key, Limits, Lock, apply,
                                                 only_cards, shorter_proposals)
 from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure, quantity_bounds
 from analysis.experiments.advise_progress import progress as stages
-from analysis.experiments.advise_rounds import Guards, Trial, screened_in_rounds, whole_in_rounds
+from analysis.experiments.advise_rounds import Guards, Trial, alone_in_rounds, screened_in_rounds, whole_in_rounds
 from analysis.experiments.advise_search import AIM, LENGTH_TOLERANCE, Search, Settings
 from analysis.experiments.compare import changes_skill_check, comparison_tables
 from analysis.experiments.tune import holdout_seed
@@ -138,6 +138,11 @@ class Advice:
         With ``own_effects``: for each of :attr:`changes`, in order, the original deck
         with that edit alone on the hold-out seed and games (None when the edit alone
         does not validate); empty without.
+    alone_sequences : tuple of (dict or None)
+        With ``round_games``: for each of :attr:`alone`, its card's anytime-valid
+        confidence sequence when the edit alone was stopped early, its verdict settled
+        (``games``, ``low``, ``high``, ``state``; :func:`.advise_rounds.alone_in_rounds`),
+        else None; empty without.
     short_list : tuple of Short
         The proposals of ``short_list``'s sizes (the best-ranked K edits that fit),
         fewest edits first, then the full proposal (:attr:`after`, :attr:`differences`).
@@ -168,6 +173,7 @@ class Advice:
     skilled_allies: tuple[int, int] | None = None
     confirmed_with: str = ""
     alone: tuple[Measures | None, ...] = ()
+    alone_sequences: tuple[dict | None, ...] = ()
     short_list: tuple[Short, ...] = ()
     round_games: int | None = None
 
@@ -178,7 +184,8 @@ class Advice:
         whole on ``n_games`` (they differ with ``--until-settled``, which drops edits
         early)."""
         played = sum(self.games[k] for k in ("search", "edge", "holdout", "own", "short list"))
-        return played, played - self.games["search"] + self.games["search at fixed n"]
+        return played, (played - self.games["search"] + self.games["search at fixed n"] - self.games["own"]
+                        + self.games.get("own at fixed n", self.games["own"]))  # fmt: skip
 
 
 def advise(
@@ -316,7 +323,7 @@ def advise(
         """Play (or reuse) the run in ``run_dir`` to ``n`` games and, with ``blind``, its
         points-blind companion, counting their games under ``sample``."""
         simulate(deck, n, run_dir, players, bots, run_seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
-                 progress=False, chunk_size=search_chunk if sample == "search" else DEFAULT_CHUNK)  # fmt: skip
+                 progress=False, chunk_size=search_chunk)  # fmt: skip
         games[sample] += n - reached.pop(run_dir, 0)  # played now or reused
         if blind:
             companion = play_points_blind(run_dir, n_jobs, progress=False)
@@ -371,6 +378,35 @@ def advise(
 
         held = read_manifest(run_dir)["n_games"] if (run_dir / "manifest.json").exists() else round_games  # reused
         return whole_in_rounds(play_to, whole, watched, min(held, n_games), n_games, round_games, rho)
+
+    def alone_of(change: Change) -> tuple[Measures | None, dict | None]:
+        """One edit alone on the original deck on the hold-out seed (None when it does
+        not validate), and with ``--until-settled`` its own effect's confidence
+        sequence when its verdict settled before ``holdout_games``
+        (:func:`.advise_rounds.alone_in_rounds`), else None. An ally's effect needs no
+        points-blind games; a task's gap does."""
+        blind = change.section == "tasks"
+        edited = {key: values[key] for key in change.keys}
+        if round_games is None:
+            return _confirm(text, edited, str(cards), limits, fresh, holdout_games, "own", out, run, threshold_pp,
+                            threshold_points, blind)[1], None  # fmt: skip
+        deck = check(apply(text, edited, str(cards)), str(cards), limits)
+        if deck is None:
+            return None, None
+        run_dir = out / "holdout" / deck.content_hash[:16]
+
+        def play_to(n: int) -> tuple[float, float, float]:
+            companion = run(deck, run_dir, fresh, n, "own", blind) / POINTS_BLIND_COMPANION
+            reached.update({run_dir: n, **({companion: n} if blind else {})})
+            return quantity_bounds(run_dir, change.section, change.index, threshold_pp, threshold_points)
+
+        def whole() -> Measures:
+            return measure(run(deck, run_dir, fresh, read_manifest(run_dir)["n_games"], "own", blind), threshold_pp,
+                           threshold_points)  # fmt: skip
+
+        held = read_manifest(run_dir)["n_games"] if (run_dir / "manifest.json").exists() else round_games  # reused
+        threshold = threshold_pp if change.section == "allies" else threshold_points
+        return alone_in_rounds(play_to, whole, threshold, min(held, holdout_games), holdout_games, round_games, rho)
 
     def check_edge(values: dict[Key, Any]) -> dict:
         """The first player's edge change on the edge seed, ``holdout_games`` games each."""
@@ -445,10 +481,11 @@ def advise(
         if deviations:
             bar(f"each edit alone ({len(deviations)} deck{'s' * (len(deviations) != 1)}) on the same {holdout_games:,} "
                 "fresh games", search, current)  # fmt: skip
-        alone = tuple(_confirm(text, {key: values[key] for key in change.keys}, str(cards), limits, fresh,
-                               holdout_games, "own", out, run, threshold_pp, threshold_points,
-                               blind=change.section == "tasks")[1]
-                      for change in deviations)  # an ally's effect needs no points-blind games; a task's gap does
+        own = [alone_of(change) for change in deviations]
+        alone = tuple(m for m, _ in own)
+        sequences = tuple(sequence for _, sequence in own) if round_games is not None else ()
+        games["own at fixed n"] = sum(holdout_games * (1 + (change.section == "tasks"))
+                                      for change, m in zip(deviations, alone) if m is not None)  # fmt: skip
         shorter = []
         prefixes = {k: {key: values[key] for key in values if key in fields}  # the search's order: best-ranked first
                     for k, fields in shorter_proposals(changes(original, values), values, short_list).items()}
@@ -469,7 +506,8 @@ def advise(
         games={**games, "candidates": len(played), "search at fixed n": 2 * n_games * len(played)},
         n_games=n_games, holdout_games=holdout_games, edge_relaxed=search.settings.relaxed, only=tuple(only),
         max_edits=max_edits, abilities=abilities, target_turns=target_turns, target_edge=target_edge,
-        confirmed_with=confirm_with or "", alone=alone, short_list=tuple(shorter),
+        confirmed_with=confirm_with or "", alone=alone, alone_sequences=sequences,
+        short_list=tuple(shorter),
         skill_check=changes_skill_check(differences, comparison_tables(skilled["original"], skilled["proposal"]),
                                         confirm_with, players) if skilled else None,
         skilled_allies=tuple(int((ally_strength(skilled[name], threshold_pp=threshold_pp)["verdict"] != "").sum())

@@ -193,22 +193,29 @@ def edits_table(advice: Advice) -> pd.DataFrame:
     gap from par in points; empty for a morale card, whose effect is the side
     effects'), then the target's quantity with its 95% bounds in the ``original``,
     with the edit ``alone`` on the original deck (empty when not played, or when the
-    edit alone does not validate) and ``in_proposal``; ``n`` (games per deck)."""
+    edit alone does not validate) and ``in_proposal``; ``n`` (games per deck) and
+    ``alone_n``, the games of the edit alone: fewer when ``--until-settled`` stopped it
+    once its card's verdict settled, its bounds then its 95% confidence sequence
+    (:attr:`.advise.Advice.alone_sequences`)."""
     rows = []
     for i, change in enumerate(advice.changes):
         row = {"card": change.card, "name": change.name, "field": change.field,
                "edit": f"{as_written(change.old)} → {as_written(change.new)}"}  # fmt: skip
         kind = {"allies": "ally", "tasks": "task"}.get(change.section)
         alone = advice.alone[i] if i < len(advice.alone) else None
+        sequence = advice.alone_sequences[i] if i < len(advice.alone_sequences) else None
         if kind is not None:
             row |= {"quantity": QUANTITY[kind][0], "unit": QUANTITY[kind][1]}
             for column, m in (("original", advice.before), ("alone", alone), ("in_proposal", advice.after)):
                 card = _card_rows(m, kind).iloc[change.index] if m is not None else {}
                 row |= {column: card.get("value", np.nan), f"{column}_low": card.get("low", np.nan),
                         f"{column}_high": card.get("high", np.nan)}  # fmt: skip
-        rows.append(row | {"n": advice.holdout_games})
+            if sequence is not None:
+                row |= {"alone_low": sequence["low"], "alone_high": sequence["high"]}
+        rows.append(row | {"n": advice.holdout_games,
+                           "alone_n": (sequence or {}).get("games", advice.holdout_games) if alone is not None else np.nan})
     columns = ["card", "name", "field", "edit", "quantity", "unit"] + [
-        f"{c}{end}" for c in ("original", "alone", "in_proposal") for end in ("", "_low", "_high")] + ["n"]
+        f"{c}{end}" for c in ("original", "alone", "in_proposal") for end in ("", "_low", "_high")] + ["n", "alone_n"]
     table = pd.DataFrame(rows, columns=columns)
     table[["quantity", "unit"]] = table[["quantity", "unit"]].fillna("")
     return table
@@ -216,10 +223,13 @@ def edits_table(advice: Advice) -> pd.DataFrame:
 
 def own_effects_lead(advice: Advice) -> str:
     """The line above the edits' table: where its figures come from and what they cost."""
+    stopped = sum(sequence is not None for sequence in advice.alone_sequences)
+    early = (f" {stopped} of the edits alone stopped before then, once their card's verdict was settled: "
+             "their bounds are the 95% confidence sequence at the games played (alone_n)." if stopped else "")
     return (f"Each edit alone on the original deck (its own effect) beside the full proposal, on the same "
             f"{advice.holdout_games:,} fresh games per deck of the hold-out seed {advice.holdout_seed}: "
             f"{advice.games.get('own', 0):,} games for the edits alone (with points-blind companions for the task edits; "
-            "an ally's effect needs none). "
+            f"an ally's effect needs none).{early} "
             + QUANTITY_NOTE)  # fmt: skip
 
 
@@ -506,7 +516,8 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             _wide(table_html(short), "estimates"),
             f"<h2>The edits</h2>{lead}<ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
             *([f"<h2>Each edit's own effect</h2><p class=\"note\">{escape(own_effects_lead(advice))}</p>",
-               _wide(table_html(shown(edits)), "estimates")] if advice.alone else []),
+               _wide(table_html(shown(edits), hide=() if any(advice.alone_sequences) else ("alone_n",)),
+                     "estimates")] if advice.alone else []),
             *(["<h2>The cards that resist</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in resisting) + "</ul>"]
               if resisting else []),
             f"<p class=\"note\">{provenance}</p>",

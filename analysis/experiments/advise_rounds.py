@@ -18,7 +18,7 @@ import pandas as pd
 
 from analysis.experiments.advise_measures import Measures
 from analysis.experiments.until_settled import settle
-from analysis.settled import FLAGGED, NO_VERDICT, with_sequences
+from analysis.settled import FLAGGED, NO_VERDICT, all_settled, with_sequences
 
 
 @dataclass(frozen=True)
@@ -163,3 +163,46 @@ def whole_in_rounds(play_to: Callable[[int], tuple[dict, dict]], measure: Callab
             f"its first player's edge change's 95% confidence sequence ({row['cs_low']:+.2f} to "
             f"{row['cs_high']:+.2f} pp) lies wholly above 0")  # fmt: skip
     return replace(measure(), settled=f"refused after {stopping.games:,} of {n_games:,} games: {sure}"), guard
+
+
+def alone_in_rounds(play_to: Callable[[int], tuple[float, float, float]], measure: Callable[[], Measures],
+                    threshold: float, games: int, n_games: int, round_games: int,
+                    rho: float) -> tuple[Measures, dict | None]:  # fmt: skip
+    """An edit alone on the original deck on the hold-out seed (its own effect,
+    ``advise --until-settled``) played in rounds until its card's verdict is settled:
+    the anytime-valid confidence sequence of the card's quantity (an ally's effect,
+    pp; a task's gap from par, points) lies wholly inside ``±threshold`` (the edit
+    alone leaves it no verdict) or wholly beyond it (it leaves, or gives, one), as a
+    run played until settled decides (:func:`analysis.settled.settled_state`).
+
+    Parameters
+    ----------
+    play_to : callable
+        Brings the edit's run (and its points-blind companion for a task) to ``n``
+        games and gives the card's quantity with its 95% interval (value, low, high).
+    measure : callable
+        The deck's :class:`Measures` at the games played; called once.
+    threshold : float
+        The card's practical threshold, in its quantity's unit (the report's).
+    games, n_games, round_games, rho
+        As :func:`screened_in_rounds`; ``n_games``, the hold-out's games.
+
+    Returns
+    -------
+    (Measures, dict or None)
+        Its measures, and when its verdict settled before ``n_games``, the sequence
+        to show for the card instead of the interval: ``games``, ``low``, ``high``,
+        ``state``; None when it played ``n_games``.
+    """
+    def look(n: int) -> pd.DataFrame:
+        value, low, high = play_to(n)
+        return with_sequences(pd.DataFrame({"subject": ["alone"], "value": [value], "low": [low], "high": [high],
+                                            "threshold": [threshold]}), n, rho)  # fmt: skip
+
+    stopping = settle(lambda _: None, look, games, n_games, round_games, done=all_settled)
+    m = measure()
+    if stopping.games >= n_games:
+        return m, None
+    row = stopping.sequences.iloc[0]
+    return m, {"games": stopping.games, "low": float(row["cs_low"]), "high": float(row["cs_high"]),
+               "state": row["state"]}  # fmt: skip
