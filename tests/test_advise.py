@@ -741,6 +741,15 @@ def _in_rounds(effect_pp: float, half_width_pp: float, bar: float, side: float =
     outcome)."""
     from analysis.experiments.advise_rounds import Trial, screened_in_rounds
 
+    rounds, whole, play_to, measure = _fixed_quantity(effect_pp, half_width_pp)
+    trial = Trial("allies", 15, bar, 1.5, side)
+    return rounds, whole, screened_in_rounds(play_to, measure, trial, 10_000, 50_000, 10_000, rho=10_000.0)
+
+
+def _fixed_quantity(effect_pp: float, half_width_pp: float):
+    """A card's effect ``effect_pp`` ± ``half_width_pp`` (95% CI) whatever the games:
+    the games of each round and of each whole measure (lists, filled as they come),
+    and the ``play_to`` and ``measure`` of a deck played in rounds."""
     rounds, whole = [], []
 
     def play_to(n: int) -> tuple[float, float, float]:
@@ -751,8 +760,7 @@ def _in_rounds(effect_pp: float, half_width_pp: float, bar: float, side: float =
         whole.append(rounds[-1])
         return _measures(load_deck(DEFAULT_CARDS), effect_pp, 0.0)
 
-    trial = Trial("allies", 15, bar, 1.5, side)
-    return rounds, whole, screened_in_rounds(play_to, measure, trial, 10_000, 50_000, 10_000, rho=10_000.0)
+    return rounds, whole, play_to, measure
 
 
 def test_until_settled_an_edit_clearly_worse_than_the_best_so_far_is_dropped_after_the_first_round():
@@ -850,16 +858,7 @@ def _alone_in_rounds(effect_pp: float, half_width_pp: float):
     sequence)."""
     from analysis.experiments.advise_rounds import alone_in_rounds
 
-    rounds, whole = [], []
-
-    def play_to(n: int) -> tuple[float, float, float]:
-        rounds.append(n)
-        return effect_pp, effect_pp - half_width_pp, effect_pp + half_width_pp
-
-    def measure() -> Measures:
-        whole.append(rounds[-1])
-        return _measures(load_deck(DEFAULT_CARDS), effect_pp, 0.0)
-
+    rounds, whole, play_to, measure = _fixed_quantity(effect_pp, half_width_pp)
     _, sequence = alone_in_rounds(play_to, measure, 2.0, 10_000, 100_000, 10_000, rho=10_000.0)
     return rounds, whole, sequence
 
