@@ -19,7 +19,7 @@ a hold-out seed (:func:`analysis.experiments.tune.holdout_seed`) with
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -330,26 +330,36 @@ def advise(
             games[sample] += n - reached.pop(companion, 0)
         return run_dir
 
+    def held(run_dir: Path) -> int:
+        """The games a run in rounds starts from: what ``run_dir`` holds (reused), else one round."""
+        return read_manifest(run_dir)["n_games"] if (run_dir / "manifest.json").exists() else round_games
+
+    def whole_at(deck: Deck, run_dir: Path, run_seed: int, sample: str, blind: bool = True) -> Callable[[], Measures]:
+        """The :func:`measure` of a run in rounds at the games it holds, with ``blind``
+        its points-blind companion brought level first."""
+        return lambda: measure(run(deck, run_dir, run_seed, held(run_dir), sample, blind), threshold_pp,
+                               threshold_points)  # fmt: skip
+
+    def quantity_to(deck: Deck, run_dir: Path, run_seed: int, sample: str, section: str, index: int,
+                    blind: bool) -> Callable[[int], tuple[float, float, float]]:  # fmt: skip
+        """A round's ``play_to``: bring the run (with ``blind``, its points-blind
+        companion too) to ``n`` games and give the card's quantity with its 95% interval
+        (:func:`.advise_measures.quantity_bounds`)."""
+        def play_to(n: int) -> tuple[float, float, float]:
+            companion = run(deck, run_dir, run_seed, n, sample, blind) / POINTS_BLIND_COMPANION
+            reached.update({run_dir: n, **({companion: n} if blind else {})})
+            return quantity_bounds(run_dir, section, index, threshold_pp, threshold_points)
+
+        return play_to
+
     def in_rounds(deck: Deck, run_dir: Path, trial: Trial) -> Measures | str:
         """A screened edit played in rounds (:func:`.advise_rounds.screened_in_rounds`):
         each round plays the run alone when the target is an ally (its effect needs
         no points-blind games) and measures the target's quantity alone; the whole
         :func:`measure`, companion included, is taken once, when the edit is kept."""
-        blind = trial.section == "tasks"
-
-        def play_to(n: int) -> tuple[float, float, float]:
-            companion = run(deck, run_dir, seed, n, "search", blind) / POINTS_BLIND_COMPANION
-            reached[run_dir] = n
-            if blind:
-                reached[companion] = n
-            return quantity_bounds(run_dir, trial.section, trial.index, threshold_pp, threshold_points)
-
-        def whole() -> Measures:
-            held = read_manifest(run_dir)["n_games"]
-            return measure(run(deck, run_dir, seed, held, "search"), threshold_pp, threshold_points)
-
-        held = read_manifest(run_dir)["n_games"] if (run_dir / "manifest.json").exists() else round_games  # reused
-        return screened_in_rounds(play_to, whole, trial, min(held, n_games), n_games, round_games, rho)
+        play_to = quantity_to(deck, run_dir, seed, "search", trial.section, trial.index, trial.section == "tasks")
+        return screened_in_rounds(play_to, whole_at(deck, run_dir, seed, "search"), trial, min(held(run_dir), n_games),
+                                  n_games, round_games, rho)  # fmt: skip
 
     def guards(values: dict[Key, Any]) -> Guards | None:
         """What ``--until-settled`` watches a whole deck of ``values`` for
@@ -372,12 +382,8 @@ def advise(
             return ({"value": length["mean"], "low": length["mean_low"], "high": length["mean_high"]},
                     edge_change(out / "search" / first, run_dir))  # fmt: skip
 
-        def whole() -> Measures:
-            held = read_manifest(run_dir)["n_games"]
-            return measure(run(deck, run_dir, seed, held, "search"), threshold_pp, threshold_points)
-
-        held = read_manifest(run_dir)["n_games"] if (run_dir / "manifest.json").exists() else round_games  # reused
-        return whole_in_rounds(play_to, whole, watched, min(held, n_games), n_games, round_games, rho)
+        return whole_in_rounds(play_to, whole_at(deck, run_dir, seed, "search"), watched, min(held(run_dir), n_games),
+                               n_games, round_games, rho)  # fmt: skip
 
     def alone_of(change: Change) -> tuple[Measures | None, dict | None]:
         """One edit alone on the original deck on the hold-out seed (None when it does
@@ -394,19 +400,10 @@ def advise(
         if deck is None:
             return None, None
         run_dir = out / "holdout" / deck.content_hash[:16]
-
-        def play_to(n: int) -> tuple[float, float, float]:
-            companion = run(deck, run_dir, fresh, n, "own", blind) / POINTS_BLIND_COMPANION
-            reached.update({run_dir: n, **({companion: n} if blind else {})})
-            return quantity_bounds(run_dir, change.section, change.index, threshold_pp, threshold_points)
-
-        def whole() -> Measures:
-            return measure(run(deck, run_dir, fresh, read_manifest(run_dir)["n_games"], "own", blind), threshold_pp,
-                           threshold_points)  # fmt: skip
-
-        held = read_manifest(run_dir)["n_games"] if (run_dir / "manifest.json").exists() else round_games  # reused
+        play_to = quantity_to(deck, run_dir, fresh, "own", change.section, change.index, blind)
         threshold = threshold_pp if change.section == "allies" else threshold_points
-        return alone_in_rounds(play_to, whole, threshold, min(held, holdout_games), holdout_games, round_games, rho)
+        return alone_in_rounds(play_to, whole_at(deck, run_dir, fresh, "own", blind), threshold,
+                               min(held(run_dir), holdout_games), holdout_games, round_games, rho)  # fmt: skip
 
     def check_edge(values: dict[Key, Any]) -> dict:
         """The first player's edge change on the edge seed, ``holdout_games`` games each."""
