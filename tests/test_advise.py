@@ -16,7 +16,7 @@ import pytest
 from analysis.experiments.advise import advise
 from analysis.experiments.advise_edits import (
     STRENGTHEN, WEAKEN, Change, Limits, Lock, apply, candidate_edits, candidate_values, changes, check, editable,
-    edit_count, kept_whole, only_cards, shorter_proposals,
+    edit_count, kept_whole, only_cards, shorter_proposals, tidy,
 )  # fmt: skip
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
@@ -972,3 +972,15 @@ def test_a9_the_short_list_takes_the_best_ranked_edits_that_fit_and_keeps_a_chai
     limits, text = Limits.of(default_deck), DEFAULT_CARDS.read_text()
     for fields in shorter.values():
         assert check(apply(text, {key: values[key] for key in fields}, "cards.yaml"), "cards.yaml", limits) is not None
+
+
+def test_r1_2_a_symbol_moved_away_and_back_is_no_edit(default_deck):
+    """Cindy the Skull's yellow moved to another ally and back leaves her [red, yellow]
+    for [yellow, red]: the same symbols (R1.2), so neither the proposal nor its edits
+    hold it; a task's requirement likewise (R1.4), while a real change stays."""
+    cindy, task = ("allies", 9, "symbols"), ("tasks", 0, "requires")
+    requires = list(default_deck.to_yaml_data()["tasks"][0]["requires"])
+    assert default_deck.allies[9].symbols == ["yellow", "red"] and len(set(requires)) > 1
+    values = {cindy: ["red", "yellow"], task: requires[::-1], ("tasks", 0, "points"): 9}
+    assert tidy(default_deck, values) == {("tasks", 0, "points"): 9}
+    assert [c.key for c in changes(default_deck, values)] == [("tasks", 0, "points")]

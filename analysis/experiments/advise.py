@@ -28,7 +28,7 @@ import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength
 from analysis.experiments.advise_edits import (Change, Key, Limits, Lock, apply, changes, check, editable, edit_count,
-                                                only_cards, shorter_proposals)
+                                                only_cards, shorter_proposals, tidy)
 from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure, quantity_bounds
 from analysis.experiments.advise_progress import progress as stages
 from analysis.experiments.advise_rounds import Guards, Trial, alone_in_rounds, screened_in_rounds, whole_in_rounds
@@ -421,7 +421,7 @@ def advise(
         """The deck of ``values`` on the search seed, ``n_games`` games; with ``trial``
         (a screened edit, ``--until-settled``) in rounds, maybe dropped (why, a
         string) or settled early."""
-        deck = check(apply(text, values, str(cards)), f"{cards} (candidate)", limits)
+        deck = check(apply(text, tidy(original, values), str(cards)), f"{cards} (candidate)", limits)
         if deck is None:
             return None
         name = deck.content_hash[:16]
@@ -458,6 +458,7 @@ def advise(
         status.update(search=search, current=start)
         search.record("original", start, "")
         values, current = search.run()
+        values = tidy(original, values)  # a symbol moved away and back is no edit
 
         edited = apply(text, values, str(cards))
         proposal_deck = check(edited, str(cards), limits)

@@ -381,8 +381,23 @@ class Change:
         return f"{self.name} loses {old}" if not new else f"{self.name} gains {new}" + (f" instead of {old}" * bool(old))
 
 
+def tidy(original: Deck, values: dict[Key, Any]) -> dict[Key, Any]:
+    """``values`` without the fields that leave the ``original``'s value as it is: the
+    same value, or the same symbols in another order (a symbol moved away and back
+    by two edits). An ally's symbols and a task's requirement are multisets (R1.2,
+    R1.4): their order plays no part."""
+    data = original.to_yaml_data()
+    return {key: value for key, value in values.items() if not _same(data[key[0]][key[1]].get(key[2]), value)}
+
+
+def _same(old: Any, new: Any) -> bool:
+    if isinstance(old, list) and isinstance(new, list):
+        return Counter(map(str, old)) == Counter(map(str, new))
+    return old == new
+
+
 def changes(original: Deck, values: dict[Key, Any]) -> list[Change]:
-    """The edits of a proposal, one per changed field, in the deck's order. Two
+    """The edits of a proposal, one per changed field (:func:`tidy`'s), in the deck's order. Two
     allies' ``ability`` changes that mirror each other (one's old is the other's new,
     and back) are an ability moved or swapped, and an ally that lost one symbol and
     another that gained that colour (nothing else changed) a symbol moved: each names
@@ -392,7 +407,7 @@ def changes(original: Deck, values: dict[Key, Any]) -> list[Change]:
     for section, index, field in sorted(values, key=lambda k: (list(KIND).index(k[0]), k[1], k[2])):
         card = getattr(original, section)[index]
         old = data[section][index].get(field)
-        if values[(section, index, field)] != old:
+        if not _same(old, values[(section, index, field)]):
             out.append(Change(section, index, card.id, card.name, field, old, values[(section, index, field)]))
     single = [i for i, change in enumerate(out) if change.field == "ability"]
     while single:
