@@ -398,7 +398,7 @@ def _five_strong(default_deck, **settings) -> Search:
     allowed = {("allies", i, "symbols") for i in effects} & editable(default_deck, only=settings.pop("only", None))
 
     def play(values):
-        return _stronger(default_deck, effects, {key[1] for key in values})
+        return _stronger(default_deck, effects, {key[1] for key in tidy(default_deck, values)})  # as advise plays it
 
     return Search(play, Settings(**settings), play({}), allowed, DEFAULT_CARDS.read_text(), "cards.yaml")
 
