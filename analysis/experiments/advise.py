@@ -317,7 +317,7 @@ def advise(
                               "bar": lambda *_: None, "search": None, "current": None}  # fmt: skip
 
     reached: dict[Path, int] = {}  # the games counted of the search's runs and companions in rounds (--until-settled)
-    refused: set[str] = set()  # whole decks a guard stopped early (--until-settled): surely refused, never resumed
+    refused: dict[str, str] = {}  # whole decks a guard stopped early (--until-settled), by the guard
 
     def run(deck: Deck, run_dir: Path, run_seed: int, n: int, sample: str, blind: bool = True) -> Path:
         """Play (or reuse) the run in ``run_dir`` to ``n`` games and, with ``blind``, its
@@ -425,13 +425,15 @@ def advise(
         if deck is None:
             return None
         name = deck.content_hash[:16]
-        stopped = name in played and (isinstance(played[name], str) or played[name].settled) and name not in refused
+        stopped = (name in played and (isinstance(played[name], str) or played[name].settled)
+                   and not (name in refused and (refused[name] == "length" or not status["search"].settings.relaxed)))
+        # a deck a guard surely refused is never played further, unless the search relaxed the edge that refused it
         if name not in played or (trial is None and stopped):  # a deck dropped or settled early asked for whole
             run_dir = out / "search" / name
             if trial is None and guards(values) is not None:
                 played[name], guard = whole_rounds(deck, run_dir, guards(values))
                 if guard:
-                    refused.add(name)  # surely refused by a guard: never played further
+                    refused[name] = guard
             elif trial is None:
                 played[name] = measure(run(deck, run_dir, seed, n_games, "search"), threshold_pp, threshold_points)
             else:
