@@ -275,12 +275,13 @@ def short_list_lead(advice: Advice, table: pd.DataFrame) -> str:
     front = ", ".join(f"{k}" for k in table.loc[table["dominated_by"] == "", "edits"])
     beaten = [f"{r['edits']} (by {r['dominated_by']})" for _, r in table[table["dominated_by"] != ""].iterrows()]
     invalid = [f"{s.edits}" for s in advice.short_list if s.after is None]
-    return (f"Shorter proposals: the first K edits in the order the search ranked them, each played on the same "
+    return (f"Shorter proposals: the K edits the search ranked best (a move or a swap counts as one), each played "
+            f"on the same "
             f"{advice.holdout_games:,} fresh games per deck ({advice.games.get('short list', 0):,} games for the "
             f"shorter ones, points-blind companions included). On the front (no other has no more edits, verdicts "
             f"left or created and side effects, and fewer of one): {front or 'none'} edits"
             + (f"; dominated: {', '.join(beaten)}" if beaten else "; none dominated")
-            + (f"; the first {', '.join(invalid)} edits alone do not validate" if invalid else "") + ".")  # fmt: skip
+            + (f"; the best {', '.join(invalid)} edits alone do not validate" if invalid else "") + ".")  # fmt: skip
 
 
 def tried_sentence(search: pd.DataFrame, card: str, name: str, still: str, only: tuple[str, ...] = ()) -> str:
