@@ -7,11 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from analysis.report.figures import plot_task_outcomes
-from analysis.report.html import figure_png
+from analysis.report.html import estimate, figure_png
 from analysis.morale import morale_cards
 from analysis.report.page import REPORT_FILE, build_report
 from sim.cards import SaveKind
@@ -137,3 +138,10 @@ def test_findings_are_escaped_link_to_their_section_and_fold_after_eight():
     assert html.count("href='#card-strength'") == 10
     shown, folded = html.split("<details>")
     assert shown.count("<li>") == FINDINGS_SHOWN and "2 more findings" in folded and "Finding 8." in folded
+
+
+def test_an_estimate_that_rounds_to_zero_shows_no_minus_sign():
+    """-0.04 pp rounds to zero at one decimal: shown "+0.0 pp", never "-0.0 pp", as its
+    interval's bounds already were."""
+    assert estimate(-0.0004, -0.003, 0.002, "pp") == "+0.0 pp (95% CI -0.3 to 0.2)"
+    assert estimate(-0.0004, np.nan, np.nan, "") == "0.0"

@@ -88,6 +88,7 @@ def estimate(value: float, low: float, high: float, unit: str = "%", n: int | No
     places = _decimals(high - low if bounded else np.nan, least)
     percent = "%" if unit == "%" else ""
     sign, points = ("+", " pp") if unit == "pp" else ("", "")
+    value = round(value, places) + 0.0  # + 0.0: no "-0.0"
     head = f"{value:{sign},.{places}f}{percent}{points}{' ' + noun if noun else ''}"
     inside = []
     if bounded:
