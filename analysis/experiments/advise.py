@@ -490,7 +490,7 @@ def advise(
         prefixes = {k: {key: values[key] for key in values if key in fields}  # the search's order: best-ranked first
                     for k, fields in shorter_proposals(changes(original, values), values, short_list).items()}
         for k, prefix in prefixes.items():
-            bar(f"the short list: the first {k} edits on the same {holdout_games:,} fresh games", search, current)
+            bar(f"the short list: the best {k} edits on the same {holdout_games:,} fresh games", search, current)
             run_dir, m = _confirm(text, prefix, str(cards), limits, fresh, holdout_games, "short list", out, run,
                                   threshold_pp, threshold_points)  # fmt: skip
             written = (write_files(Files(texts={f"proposal-{k}.yaml": apply(text, prefix, str(cards))}), out)
