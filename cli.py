@@ -574,7 +574,7 @@ def advise(
     short_list: str = typer.Option("3,6", help="Shorter proposals to confirm on the hold-out: the K edits the search ranks best, for each K (comma-separated; a move or a swap is one edit; --holdout-games games, and as many points-blind, per K); written to proposal-K.yaml. Empty for none."),
     quiet: bool = typer.Option(False, help="No progress (else a status line on a terminal, one line per stage in a log)."),
     until_settled: bool = typer.Option(False, "--until-settled", help="Play each screened edit in rounds of --round-games games, up to --games, and stop it as soon as the anytime-valid 95% confidence sequence of the quantity it aims at shows it cannot beat the best so far (the deck it edits, or a closer edit that kept the first player's edge; the edit is dropped) or lies wholly inside the search's aim or wholly beyond it on the same side (its verdict is settled; the edit is judged on the games played). Every other deck of the search plays in the same rounds and is refused as soon as it surely breaks the length or edge guard; each edit alone stops once its card's verdict is settled. Prints the games played against as many at fixed n."),
-    round_games: int | None = typer.Option(None, min=1, help="With --until-settled: games per round (whole chunks of 25,000, or one smaller chunk); default a fifth of --games."),
+    round_games: int | None = typer.Option(None, min=1, help="With --until-settled: games per round (whole chunks of 25,000, or one smaller chunk); default a tenth of --games (in whole chunks when above 25,000)."),
 ) -> None:
     """What should I change? Starts from the report's verdicts (allies stronger or weaker than the average ally, tasks paying out of line with their difficulty), screens one-card edits aimed at each (an ally's symbols, a task's points or required symbols, a morale card's save) on the same games, combines the best, and plays the proposal and the original on fresh games of a hold-out seed. Writes proposal.yaml (only the changed values touched), advice.html (one sentence per edit with its effect, before/after of every flagged quantity with 95% CIs, side effects, forest plot) and advice.csv; prints the diff and the before/after table."""
     start_workers(jobs, "sim.runner")
@@ -589,6 +589,7 @@ def advise(
         resist_sentences, short_list_lead, short_list_table, summary_table, verdict_counts, write_advice,
     )  # fmt: skip
     from analysis.experiments.advise_search import parse_targets
+    from analysis.experiments.until_settled import default_round
     from analysis.report.terminal import print_table
     from analysis.experiments.compare import changes
     from analysis.report.words import (NO_SIDE_EFFECT, change_sentence, change_skill_text, side_effects_lead,
@@ -625,7 +626,7 @@ def advise(
                             holdout_games=holdout_games, n_jobs=jobs, progress=not quiet, only=only,
                             max_edits=max_edits, confirm_with=confirm_with, own_effects=own_effects,
                             short_list=sizes, abilities=abilities, target_edge=ranges.get("edge"),
-                            round_games=(round_games or games // 5) if until_settled else None)  # fmt: skip
+                            round_games=(round_games or default_round(games)) if until_settled else None)  # fmt: skip
         html, csv = write_advice(advice, target, shlex.join(["revachol", *sys.argv[1:]]))
     except DeckError as exc:
         _fail("; ".join(str(p) for p in exc.problems))

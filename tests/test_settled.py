@@ -250,3 +250,15 @@ def test_cli_compare_until_settled_bad_input_is_one_line(tmp_path):
         result = _revachol("compare", cards, cards, *args, "--out", str(tmp_path / "c"))
         assert result.returncode == 1 and result.stderr.count("\n") == 1, result.stderr
     assert not (tmp_path / "c").exists()
+
+
+def test_advise_rounds_default_to_a_tenth_of_its_games_in_whole_chunks():
+    """advise --until-settled without --round-games: 5,000 of the default 50,000 games;
+    30,000 of 300,000 rounded down to one chunk of 25,000 (a round must be whole chunks),
+    and every default is one round_plan accepts."""
+    from analysis.experiments.until_settled import default_round, round_plan
+
+    assert [default_round(n) for n in (50_000, 100, 12_345, 300_000, 1_000_000)] == [5_000, 10, 1_234, 25_000,
+                                                                                      100_000]  # fmt: skip
+    for n in (100, 12_345, 50_000, 300_000, 1_000_000):
+        assert round_plan(n, default_round(n), "--games") == min(default_round(n), 25_000)
