@@ -814,10 +814,10 @@ def test_until_settled_a_whole_deck_surely_too_long_or_growing_the_edge_is_refus
     # 60 turns ± 0.1 is +9.1% of 55 (its sequence ±0.3%): beyond ±5% at the first look
     rounds, whole, guard, settled = _whole_in_rounds(60.0, 0.0)
     assert rounds == whole == [10_000] and guard == "length"
-    assert settled.startswith("refused after 10,000 of 50,000 games: its length's 95% confidence sequence (+8.")
+    assert settled.startswith("sure after 10,000 of 50,000 games (95% confidence sequence +8.")
     # its edge grew by +2 pp ± 0.3 (sequence ±0.56): wholly above 0, unless the search relaxed the edge
     rounds, whole, guard, settled = _whole_in_rounds(55.0, 2.0)
-    assert rounds == whole == [10_000] and guard == "edge" and "lies wholly above 0" in settled
+    assert rounds == whole == [10_000] and guard == "edge" and settled.endswith("(95% confidence sequence +1.44 to +2.56 pp)")
     rounds, whole, guard, settled = _whole_in_rounds(55.0, 2.0, edge_guard=False)
     assert rounds == ROUNDS_OF_10K and whole == [50_000] and guard == settled == ""
 
@@ -842,7 +842,7 @@ def test_until_settled_the_deck_without_both_planted_crowns_is_refused_for_its_l
     advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=10_000, n_jobs=2, progress=False,
                     only=ids, short_list=(), round_games=2_000)  # fmt: skip
     log = advice.search
-    both = log[log["refused_by"].eq("length") & log["why"].str.contains("refused after 2,000 of 10,000 games", na=False)]
+    both = log[log["refused_by"].eq("length") & log["why"].str.contains("sure after 2,000 of 10,000 games", na=False)]
     assert len(both) >= 1 and both["turns"].gt(1.05 * log["turns"].iloc[0]).all()
     assert len(advice.changes) == 1  # one crown removed: the second would break the length guard
     assert advice.games["search"] < advice.games["search at fixed n"]

@@ -517,8 +517,8 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             _wide(table_html(short), "estimates"),
             f"<h2>The edits</h2>{lead}<ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
             *([f"<h2>Each edit's own effect</h2><p class=\"note\">{escape(own_effects_lead(advice))}</p>",
-               _wide(table_html(shown(edits), hide=() if any(advice.alone_sequences) else ("alone_n",)),
-                     "estimates")] if advice.alone else []),
+               _wide(table_html(shown(edits), hide=("quantity",) + (() if any(advice.alone_sequences) else ("alone_n",))),
+                     "estimates")] if advice.alone else []),  # the lead names each kind's quantity (QUANTITY_NOTE)
             *(["<h2>The cards that resist</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in resisting) + "</ul>"]
               if resisting else []),
             f"<p class=\"note\">{provenance}</p>",

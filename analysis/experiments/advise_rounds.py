@@ -158,11 +158,10 @@ def whole_in_rounds(play_to: Callable[[int], tuple[dict, dict]], measure: Callab
     if not guard:
         return measure(), ""
     row = stopping.sequences.set_index("subject").loc[guard]
-    sure = (f"its length's 95% confidence sequence ({100 * row['cs_low']:+.1f}% to {100 * row['cs_high']:+.1f}% of "
-            f"the original's) lies wholly beyond ±{100 * guards.tolerance:.0f}%" if guard == "length" else
-            f"its first player's edge change's 95% confidence sequence ({row['cs_low']:+.2f} to "
-            f"{row['cs_high']:+.2f} pp) lies wholly above 0")  # fmt: skip
-    return replace(measure(), settled=f"refused after {stopping.games:,} of {n_games:,} games: {sure}"), guard
+    sequence = (f"{100 * row['cs_low']:+.1f}% to {100 * row['cs_high']:+.1f}%" if guard == "length" else
+                f"{row['cs_low']:+.2f} to {row['cs_high']:+.2f} pp")  # fmt: skip
+    return replace(measure(), settled=f"sure after {stopping.games:,} of {n_games:,} games (95% confidence "
+                                      f"sequence {sequence})"), guard  # fmt: skip
 
 
 def alone_in_rounds(play_to: Callable[[int], tuple[float, float, float]], measure: Callable[[], Measures],

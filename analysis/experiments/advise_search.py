@@ -148,7 +148,7 @@ refusal stops it early: after each round (the run alone, no points-blind games),
 confidence sequence of its mean turns relative to the original's lying wholly beyond
 ±:data:`LENGTH_TOLERANCE`, or (the edge not relaxed) that of its edge change, paired on
 the same games, lying wholly above 0. The deck is then measured whole at the games
-played and refused by that guard (``why`` says ``refused after N of M games``), and
+played and refused by that guard (``why`` ends ``sure after N of M games``), and
 never played further. Otherwise it plays ``n_games``, and is accepted or refused as at
 fixed n: accepting early would need a sequence for every card's excess and both guards
 at once, and a guard judged on a few thousand games would let through edits that the
@@ -447,7 +447,7 @@ class Search:
             self.record(stage, None, note, card, "validation", INVALID, edit)
             return None, ("validation", INVALID)
         refused = self.refusal(values, m, current, stage.split()[-1], note)
-        why = f"{refused[1]}; {m.settled}" if refused and m.settled else refused[1] if refused else (
+        why = f"{refused[1]}, {m.settled}" if refused and m.settled else refused[1] if refused else (
             f"accepted (in-sample, {_quantity_words(m, target)})")  # m.settled: refused early (--until-settled)
         self.record(stage, m, note, card, refused[0] if refused else "", why, edit, target,
                     quantity(current, *target[:2]))  # fmt: skip
