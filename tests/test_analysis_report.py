@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from analysis.report.figures import plot_task_outcomes
-from analysis.report.html import estimate, figure_png
+from analysis.report.html import estimate, figure_png, signed
 from analysis.morale import morale_cards
 from analysis.report.page import REPORT_FILE, build_report
 from sim.cards import SaveKind
@@ -145,3 +145,4 @@ def test_an_estimate_that_rounds_to_zero_shows_no_minus_sign():
     interval's bounds already were."""
     assert estimate(-0.0004, -0.003, 0.002, "pp") == "+0.0 pp (95% CI -0.3 to 0.2)"
     assert estimate(-0.0004, np.nan, np.nan, "") == "0.0"
+    assert signed(-0.004, 2) == "+0.00" and signed(-0.09, 2) == "-0.09" and signed(1234.5, 1) == "+1,234.5"

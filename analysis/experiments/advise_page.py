@@ -33,7 +33,7 @@ from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
 from analysis.experiments.compare import changes
 from analysis.report.writer import Files, write_files
 from sim.cards import as_written
-from analysis.report.html import estimate, figure_png, image_html, page, table_html
+from analysis.report.html import estimate, figure_png, image_html, page, signed, table_html
 from analysis.report.words import (NO_SIDE_EFFECT, SKILL_CHECK_TITLE, change_sentence, change_skill_text, free_text,
                                    side_effects_lead, skilled_allies_text)
 from sim.cards import Ability
@@ -417,9 +417,10 @@ def headline(advice: Advice, summary: pd.DataFrame, counts: dict[str, int]) -> s
     count = edit_count(advice.changes)
     return (f"{count} edit{'s' * (count != 1)} to the cards' data. On "
             f"{advice.holdout_games:,} fresh games per deck: {_verdicts(counts)}; games "
-            f"{longer:+.1f}% longer ({turns['difference']:+.2f} turns, 95% CI {turns['difference_low']:+.2f} to "
-            f"{turns['difference_high']:+.2f}); the first player's edge {edge['difference']:+.2f} pp (95% CI "
-            f"{edge['difference_low']:+.2f} to {edge['difference_high']:+.2f}), {edge_words}."
+            f"{signed(longer, 1)}% longer ({signed(turns['difference'], 2)} turns, 95% CI "
+            f"{signed(turns['difference_low'], 2)} to {signed(turns['difference_high'], 2)}); the first player's edge "
+            f"{signed(edge['difference'], 2)} pp (95% CI {signed(edge['difference_low'], 2)} to "
+            f"{signed(edge['difference_high'], 2)}), {edge_words}."
             + "".join(_target_sentence(rows.loc[what], bounds, name, unit) for bounds, what, name, unit in (
                 (advice.target_turns, "mean turns per game", "mean turns per game", "turns"),
                 (advice.target_edge, "first player's edge over a fair seat", "the first player's edge", "pp"))

@@ -88,8 +88,8 @@ def estimate(value: float, low: float, high: float, unit: str = "%", n: int | No
     places = _decimals(high - low if bounded else np.nan, least)
     percent = "%" if unit == "%" else ""
     sign, points = ("+", " pp") if unit == "pp" else ("", "")
-    value = round(value, places) + 0.0  # + 0.0: no "-0.0"
-    head = f"{value:{sign},.{places}f}{percent}{points}{' ' + noun if noun else ''}"
+    head = f"{signed(value, places) if sign else f'{round(value, places) + 0.0:,.{places}f}'}{percent}{points}" + (
+        f" {noun}" if noun else "")
     inside = []
     if bounded:
         inside.append(f"95% CI {_interval(low, high, places, percent)}")
@@ -138,6 +138,12 @@ def _cell(value, column: str, unit: str) -> str:
             return count(value)
         return f"{value:,.3g}" if abs(value) < 100 else f"{value:,.1f}"
     return str(value)
+
+
+def signed(value: float, places: int) -> str:
+    """``value`` with its sign and ``places`` decimals, thousands separated: ``+2.62``,
+    ``-0.09``; one that rounds to zero reads ``+0.00``, never ``-0.00``."""
+    return f"{round(value, places) + 0.0:+,.{places}f}"
 
 
 def _interval(low: float, high: float, places: int, percent: str = "") -> str:
