@@ -29,14 +29,14 @@ import pandas as pd
 from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength
 from analysis.experiments.advise_edits import (Change, Key, Limits, Lock, apply, changes, check, editable, edit_count,
                                                 only_cards, shorter_proposals, tidy)
-from analysis.experiments.advise_measures import Measures, edge_change, edge_seed, measure, quantity_bounds
+from analysis.experiments.advise_measures import (Measures, edge_change, edge_seed, mean_turns, measure,
+                                                   quantity_bounds)
 from analysis.experiments.advise_progress import progress as stages
 from analysis.experiments.advise_rounds import Guards, Trial, alone_in_rounds, screened_in_rounds, whole_in_rounds
 from analysis.experiments.advise_search import AIM, LENGTH_TOLERANCE, Search, Settings
 from analysis.experiments.compare import changes_skill_check, comparison_tables
 from analysis.experiments.tune import holdout_seed
 from analysis.experiments.until_settled import round_plan
-from analysis.length import game_length
 from analysis.stats.sequential import mixture_rho
 from analysis.report.writer import Files, write_files
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
@@ -378,9 +378,7 @@ def advise(
         def play_to(n: int) -> tuple[dict, dict]:
             run(deck, run_dir, seed, n, "search", blind=False)
             reached[run_dir] = n
-            length = game_length(run_dir).set_index("measure").loc["turns"]
-            return ({"value": length["mean"], "low": length["mean_low"], "high": length["mean_high"]},
-                    edge_change(out / "search" / first, run_dir))  # fmt: skip
+            return mean_turns(run_dir), edge_change(out / "search" / first, run_dir)
 
         return whole_in_rounds(play_to, whole_at(deck, run_dir, seed, "search"), watched, min(held(run_dir), n_games),
                                n_games, round_games, rho)  # fmt: skip

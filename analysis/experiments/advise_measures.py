@@ -51,18 +51,24 @@ class Measures:
 def measure(run_dir: Path, threshold_pp: float = DEFAULT_THRESHOLD_PP,
             threshold_points: float = DEFAULT_THRESHOLD_POINTS) -> Measures:  # fmt: skip
     """The :class:`Measures` of a run directory with its points-blind companion."""
-    length = game_length(run_dir).set_index("measure").loc["turns"]
     seats = seat_balance(run_dir).iloc[0]
     morale = morale_per_game(run_dir).set_index("measure").loc["morale_events"]
     fair = 100 / seats["players"]
     return Measures(
         ally_strength(run_dir, threshold_pp=threshold_pp),
         task_calibration(run_dir, threshold_points),
-        {"value": length["mean"], "low": length["mean_low"], "high": length["mean_high"], "games": length["games"]},
+        mean_turns(run_dir),
         {"value": 100 * seats["advantage_p1"] - fair, "low": 100 * seats["advantage_p1_low"] - fair,
          "high": 100 * seats["advantage_p1_high"] - fair, "games": seats["games"]},
         {"value": morale["mean"], "low": morale["mean_low"], "high": morale["mean_high"], "games": morale["games"]},
     )  # fmt: skip
+
+
+def mean_turns(run_dir: Path) -> dict:
+    """Mean turns per game of a run (:func:`analysis.length.game_length`): ``value``,
+    ``low``, ``high`` (95% t interval, turns) and ``games``."""
+    length = game_length(run_dir).set_index("measure").loc["turns"]
+    return {"value": length["mean"], "low": length["mean_low"], "high": length["mean_high"], "games": length["games"]}
 
 
 def edge_seed(seed: int) -> int:
