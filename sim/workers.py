@@ -17,6 +17,11 @@ still getting ready.
   worker's process tree), whatever they are running.
 * :func:`skip_last_collection`: workers and the command line exit without a last
   garbage collection.
+* :func:`ignore_sigint`: a worker ignores SIGINT, as a Dask worker does
+  (:mod:`sim.cluster`): Ctrl-C goes to the run's whole process group, the main process
+  stops the run and kills its workers, and a worker busy compiling printed the
+  ``KeyboardInterrupt`` of a numba callback under the stop's one line (issue 32; seen
+  once in 14 stops with both cores busy).
 """
 
 from __future__ import annotations
@@ -117,7 +122,14 @@ def executor(n_jobs: int):
     from joblib.externals.loky import get_reusable_executor
 
     with worker_environment():
-        return get_reusable_executor(max_workers=joblib.effective_n_jobs(n_jobs), timeout=IDLE_SECONDS)
+        return get_reusable_executor(max_workers=joblib.effective_n_jobs(n_jobs), timeout=IDLE_SECONDS,
+                                     initializer=ignore_sigint)  # fmt: skip
+
+
+def ignore_sigint() -> None:
+    """Ignore SIGINT in this process: the initializer of every worker :func:`executor`
+    starts, whenever loky starts it (module docstring)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def start_workers(n_jobs: int, imports: str) -> None:

@@ -126,9 +126,8 @@ def test_ctrl_c_ends_every_process_of_a_run_whose_bot_never_returns(tmp_path, jo
     stderr, seconds = _stop_and_wait(process, signal.SIGINT)
     assert seconds < limit and not _group(process.pid)
     assert process.returncode == 128 + signal.SIGINT, stderr
-    (line,) = stderr.strip().splitlines()
-    assert line == (f"error: stopped by SIGINT; 0 of 4 chunks (0 of 40 games) kept in {tmp_path / 'run'}; "
-                    f"continue with: {shlex.join([*command, '--resume'])}")  # fmt: skip
+    assert stderr.strip().splitlines() == [(f"error: stopped by SIGINT; 0 of 4 chunks (0 of 40 games) kept in {tmp_path / 'run'}; "
+                                           f"continue with: {shlex.join([*command, '--resume'])}")]  # fmt: skip
 
 
 def test_sigterm_keeps_the_finished_chunks_and_names_them(tmp_path):

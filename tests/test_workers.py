@@ -1,6 +1,7 @@
 """Worker processes start with the environment of sim.workers.worker_environment."""
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -98,6 +99,12 @@ def test_start_workers_starts_workers_that_import_the_runner_before_any_chunk(tm
     answers = [future.result(timeout=180) for future in [pool.submit(_runner_imported, str(tmp_path)) for _ in range(2)]]
     assert len({pid for pid, _ in answers}) == 2, f"two tasks, one worker: {answers}"
     assert [imported for _, imported in answers] == [True, True], answers
+
+
+def test_a_worker_of_a_run_ignores_sigint_which_the_main_process_handles():
+    """Issue 32: Ctrl-C reaches every process of the run; only the main process acts on it."""
+    kill_workers()  # a new pool: its worker runs the initializer
+    assert executor(1).submit(signal.getsignal, signal.SIGINT).result(timeout=120) == signal.SIG_IGN
 
 
 def test_kill_workers_ends_a_busy_worker_at_once_and_the_next_pool_works():
