@@ -24,6 +24,7 @@ from analysis.experiments.advise_page import (
     short_list_lead, short_list_table, shown, summary_table, tried_sentence, verdict_counts, write_advice,
 )  # fmt: skip
 from analysis.report.terminal import print_table
+from analysis.experiments import advise_search
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
 from analysis.report.words import free_text
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
@@ -122,6 +123,35 @@ def test_a_verdict_created_or_turned_the_other_way_is_told_when_a_deck_is_refuse
     search.deck = default_deck
     assert search.refusal({key: ["yellow"]}, turned, weaker, "1", "") == (
         "new verdict", "it put Kim Kitsuragi (the other way) beyond the aim")
+
+
+def test_the_polishing_round_refuses_a_fix_that_creates_a_verdict_and_takes_the_next(default_deck, monkeypatch):
+    """Issue 48: removing Evrart Claire's yellow symbol brings him closest to zero
+    (+0.5 pp) but pushes Kim Kitsuragi to -2.5 pp, beyond his threshold (2 pp): a
+    verdict created. Removing his purple one leaves him at +1.0 pp and Kim at 0. A
+    screen-and-combine round takes the closer fix, whose excess is smaller than the
+    original's, with its new verdict; the polishing round refuses it and takes the
+    other, but takes the closer fix when it leaves Kim at -1.8 pp, beyond the aim
+    (1.5 pp) and inside his threshold."""
+    key = ("allies", 15, "symbols")
+    decks = {(): _measures(default_deck, 12.0, 0.0), ("purple",): _measures(default_deck, 0.5, 0.0, kim_pp=-2.5),
+             ("yellow",): _measures(default_deck, 1.0, 0.0)}  # fmt: skip
+
+    def search() -> Search:
+        return Search(lambda values: decks[tuple(values.get(key, ()))], Settings(), decks[()], {key},
+                      DEFAULT_CARDS.read_text(), "cards.yaml")  # fmt: skip
+
+    monkeypatch.setattr(advise_search, "ROUNDS", 1)  # then the polishing round finds no edit of Kim allowed
+    assert search().run()[0] == {key: ["purple"]}
+    monkeypatch.setattr(advise_search, "ROUNDS", 0)  # the polishing round alone
+    polished = search()
+    values, chosen = polished.run()
+    assert values == {key: ["yellow"]} and not polished.settings.created(chosen, polished.original)
+    greedy = pd.DataFrame(polished.log).query("stage == 'greedy 1'")
+    assert list(greedy["refused_by"]) == ["new verdict", ""]
+    assert greedy["why"].iloc[0] == "it put Kim Kitsuragi beyond its threshold"
+    decks[("purple",)] = _measures(default_deck, 0.5, 0.0, kim_pp=-1.8)  # beyond the aim, inside the threshold
+    assert search().run()[0] == {key: ["purple"]}
 
 
 def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_the_guard_that_refused_it_and_the_nearest_fix(default_deck):
