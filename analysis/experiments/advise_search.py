@@ -368,7 +368,6 @@ class Search:
     refused: dict[tuple[str, int], tuple[Edit, str, Measures]] = field(default_factory=dict)
     moves: set[tuple[str, ...]] = field(default_factory=set)
     deck: Deck | None = None
-    polishing: bool = False
 
     def record(self, stage: str, m: Measures | None, note: str, card: str = "", refused_by: str = "",
                why: str = "", edit: str = "", target: Key | None = None,
@@ -438,7 +437,7 @@ class Search:
                 return new
             return "excess", (f"no better: excess {self.settings.excess(m, self.original):.2f} thresholds against "
                               f"{self.settings.excess(than, self.original):.2f}")  # fmt: skip
-        if self.polishing and (new := self.new_verdicts(m, than, at_threshold=True)):
+        if _polishing(stage) and (new := self.new_verdicts(m, than, at_threshold=True)):
             return new
         if self.settings.relaxed or self.check is None:
             return None
@@ -534,16 +533,18 @@ class Search:
         return sorted(best, key=lambda edits: edits[0][0] - abs(quantity(current, *_target(edits[0][1])[:2])))
 
     def combine(self, values: dict[Key, Any], current: Measures, best: list[list[tuple[float, Edit]]],
-                round_: int, together: bool = True) -> tuple[dict[Key, Any], Measures] | None:  # fmt: skip
-        """Each target's best screened edit, together (unless not ``together``: the
-        polishing round); else added one target at a time, a target's next edit tried
-        when the edge refused its better one (module docstring). None when no edit
-        makes the deck better. The targets whose best edit the edge or length guard
-        refused are left in :attr:`refused`. An edit that sets a field another edit of
-        the round already set (an ability moved to or from a target) is left out."""
+                round_: int) -> tuple[dict[Key, Any], Measures] | None:  # fmt: skip
+        """Each target's best screened edit, together (but in the polishing round); else
+        added one target at a time, a target's next edit tried when the edge refused
+        its better one, or a new verdict in the polishing round (module docstring).
+        None when no edit makes the deck better. The targets whose best edit the edge
+        or length guard refused are left in :attr:`refused`. An edit that sets a field
+        another edit of the round already set (an ability moved to or from a target)
+        is left out."""
         self.refused = {}
         chosen: dict[Key, Any] = {}
-        for edits in best if together else ():  # the best-ranked targets first, while the deck has room (max_edits)
+        polishing = _polishing(round_)
+        for edits in () if polishing else best:  # the best-ranked targets first, while the deck has room (max_edits)
             edit = edits[0][1]
             if set(edit) & set(chosen):
                 continue
@@ -551,7 +552,7 @@ class Search:
                 chosen |= edit
             else:
                 self.full(f"combined {round_}", edit)
-        combined = self.play({**values, **chosen}) if together else None
+        combined = None if polishing else self.play({**values, **chosen})
         if combined is not None:
             self.record(f"combined {round_}", combined, f"{len(chosen)} edits")
             if self.refusal({**values, **chosen}, combined, current, str(round_), f"{len(chosen)} edits") is None:
@@ -579,7 +580,7 @@ class Search:
                         continue
                     if edit == edits[0] and why[0] in ("edge", "length"):
                         self.refused[target[:2]] = (edit, why[0], m)
-                    if why[0] != "edge" and not (self.polishing and why[0] == "new verdict"):
+                    if why[0] != "edge" and not (polishing and why[0] == "new verdict"):
                         break  # refused for its length, its excess or its validity, not for the edge
                 else:
                     refused.append(edits)
@@ -654,18 +655,14 @@ class Search:
         self.limits = self.limits or Limits.of(parse_deck(self.text, self.file))
         self.deck = check(apply(self.text, {}, self.file), self.file, self.limits)
         self.screened, self.refused, self.moves = [], {}, set()
-        try:
-            for round_ in range(1, ROUNDS + 2):
-                self.polishing = round_ > ROUNDS
-                deck = check(apply(self.text, values, self.file), self.file, self.limits)
-                best = self.screen(deck, values, current, f"screen {round_}")
-                accepted = self.combine(values, current, best, round_, together=not self.polishing) if best else None
-                if accepted is None:
-                    break
-                values, current = accepted
-            return self.pairs(values, current, round_)
-        finally:
-            self.polishing = False
+        for round_ in range(1, ROUNDS + 2):  # the last, the polishing round
+            deck = check(apply(self.text, values, self.file), self.file, self.limits)
+            best = self.screen(deck, values, current, f"screen {round_}")
+            accepted = self.combine(values, current, best, round_) if best else None
+            if accepted is None:
+                break
+            values, current = accepted
+        return self.pairs(values, current, round_)
 
     def run(self) -> tuple[dict[Key, Any], Measures]:
         """:meth:`rounds` with the first player's edge as a guard, then, when that
@@ -676,6 +673,12 @@ class Search:
             self.settings = replace(self.settings, relaxed=True)
             values, current = self.rounds()
         return values, current
+
+
+def _polishing(round_: int | str) -> bool:
+    """Is round ``round_`` (its number, as a stage names it) the polishing round, or
+    the pair moves after it (module docstring)?"""
+    return int(round_) > ROUNDS
 
 
 def _edge_words(change: dict, sample: str) -> str:
