@@ -421,8 +421,8 @@ def _print_changes(moved, title: str, top: int = 10) -> None:
 def card_value(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     ally: list[str] = typer.Option([], help="Ally id to value (repeat for several); default: every ally."),
-    against: str | None = typer.Option(None, help="Id of the reference ally the value is measured against; default: the plain ally (no ability) nearest the average ally on --reference-deck."),
-    reference_deck: Path | None = typer.Option(None, help="The card file whose baseline chooses the default reference (default: --cards); give the original when valuing a proposal, so that both decks are valued against one ally."),
+    against: str | None = typer.Option(None, help="Id of the reference ally the value is measured against; default: the plain ally (no ability) nearest the average ally on --cards (and --reference-deck)."),
+    reference_deck: Path | None = typer.Option(None, help="Another card file whose baseline joins --cards' in choosing the default reference: the plain ally nearest the average in both. Value a card file with its proposal here, and the proposal with the card file, so that both are valued against one ally."),
     games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per ally (and for the baseline and the reference)."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
     bot: list[str] = typer.Option(["greedy"], help="The bot of seat 0, the one restricted; give it twice, e.g. --bot search --bot planner, for a different bot in every other seat (card strength for a skilled player among weaker ones)."),
@@ -451,7 +451,7 @@ def card_value(
         _fail(str(exc))
     written = write_card_values(table, target)
     typer.echo(card_value_reference(table["reference"].iloc[0], table["reference_id"].iloc[0], against is not None,
-                                    str(reference_deck or cards)))  # fmt: skip
+                                    str(cards), reference_deck and str(reference_deck)))  # fmt: skip
     field = f" among {bot[-1]} bots" if bot[-1] != bot[0] else ""
     print_table(table, f"Value of each ally to seat 0's {bot[0]} bot{field} against {table['reference'].iloc[0]}",
                 hide=("reference", "reference_id", "q_value"))  # fmt: skip

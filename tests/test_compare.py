@@ -173,7 +173,7 @@ def test_card_value_is_measured_against_the_plain_ally_nearest_the_average(tmp_p
     strength = ally_strength(out / "baseline").set_index("ally")
     plain = {a.id: a for a in default_deck.allies if not a.ability}
     reference = row["reference_id"]
-    assert reference == nearest_plain_ally(default_deck, strength.reset_index())
+    assert reference == nearest_plain_ally([default_deck], [strength.reset_index()])
     assert row["reference"] == plain[reference].name
     assert abs(strength.loc[reference, "effect_pp"]) == strength.loc[list(plain), "effect_pp"].abs().min()
     never_lena, never_reference = _seat0_wins(out / "never-lena"), _seat0_wins(out / f"never-{reference}")
@@ -186,26 +186,34 @@ def test_card_value_is_measured_against_the_plain_ally_nearest_the_average(tmp_p
     assert row["value_per_held_game_low"] < row["value_per_held_game"] < row["value_per_held_game_high"]
 
 
-def test_the_reference_rule_picks_one_ally_for_a_deck_and_its_edit(tmp_path, default_deck):
-    """Before and after: the edited deck, valued with reference_deck=cards.yaml, is
-    measured against the ally the rule chose on cards.yaml, although its own baseline
-    would choose another (the edit moves that very ally's symbols, R1.2)."""
+def test_the_reference_rule_picks_one_ally_average_in_a_deck_and_its_edit_in_either_order(tmp_path, default_deck):
+    """Before and after: the edit takes a symbol from (or gives a crown to, R1.2) the
+    ally that cards.yaml alone would choose, so that it is no average ally in the edited
+    deck. Each deck, valued with the other as reference_deck, is measured against the
+    same other ally: the plain ally whose larger |effect| over the two baselines is
+    smallest, computed here from the two baselines' effects."""
     from analysis.cards import ally_strength
-    from analysis.experiments.card_value import card_values, nearest_plain_ally
-    from sim.cards import load_deck, with_values
+    from analysis.experiments.card_value import card_values
+    from sim.cards import with_values
 
-    before = card_values(DEFAULT_CARDS, 2000, tmp_path / "before", allies=["lena"], n_jobs=1, progress=False)
-    chosen = before["reference_id"].iloc[0]
+    alone = card_values(DEFAULT_CARDS, 2000, tmp_path / "alone", allies=["lena"], n_jobs=1, progress=False)
+    chosen = alone["reference_id"].iloc[0]
     index = next(i for i, a in enumerate(default_deck.allies) if a.id == chosen)
-    symbols = default_deck.allies[index].symbols  # one symbol fewer, or a crown more for a one-symbol ally
+    symbols = default_deck.allies[index].symbols
     edited = tmp_path / "edited.yaml"
     edited.write_text(with_values(DEFAULT_CARDS.read_text(encoding="utf-8"), {
         ("allies", index, "symbols"): symbols[:1] if len(symbols) == 2 else [*symbols, "crown"]}))  # fmt: skip
+    before = card_values(DEFAULT_CARDS, 2000, tmp_path / "before", allies=["lena"], n_jobs=1, progress=False,
+                         reference_deck=edited)  # fmt: skip
     after = card_values(edited, 2000, tmp_path / "after", allies=["lena"], n_jobs=1, progress=False,
                         reference_deck=DEFAULT_CARDS)  # fmt: skip
-    assert after["reference_id"].iloc[0] == chosen
-    own = nearest_plain_ally(load_deck(edited), ally_strength(tmp_path / "after" / "baseline"))
-    assert own != chosen  # left to itself, the edited deck's rule would have chosen another ally
+    reference = before["reference_id"].iloc[0]
+    assert after["reference_id"].iloc[0] == reference != chosen
+    plain = sorted(a.id for a in default_deck.allies if not a.ability)
+    larger = {a: max(abs(ally_strength(tmp_path / run / "baseline").set_index("ally").loc[a, "effect_pp"])
+                     for run in ("before", "after")) for a in plain}  # fmt: skip
+    assert larger[reference] == min(larger.values())
+    assert larger[chosen] > larger[reference]
 
 
 def test_an_ally_valued_against_itself_is_worth_nothing(tmp_path):

@@ -17,11 +17,15 @@ One yardstick for two decks. The reference is by default the plain ally nearest 
 average ally (:func:`nearest_plain_ally`: the smallest absolute effect against the
 average ally, :func:`analysis.cards.ally_strength`, in the unrestricted baseline;
 ties by id), or the ally the user names (``against``). Values of two decks (a card
-file and its proposal) are comparable only against one reference, so the rule can be
-applied to another deck's baseline (``reference_deck``, the same games and bots): the
-proposal is then valued against the ally chosen on the card file (a before/after
-check once mixed Cunoesse, chosen on ``cards.yaml``, with Steban, chosen on an
-``advise`` proposal: issue 48).
+file and its proposal) are comparable only against one reference, and only when that
+reference is an average ally in both: with another deck (``reference_deck``, its
+baseline played on the same games and bots), the rule takes the plain ally whose
+larger absolute effect over the two baselines is smallest, so each deck, valued with
+the other as ``reference_deck``, gets the same ally. A before/after check once mixed
+Cunoesse, chosen on ``cards.yaml``, with Steban, chosen on an ``advise`` proposal; then
+valued the proposal against René Arnoux, chosen on ``cards.yaml`` alone, who sat at
+−1.5 pp (95% CI −2.1 to −1.0) against the proposal's average ally, so that every value
+in it read about half a point high (issue 48, docs/EXPERIMENTS.md).
 
 Per held game. The restriction changes a game only if seat 0 holds the ally, so
 the value per game in which seat 0 held it (in the restricted run) is
@@ -92,21 +96,27 @@ def _values(base_dir: Path, reference_dir: Path, restricted: dict[int, Path]) ->
     return total
 
 
-def nearest_plain_ally(deck: Deck, baseline: pd.DataFrame) -> str:
-    """The id of the plain ally (no ability) nearest the average ally: the smallest
-    absolute ``effect_pp`` (pp of win rate against the average ally) in ``baseline``
-    (:func:`analysis.cards.ally_strength`), ties (and an effect not measured) broken by
-    id, in order.
+def nearest_plain_ally(decks: Sequence[Deck], baselines: Sequence[pd.DataFrame]) -> str:
+    """The id of the plain ally nearest the average ally in every deck: among the
+    allies plain (no ability) in each of ``decks``, the one whose largest absolute
+    ``effect_pp`` (pp of win rate against the average ally,
+    :func:`analysis.cards.ally_strength`) over ``baselines`` (one per deck, in order) is
+    smallest; ties (and an effect not measured) broken by id, in order. With one
+    deck, the plain ally whose effect is nearest zero. The rule is symmetric: two decks
+    choose the same ally in either order.
 
     Raises
     ------
     ValueError
-        When the deck has no plain ally.
+        When no ally is plain in every deck.
     """
-    plain = sorted(a.id for a in deck.allies if not a.ability)
+    plain = sorted(set.intersection(*({a.id for a in deck.allies if not a.ability} for deck in decks)))
     if not plain:
-        raise ValueError("the deck has no plain ally (one without an ability) to measure against; name one with --against")
-    effect = baseline.set_index("ally").loc[plain, "effect_pp"].abs().fillna(float("inf"))
+        within = "the deck has" if len(decks) == 1 else "the decks have"
+        raise ValueError(f"{within} no ally that is plain (without an ability) in each to measure against; "
+                         "name one with --against")  # fmt: skip
+    effect = pd.concat([b.set_index("ally").loc[plain, "effect_pp"].abs().fillna(float("inf")) for b in baselines],
+                       axis=1).max(axis=1)  # fmt: skip
     return str(effect.sort_values(kind="stable").index[0])
 
 
@@ -134,11 +144,12 @@ def card_values(
     ----------
     against : str, optional
         Id of the reference ally; default the plain ally nearest the average
-        (:func:`nearest_plain_ally`) on ``reference_deck``.
+        (:func:`nearest_plain_ally`) on ``cards`` and ``reference_deck``.
     reference_deck : path, optional
-        The card file whose baseline (``n_games`` games, the same seed and bots)
-        chooses the default reference; default ``cards`` itself. Give the original
-        card file when valuing a proposal, so that both are valued against one ally.
+        Another card file whose baseline (``n_games`` games, the same seed and bots)
+        joins ``cards``' in choosing the default reference. Value a card file with its
+        proposal as ``reference_deck``, and the proposal with the card file, so that both
+        are valued against one ally, average in both.
     opponents : str, optional
         The bot of every other seat; default ``bot``. A strong ``bot`` against weaker
         ``opponents`` values each card for a skilled player in a weaker field.
@@ -160,8 +171,8 @@ def card_values(
     Raises
     ------
     ValueError
-        For an ally id that is not in the deck, a deck without a plain ally, or a
-        reference chosen on ``reference_deck`` that is no ally of ``cards``.
+        For an ally id that is not in the deck, or no ally plain in both ``cards`` and
+        ``reference_deck``.
     """
     deck: Deck = load_deck(cards)
     ids = [a.id for a in deck.allies]
@@ -181,13 +192,12 @@ def card_values(
     strength = ally_strength(base_dir).set_index("ally")
     reference = against
     if reference is None:
-        rule = load_deck(reference_deck) if reference_deck is not None else deck
-        reference = nearest_plain_ally(rule, strength.reset_index() if rule.content_hash == deck.content_hash else
-                                       ally_strength(play(f"reference-baseline-{rule.content_hash[:12]}", bot,
-                                                          reference_deck)))  # fmt: skip
-        if reference not in ids:
-            raise ValueError(f"the reference chosen on {reference_deck}, {reference!r}, is not an ally of {cards}; "
-                             "name one with --against")  # fmt: skip
+        decks, baselines = [deck], [strength.reset_index()]
+        other = load_deck(reference_deck) if reference_deck is not None else deck
+        if other.content_hash != deck.content_hash:
+            decks.append(other)
+            baselines.append(ally_strength(play(f"reference-baseline-{other.content_hash[:12]}", bot, reference_deck)))
+        reference = nearest_plain_ally(decks, baselines)
     reference_dir = play(f"never-{reference}", f"{bot}:never={reference}")
     restricted = {ids.index(a): play(f"never-{a}", f"{bot}:never={a}") for a in chosen}
     values = _values(base_dir, reference_dir, restricted)

@@ -825,12 +825,16 @@ def provenance(run: Run, include_unfinished: bool) -> tuple[list[tuple[str, str]
     return rows, note
 
 
-def card_value_reference(name: str, ally_id: str, named: bool, rule_deck: str) -> str:
+def card_value_reference(name: str, ally_id: str, named: bool, cards: str, reference_deck: str | None) -> str:
     """The first line of ``revachol card-value``: the ally every value is measured
     against and why (:func:`analysis.experiments.card_value.nearest_plain_ally`), with
-    how to value another deck against the same one. ``named``: given with
-    ``--against``; ``rule_deck``: the card file whose baseline chose it."""
+    how to value the other deck of a comparison against the same one. ``named``: given
+    with ``--against``; ``cards``: the card file valued; ``reference_deck``: the other
+    card file whose baseline joined in choosing it, if any."""
     if named:
         return f"reference: {name} (named with --against {ally_id})"
-    return (f"reference: {name} (the plain ally nearest the average on {rule_deck}); to value another deck against "
-            f"the same ally, add --against {ally_id} or --reference-deck {rule_deck}")
+    if reference_deck is None or reference_deck == cards:
+        return (f"reference: {name} (the plain ally nearest the average on {cards}); to compare with another deck, "
+                f"value each with the other as --reference-deck: the ally nearest the average in both")
+    return (f"reference: {name} (the plain ally nearest the average in both {cards} and {reference_deck}); value "
+            f"{reference_deck} with --reference-deck {cards} to measure it against the same ally")
