@@ -216,6 +216,32 @@ def test_the_reference_rule_picks_one_ally_average_in_a_deck_and_its_edit_in_eit
     assert larger[chosen] > larger[reference]
 
 
+def test_the_reference_is_the_plain_ally_whose_larger_effect_over_both_decks_is_smallest(default_deck):
+    """Hand-made effects against the average ally (pp): a is nearest zero in the first
+    deck alone (+0.1) but at -1.5 in the second; b's larger effect (0.5) beats c's
+    (0.6) and a's, in either order. Two decks with no ally plain in both are one line."""
+    import pandas as pd
+
+    from analysis.experiments.card_value import nearest_plain_ally
+
+    a, b, c = sorted(ally.id for ally in default_deck.allies if not ally.ability)[:3]
+
+    def baseline(effects: dict[str, float]) -> pd.DataFrame:
+        return pd.DataFrame({"ally": [x.id for x in default_deck.allies],
+                             "effect_pp": [effects.get(x.id, 5.0) for x in default_deck.allies]})  # fmt: skip
+
+    first, second = baseline({a: 0.1, b: 0.5, c: -0.3}), baseline({a: -1.5, b: -0.4, c: 0.6})
+    assert nearest_plain_ally([default_deck], [first]) == a
+    assert nearest_plain_ally([default_deck, default_deck], [first, second]) == b
+    assert nearest_plain_ally([default_deck, default_deck], [second, first]) == b
+    ability = next(ally.ability for ally in default_deck.allies if ally.ability)
+    gifted = default_deck.model_copy(update={"allies": [ally.model_copy(update={"ability": ally.ability or ability})
+                                                        for ally in default_deck.allies]})  # fmt: skip
+    with pytest.raises(ValueError, match=r"^the decks have no ally plain in both \(one without an ability\) to "
+                                         r"measure against; name one with --against$"):  # fmt: skip
+        nearest_plain_ally([default_deck, gifted], [first, second])
+
+
 def test_an_ally_valued_against_itself_is_worth_nothing(tmp_path):
     from analysis.experiments.card_value import card_values
 

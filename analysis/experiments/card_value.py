@@ -112,9 +112,8 @@ def nearest_plain_ally(decks: Sequence[Deck], baselines: Sequence[pd.DataFrame])
     """
     plain = sorted(set.intersection(*({a.id for a in deck.allies if not a.ability} for deck in decks)))
     if not plain:
-        within = "the deck has" if len(decks) == 1 else "the decks have"
-        raise ValueError(f"{within} no ally that is plain (without an ability) in each to measure against; "
-                         "name one with --against")  # fmt: skip
+        which = "the deck has no plain ally" if len(decks) == 1 else "the decks have no ally plain in both"
+        raise ValueError(f"{which} (one without an ability) to measure against; name one with --against")
     effect = pd.concat([b.set_index("ally").loc[plain, "effect_pp"].abs().fillna(float("inf")) for b in baselines],
                        axis=1).max(axis=1)  # fmt: skip
     return str(effect.sort_values(kind="stable").index[0])
