@@ -574,6 +574,7 @@ def advise(
     short_list: str = typer.Option("3,6", help="Shorter proposals to confirm on the hold-out: the K edits the search ranks best, for each K (comma-separated; a move or a swap is one edit; --holdout-games games, and as many points-blind, per K); written to proposal-K.yaml. Empty for none."),
     quiet: bool = typer.Option(False, help="No progress (else a status line on a terminal, one line per stage in a log)."),
     until_settled: bool = typer.Option(False, "--until-settled", help="Play each screened edit in rounds of --round-games games, up to --games, and stop it as soon as the anytime-valid 95% confidence sequence of the quantity it aims at shows it cannot beat the best so far (the deck it edits, or a closer edit that kept the first player's edge; the edit is dropped) or lies wholly inside the search's aim or wholly beyond it on the same side (its verdict is settled; the edit is judged on the games played). Every other deck of the search plays in the same rounds and is refused as soon as it surely breaks the length or edge guard; each edit alone stops once its card's verdict is settled. Prints the games played against as many at fixed n."),
+    restricted_play: int | None = typer.Option(None, min=100, metavar="GAMES", help="Also value each edited ally by restricted play (as card-value: seat 0 may not play it) in the original and the proposal, GAMES games per run on the hold-out seed, against one plain ally nearest the average in both decks, and say which move toward zero without crossing it beyond their 95% CI (e.g. 20000)."),
     round_games: int | None = typer.Option(None, min=1, help="With --until-settled: games per round (whole chunks of 25,000, or one smaller chunk); default a tenth of --games (in whole chunks when above 25,000)."),
 ) -> None:
     """What should I change? Starts from the report's verdicts (allies stronger or weaker than the average ally, tasks paying out of line with their difficulty), screens one-card edits aimed at each (an ally's symbols, a task's points or required symbols, a morale card's save) on the same games, combines the best, and plays the proposal and the original on fresh games of a hold-out seed. Writes proposal.yaml (only the changed values touched), advice.html (one sentence per edit with its effect, before/after of every flagged quantity with 95% CIs, side effects, forest plot) and advice.csv; prints the diff and the before/after table."""
@@ -584,6 +585,7 @@ def advise(
 
     from analysis.experiments.advise import advise as run_advise
     from analysis.experiments.advise_measures import edge_seed
+    from analysis.experiments.advise_restricted import restricted_sentence
     from analysis.experiments.advise_page import (
         edge_note, edit_sentences, edits_lead, edits_table, flagged_table, headline, own_effects_lead, shown,
         resist_sentences, short_list_lead, short_list_table, summary_table, verdict_counts, write_advice,
@@ -626,7 +628,8 @@ def advise(
                             holdout_games=holdout_games, n_jobs=jobs, progress=not quiet, only=only,
                             max_edits=max_edits, confirm_with=confirm_with, own_effects=own_effects,
                             short_list=sizes, abilities=abilities, target_edge=ranges.get("edge"),
-                            round_games=(round_games or default_round(games)) if until_settled else None)  # fmt: skip
+                            round_games=(round_games or default_round(games)) if until_settled else None,
+                            restricted_play=restricted_play)  # fmt: skip
         html, csv = write_advice(advice, target, shlex.join(["revachol", *sys.argv[1:]]))
     except DeckError as exc:
         _fail("; ".join(str(p) for p in exc.problems))
@@ -652,6 +655,8 @@ def advise(
     typer.echo(side_effects_lead(len(side)) if len(side) else NO_SIDE_EFFECT)
     for _, row in side.head(10).iterrows():
         typer.echo(f"- {change_sentence(row)}")
+    if advice.restricted is not None:
+        typer.echo(restricted_sentence(advice.restricted))
     if advice.skill_check is not None:
         typer.echo(f"{skilled_allies_text(confirm_with, *advice.skilled_allies)} "
                    f"{change_skill_text(advice.skill_check, confirm_with)}")  # fmt: skip
@@ -659,7 +664,8 @@ def advise(
                 "deck, original (before) and proposal (after); differences paired on the same games")  # fmt: skip
     typer.echo(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {seed} "
                f"(in-sample); edge checks: {advice.games['edge']:,} games on seed {edge_seed(seed)}; hold-out: "
-               f"{advice.games['holdout']:,} games; {time.monotonic() - began:,.0f} s")  # fmt: skip
+               f"{advice.games['holdout']:,} games; " + (f"restricted play: {advice.games['restricted']:,} games; "
+               if "restricted" in advice.games else "") + f"{time.monotonic() - began:,.0f} s")  # fmt: skip
     typer.echo("games played: {:,} (of {:,} at fixed n)".format(*advice.games_played))
     typer.echo(f"written: {advice.proposal}, {csv}\nadvice: {html}")
 

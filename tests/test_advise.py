@@ -363,8 +363,10 @@ def test_an_edit_reads_as_a_designer_would_say_it(default_deck):
 @pytest.mark.slow
 def test_placebo_identical_allies_get_no_proposal(tmp_path, default_deck):
     cards = _deck_file(default_deck, tmp_path / "identical.yaml")
-    advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=2_000, n_jobs=2, progress=False)
+    advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=2_000, n_jobs=2, progress=False,
+                    restricted_play=1_000)  # fmt: skip
     assert advice.changes == [] and advice.diff == "" and not advice.edge_relaxed
+    assert advice.restricted is None and "restricted" not in advice.games  # no edited ally to value
     assert advice.proposal.read_text() == cards.read_text()
 
 
@@ -372,7 +374,7 @@ def test_placebo_identical_allies_get_no_proposal(tmp_path, default_deck):
 def test_planted_an_extra_white_crown_gets_the_edit_that_removes_it(tmp_path, default_deck):
     cards = _deck_file(default_deck, tmp_path / "planted.yaml", planted=True)
     advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=10_000, n_jobs=2, progress=False,
-                    locks=["cuno.symbols"])  # fmt: skip
+                    locks=["cuno.symbols"], restricted_play=5_000)  # fmt: skip
     planted = [c for c in advice.changes if c.card == default_deck.allies[0].id]
     assert [(c.field, c.old, c.new) for c in planted] == [("symbols", ["crown", "crown"], ["crown"])]
     assert all(c.card != "cuno" and c.section == "allies" for c in advice.changes)  # locked: tasks and cuno
@@ -386,6 +388,37 @@ def test_planted_an_extra_white_crown_gets_the_edit_that_removes_it(tmp_path, de
     html, csv = write_advice(advice, tmp_path / "out")
     assert "Remove the crown symbol" in html.read_text() and csv.read_text().count("\n") > 5
     assert "relaxed that constraint" in html.read_text()
+    # Restricted play agrees: forbidding the planted ally cost seat 0 wins before, and about nothing after.
+    restricted = advice.restricted.set_index("ally").loc[default_deck.allies[0].name]
+    assert restricted["edit"] == "weakened" and restricted["before_low"] > 0 and restricted["agrees"]
+    assert restricted["n"] == 5_000 and "Restricted play" in html.read_text()
+    assert (tmp_path / "out" / "restricted.csv").exists()
+    assert advice.games["restricted"] == 2 * (3 + len(advice.restricted)) * 5_000
+
+
+def test_restricted_play_passes_an_ally_moved_toward_zero_and_names_one_across_it_or_no_closer():
+    """Issue 48's causal check on hand-made card-value tables (shares): Kim goes from
+    +2.3 to -0.1 pp (toward zero, his CI straddles it); Egg Head from +0.4 to -1.1 pp
+    (across zero beyond his CI); Glen from -0.7 to -0.9 pp (no closer)."""
+    from analysis.experiments.advise_restricted import restricted_sentence, restricted_table
+
+    def values(rows: dict[str, tuple[float, float, float]]) -> pd.DataFrame:
+        return pd.DataFrame([{"ally": name, "reference": "Lilienne", "reference_id": "lilienne", "n": 20_000,
+                              "win_rate_value": v / 100, "win_rate_value_low": lo / 100, "win_rate_value_high": hi / 100}
+                             for name, (v, lo, hi) in rows.items()])  # fmt: skip
+
+    before = values({"Kim": (2.3, 1.9, 2.8), "Egg Head": (0.4, 0.1, 0.8), "Glen": (-0.7, -1.0, -0.4)})
+    after = values({"Kim": (-0.1, -0.5, 0.2), "Egg Head": (-1.1, -1.3, -0.8), "Glen": (-0.9, -1.2, -0.6)})
+    table = restricted_table(before, after, {"Kim": True, "Egg Head": True, "Glen": False}).set_index("ally")
+    assert table["toward_zero"].to_dict() == {"Kim": True, "Egg Head": False, "Glen": False}
+    assert table["crossed"].to_dict() == {"Kim": False, "Egg Head": True, "Glen": False}
+    assert table["agrees"].to_dict() == {"Kim": True, "Egg Head": False, "Glen": False}
+    assert table.loc["Glen", "edit"] == "strengthened" and table.loc["Kim", "after"] == pytest.approx(-0.1)
+    assert restricted_sentence(table.reset_index()) == (
+        "Restricted play (seat 0 may not play the ally; 20,000 games per run on the hold-out seed, against Lilienne, "
+        "the plain ally nearest the average in both decks): 1 of 3 edited allies move toward zero without crossing "
+        "it beyond their 95% CI; 2 do not: Egg Head (weakened) +0.4 → -1.1 pp (95% CI -1.3 to -0.8), across zero; "
+        "Glen (strengthened) -0.7 → -0.9 pp (95% CI -1.2 to -0.6), no closer to zero.")
 
 
 def test_the_command_line_refuses_an_unknown_lock_with_one_line(tmp_path):

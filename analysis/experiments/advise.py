@@ -148,6 +148,10 @@ class Advice:
         fewest edits first, then the full proposal (:attr:`after`, :attr:`differences`).
     round_games : int or None
         ``--until-settled``: the screen's round (:func:`advise`); None without.
+    restricted : pandas.DataFrame, optional
+        With ``restricted_play``: each edited ally's restricted-play value in the
+        original and the proposal and whether it passes the check
+        (:func:`.advise_restricted.restricted_table`); None without.
     """
 
     changes: list[Change]
@@ -176,6 +180,7 @@ class Advice:
     alone_sequences: tuple[dict | None, ...] = ()
     short_list: tuple[Short, ...] = ()
     round_games: int | None = None
+    restricted: pd.DataFrame | None = None
 
     @property
     def games_played(self) -> tuple[int, int]:
@@ -183,7 +188,7 @@ class Advice:
         (points-blind included), and the same with each deck of the search played
         whole on ``n_games`` (they differ with ``--until-settled``, which drops edits
         early)."""
-        played = sum(self.games[k] for k in ("search", "edge", "holdout", "own", "short list"))
+        played = sum(self.games.get(k, 0) for k in ("search", "edge", "holdout", "own", "short list", "restricted"))
         return played, (played - self.games["search"] + self.games["search at fixed n"] - self.games["own"]
                         + self.games.get("own at fixed n", self.games["own"]))  # fmt: skip
 
@@ -211,6 +216,7 @@ def advise(
     abilities: bool = False,
     target_edge: tuple[float, float] | None = None,
     round_games: int | None = None,
+    restricted_play: int | None = None,
 ) -> Advice:
     """Propose card edits that bring the flagged quantities inside their thresholds,
     and measure them on a hold-out seed (module docstring).
@@ -281,6 +287,11 @@ def advise(
         (inside the aim, or still beyond it; :mod:`.advise_search`); every
         search-seed run then has chunks of the round's size. None plays every deck
         on ``n_games``.
+    restricted_play : int, optional
+        ``--restricted-play N``: value each edited ally by restricted play in the
+        original and the proposal, ``N`` games per run on the hold-out seed, in
+        ``out/restricted/`` (:mod:`.advise_restricted`): :attr:`Advice.restricted`.
+        None (the default) skips it.
 
     Returns
     -------
@@ -295,6 +306,7 @@ def advise(
         ``max_edits`` below 1, or ``round_games`` as
         :func:`analysis.experiments.until_settled.round_plan` refuses it (one line each).
     """
+    from analysis.experiments.advise_restricted import restricted_check, restricted_games
     from sim.points_blind import play_points_blind
     from sim.runner import DEFAULT_CHUNK, simulate
     from sim.skilled import play_skilled
@@ -484,6 +496,17 @@ def advise(
         sequences = tuple(sequence for _, sequence in own) if round_games is not None else ()
         games["own at fixed n"] = sum(holdout_games * (1 + (change.section == "tasks"))
                                       for change, m in zip(deviations, alone) if m is not None)  # fmt: skip
+        restricted = None
+        allies = list(dict.fromkeys(i for change in changes(original, values) for section, i, _ in change.keys
+                                    if section == "allies"))  # fmt: skip
+        if restricted_play and allies:
+            bar(f"restricted play: {len(allies)} edited all{'ies' if len(allies) != 1 else 'y'} in both decks on "
+                f"{restricted_play:,} fresh games per run", search, current)  # fmt: skip
+            fell = before.allies["effect_pp"].to_numpy() > after.allies["effect_pp"].to_numpy()
+            restricted = restricted_check(cards, proposal, {original.allies[i].name: bool(fell[i]) for i in allies},
+                                          {a.name: a.id for a in original.allies}, restricted_play,
+                                          out / "restricted", bots, players, fresh, n_jobs)  # fmt: skip
+            games["restricted"] = restricted_games(len(allies), restricted_play)
         shorter = []
         prefixes = {k: {key: values[key] for key in values if key in fields}  # the search's order: best-ranked first
                     for k, fields in shorter_proposals(changes(original, values), values, short_list).items()}
@@ -505,7 +528,7 @@ def advise(
         n_games=n_games, holdout_games=holdout_games, edge_relaxed=search.settings.relaxed, only=tuple(only),
         max_edits=max_edits, abilities=abilities, target_turns=target_turns, target_edge=target_edge,
         confirmed_with=confirm_with or "", alone=alone, alone_sequences=sequences,
-        short_list=tuple(shorter),
+        short_list=tuple(shorter), restricted=restricted,
         skill_check=changes_skill_check(differences, comparison_tables(skilled["original"], skilled["proposal"]),
                                         confirm_with, players) if skilled else None,
         skilled_allies=tuple(int((ally_strength(skilled[name], threshold_pp=threshold_pp)["verdict"] != "").sum())

@@ -29,6 +29,7 @@ from matplotlib.figure import Figure
 from analysis.experiments.advise import Advice
 from analysis.experiments.advise_edits import edit_count
 from analysis.experiments.advise_measures import Measures
+from analysis.experiments.advise_restricted import restricted_sentence
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
 from analysis.experiments.compare import changes
 from analysis.report.writer import Files, write_files
@@ -489,6 +490,15 @@ def _skill_check_html(advice: Advice) -> list[str]:
             _wide(table_html(advice.skill_check, hide=("p_value", "skilled_bot", "n", "skilled_n")), "estimates")]  # fmt: skip
 
 
+def _restricted_html(advice: Advice) -> list[str]:
+    """The page's section on the edited allies valued by restricted play
+    (``--restricted-play``; empty without it)."""
+    if advice.restricted is None:
+        return []
+    return ["<h2>Restricted play</h2>", f"<p class=\"answer\">{escape(restricted_sentence(advice.restricted))}</p>",
+            _wide(table_html(advice.restricted, hide=("reference", "n")), "estimates")]  # fmt: skip
+
+
 def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
     """Write ``advice.html``, ``advice.csv`` (flagged quantities, then the summary
     rows) and ``search.csv`` (the search's decks, in-sample) to ``out``; returns the
@@ -522,6 +532,7 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
                      "estimates")] if advice.alone else []),  # the lead names each kind's quantity (QUANTITY_NOTE)
             *(["<h2>The cards that resist</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in resisting) + "</ul>"]
               if resisting else []),
+            *_restricted_html(advice),
             f"<p class=\"note\">{provenance}</p>",
             f"<p class=\"note\">{escape(edge_note(advice))}</p>",
             "<h2>Every flagged quantity, before and after</h2>",
@@ -539,8 +550,9 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
             f"hold-out seed for the original and the proposal, {advice.games.get('own', 0):,} for the edits alone and "
             f"{advice.games.get('short list', 0):,} for the shorter proposals (points-blind companions included). "
             f"These figures chose the proposal and flatter it.</p>", _wide(table_html(advice.search))]  # fmt: skip
+    restricted = {} if advice.restricted is None else {"restricted.csv": advice.restricted}
     written = write_files(Files({"search.csv": advice.search, "advice.csv": table, "side_effects.csv": side,
-                                 "edits.csv": edits, "short_list.csv": short}, texts={
+                                 "edits.csv": edits, "short_list.csv": short, **restricted}, texts={
         "advice.html": page("What should I change? Card edits, confirmed on fresh games", "\n".join(body),
                             f"<style>{STYLE}</style>")}), out)  # fmt: skip
     return written["advice.html"], written["advice.csv"]
