@@ -227,12 +227,12 @@ def test_advise_with_only_edits_that_card_prints_its_stages_to_a_log_and_writes_
     nor advice.csv holds a literal nan (the tried column of cards no longer flagged)."""
     out = tmp_path / "advise"
     result = revachol("advise", "-n", "1500", "--holdout-games", "1500", "--only", "kim_kitsuragi", "--out", str(out),
-                      "--jobs", "2", "--confirm-with", "greedy:w_points=1")  # fmt: skip
+                      "--jobs", "2", "--confirm-with", "greedy:w_points=1", "--restricted-play", "500")  # fmt: skip
     assert result.returncode == 0, result.stderr
     stages = [line for line in result.stderr.splitlines() if line.startswith("advise: ")]
     assert stages[0] == "advise: the original deck on 1,500 games (and as many points-blind) …"
     assert stages[1].startswith("advise: round 1: screening 2 edits of 1 card on 1,500 games per deck (best so far")
-    assert stages[-3] == "advise: confirming on the hold-out: the original and the proposal on 1,500 fresh games each …"
+    assert stages[-4] == "advise: confirming on the hold-out: the original and the proposal on 1,500 fresh games each …"
     before, after = (path.read_text(encoding="utf-8") for path in (ROOT / "cards.yaml", out / "proposal.yaml"))
     assert [(b, a) for b, a in zip(before.splitlines(), after.splitlines()) if b != a] == [
         ("    symbols: [blue, orange]", "    symbols: [blue]")]  # Kim Kitsuragi's line, and nothing else
@@ -242,9 +242,14 @@ def test_advise_with_only_edits_that_card_prints_its_stages_to_a_log_and_writes_
         assert re.findall(r"\bnan\b", text, flags=re.IGNORECASE) == []
     assert "Evrart Claire still has a verdict, stronger" in page and "--only left it out" in page
     # issue 52: --confirm-with, here greedy under another label: the same games, so no change depends on skill
-    assert stages[-2] == "advise: confirming with greedy:w_points=1 in every seat: the same fresh games …"
+    assert stages[-3] == "advise: confirming with greedy:w_points=1 in every seat: the same fresh games …"
     # issue 48 item 2: the one edit alone (the proposal's own deck, reused); no shorter proposal than 1 edit
-    assert stages[-1] == "advise: each edit alone (1 deck) on the same 1,500 fresh games …"
+    assert stages[-2] == "advise: each edit alone (1 deck) on the same 1,500 fresh games …"
+    # issue 48's causal check: Kim Kitsuragi valued by restricted play in both decks
+    assert stages[-1] == "advise: restricted play: 1 edited ally in both decks on 500 fresh games per run …"
+    assert "Restricted play (seat 0 may not play the ally; 500 games per run on the hold-out seed, against " \
+        in result.stdout and "Restricted play" in page
+    assert list(pd.read_csv(out / "restricted.csv")["ally"]) == ["Kim Kitsuragi"]
     assert "Each edit's own effect" in page and not list(out.glob("proposal-*.yaml"))
     assert "no change differs from the run's by its practical threshold or more" in result.stdout
     assert "Does the change hold for skilled players?" in page
