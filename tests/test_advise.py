@@ -390,7 +390,7 @@ def test_planted_an_extra_white_crown_gets_the_edit_that_removes_it(tmp_path, de
     assert "relaxed that constraint" in html.read_text()
     # Restricted play agrees: forbidding the planted ally cost seat 0 wins before, and about nothing after.
     restricted = advice.restricted.set_index("ally").loc[default_deck.allies[0].name]
-    assert restricted["edit"] == "weakened" and restricted["before_low"] > 0 and restricted["agrees"]
+    assert restricted["edit"] == "weakened" and restricted["before_low_pp"] > 0 and restricted["agrees"]
     assert restricted["n"] == 5_000 and "Restricted play" in html.read_text()
     assert (tmp_path / "out" / "restricted.csv").exists()
     assert advice.games["restricted"] == 2 * (3 + len(advice.restricted)) * 5_000
@@ -413,7 +413,7 @@ def test_restricted_play_passes_an_ally_moved_toward_zero_and_names_one_across_i
     assert table["toward_zero"].to_dict() == {"Kim": True, "Egg Head": False, "Glen": False}
     assert table["crossed"].to_dict() == {"Kim": False, "Egg Head": True, "Glen": False}
     assert table["agrees"].to_dict() == {"Kim": True, "Egg Head": False, "Glen": False}
-    assert table.loc["Glen", "edit"] == "strengthened" and table.loc["Kim", "after"] == pytest.approx(-0.1)
+    assert table.loc["Glen", "edit"] == "strengthened" and table.loc["Kim", "after_pp"] == pytest.approx(-0.1)
     assert restricted_sentence(table.reset_index()) == (
         "Restricted play (seat 0 may not play the ally; 20,000 games per run on the hold-out seed, against Lilienne, "
         "the plain ally nearest the average in both decks): 1 of 3 edited allies move toward zero without crossing "

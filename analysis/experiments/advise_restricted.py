@@ -51,8 +51,9 @@ def restricted_table(before: pd.DataFrame, after: pd.DataFrame, weakened: dict[s
     -------
     pandas.DataFrame
         One row per ally: ``ally`` (name), ``edit`` ("weakened", "strengthened"),
-        ``reference`` (name), ``n`` (games per run), ``before``, ``before_low``,
-        ``before_high``, ``after``, ``after_low``, ``after_high`` (pp, 95% CIs),
+        ``reference`` (name), ``n`` (games per run), ``before_pp``,
+        ``before_low_pp``, ``before_high_pp``, ``after_pp``, ``after_low_pp``,
+        ``after_high_pp`` (pp, 95% CIs),
         ``toward_zero`` and ``crossed`` (bool) and ``agrees`` (toward zero and not
         crossed).
     """
@@ -63,8 +64,8 @@ def restricted_table(before: pd.DataFrame, after: pd.DataFrame, weakened: dict[s
         crossed = bool((b[0] > 0 and a[2] < 0) or (b[0] < 0 and a[1] > 0))
         rows.append({"ally": name, "edit": "weakened" if fell else "strengthened",
                      "reference": new.loc[name, "reference"], "n": int(new.loc[name, "n"]),
-                     "before": b[0], "before_low": b[1], "before_high": b[2],
-                     "after": a[0], "after_low": a[1], "after_high": a[2],
+                     "before_pp": b[0], "before_low_pp": b[1], "before_high_pp": b[2],
+                     "after_pp": a[0], "after_low_pp": a[1], "after_high_pp": a[2],
                      "toward_zero": bool(abs(a[0]) < abs(b[0])), "crossed": crossed})  # fmt: skip
     table = pd.DataFrame(rows)
     table["agrees"] = table["toward_zero"] & ~table["crossed"]
@@ -109,7 +110,7 @@ def restricted_sentence(table: pd.DataFrame) -> str:
     failing = table[~table["agrees"]]
     if failing.empty:
         return lead + "."
-    named = "; ".join(f"{r['ally']} ({r['edit']}) {signed(r['before'], 1)} → "
-                      f"{estimate(r['after'] / 100, r['after_low'] / 100, r['after_high'] / 100, 'pp')}"
+    named = "; ".join(f"{r['ally']} ({r['edit']}) {signed(r['before_pp'], 1)} → "
+                      f"{estimate(r['after_pp'] / 100, r['after_low_pp'] / 100, r['after_high_pp'] / 100, 'pp')}"
                       + (", across zero" if r["crossed"] else ", no closer to zero") for _, r in failing.iterrows())
     return f"{lead}; {len(failing)} do not: {named}."

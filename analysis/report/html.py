@@ -35,6 +35,8 @@ LABELS = {  # column names as a reader expects them; the others lose their under
     "never_held_wr": "never-held WR (≈ GNS WR)",
     "iwd": "IWD",
     "effect_pp": "effect vs average ally",
+    "before_pp": "value in the original",  # advise --restricted-play
+    "after_pp": "value in the proposal",
     "opening_wr": "OH WR",
     "opening_n": "n opening hand",
     "informative_games": "informative games",
