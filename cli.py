@@ -585,10 +585,10 @@ def advise(
 
     from analysis.experiments.advise import advise as run_advise
     from analysis.experiments.advise_measures import edge_seed
-    from analysis.experiments.advise_restricted import restricted_sentence
     from analysis.experiments.advise_page import (
         edge_note, edit_sentences, edits_lead, edits_table, flagged_table, headline, own_effects_lead, shown,
-        resist_sentences, short_list_lead, short_list_table, summary_table, verdict_counts, write_advice,
+        restricted_sentence, resist_sentences, short_list_lead, short_list_table, summary_table, verdict_counts,
+        write_advice,
     )  # fmt: skip
     from analysis.experiments.advise_search import parse_targets
     from analysis.experiments.until_settled import default_round

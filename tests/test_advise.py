@@ -400,7 +400,8 @@ def test_restricted_play_passes_an_ally_moved_toward_zero_and_names_one_across_i
     """Issue 48's causal check on hand-made card-value tables (shares): Kim goes from
     +2.3 to -0.1 pp (toward zero, his CI straddles it); Egg Head from +0.4 to -1.1 pp
     (across zero beyond his CI); Glen from -0.7 to -0.9 pp (no closer)."""
-    from analysis.experiments.advise_restricted import restricted_sentence, restricted_table
+    from analysis.experiments.advise_page import restricted_sentence
+    from analysis.experiments.advise_restricted import restricted_table
 
     def values(rows: dict[str, tuple[float, float, float]]) -> pd.DataFrame:
         return pd.DataFrame([{"ally": name, "reference": "Lilienne", "reference_id": "lilienne", "n": 20_000,

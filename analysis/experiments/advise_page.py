@@ -29,7 +29,6 @@ from matplotlib.figure import Figure
 from analysis.experiments.advise import Advice
 from analysis.experiments.advise_edits import edit_count
 from analysis.experiments.advise_measures import Measures
-from analysis.experiments.advise_restricted import restricted_sentence
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
 from analysis.experiments.compare import changes
 from analysis.report.writer import Files, write_files
@@ -488,6 +487,23 @@ def _skill_check_html(advice: Advice) -> list[str]:
             f"<p class=\"answer\">{escape(skilled_allies_text(advice.confirmed_with, *advice.skilled_allies))} "
             f"{escape(change_skill_text(advice.skill_check, advice.confirmed_with))}</p>",
             _wide(table_html(advice.skill_check, hide=("p_value", "skilled_bot", "n", "skilled_n")), "estimates")]  # fmt: skip
+
+
+def restricted_sentence(table: pd.DataFrame) -> str:
+    """``advise --restricted-play``'s check (:mod:`.advise_restricted`) in a sentence,
+    the allies that fail named with both values (pp, 95% CI of the proposal's)."""
+    first = table.iloc[0]
+    lead = (f"Restricted play (seat 0 may not play the ally; {first['n']:,} games per run on the hold-out seed, "
+            f"against {first['reference']}, the plain ally nearest the average in both decks): "
+            f"{int(table['agrees'].sum())} of {len(table)} edited allies move toward zero without crossing it "
+            "beyond their 95% CI")  # fmt: skip
+    failing = table[~table["agrees"]]
+    if failing.empty:
+        return lead + "."
+    named = "; ".join(f"{r['ally']} ({r['edit']}) {signed(r['before_pp'], 1)} → "
+                      f"{estimate(r['after_pp'] / 100, r['after_low_pp'] / 100, r['after_high_pp'] / 100, 'pp')}"
+                      + (", across zero" if r["crossed"] else ", no closer to zero") for _, r in failing.iterrows())
+    return f"{lead}; {len(failing)} do not: {named}."
 
 
 def _restricted_html(advice: Advice) -> list[str]:

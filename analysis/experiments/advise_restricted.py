@@ -29,7 +29,6 @@ import numpy as np
 import pandas as pd
 
 from analysis.experiments.card_value import card_values
-from analysis.report.html import estimate, signed
 
 VALUE = ("win_rate_value", "win_rate_value_low", "win_rate_value_high")
 
@@ -98,20 +97,3 @@ def restricted_games(allies: int, n_games: int) -> int:
     """Games the check plays: in each deck a baseline, the other deck's baseline, the
     reference restricted and each ally restricted, ``n_games`` each."""
     return 2 * (3 + allies) * n_games
-
-
-def restricted_sentence(table: pd.DataFrame) -> str:
-    """The check in a sentence, the allies that fail named with both values (pp, 95%
-    CI of the proposal's)."""
-    first = table.iloc[0]
-    lead = (f"Restricted play (seat 0 may not play the ally; {first['n']:,} games per run on the hold-out seed, "
-            f"against {first['reference']}, the plain ally nearest the average in both decks): "
-            f"{int(table['agrees'].sum())} of {len(table)} edited allies move toward zero without crossing it "
-            "beyond their 95% CI")  # fmt: skip
-    failing = table[~table["agrees"]]
-    if failing.empty:
-        return lead + "."
-    named = "; ".join(f"{r['ally']} ({r['edit']}) {signed(r['before_pp'], 1)} → "
-                      f"{estimate(r['after_pp'] / 100, r['after_low_pp'] / 100, r['after_high_pp'] / 100, 'pp')}"
-                      + (", across zero" if r["crossed"] else ", no closer to zero") for _, r in failing.iterrows())
-    return f"{lead}; {len(failing)} do not: {named}."
