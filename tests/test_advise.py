@@ -424,6 +424,27 @@ def test_restricted_play_passes_an_ally_moved_toward_zero_and_names_one_across_i
         "Glen (strengthened) -0.7 → -0.9 pp (95% CI -1.2 to -0.6), no closer to zero.")
 
 
+@pytest.mark.slow
+def test_restricted_play_placebo_identical_allies_in_another_order_cross_zero_rarely(tmp_path, default_deck):
+    """Placebo for the check's crossing flag: every ally the same plain card, and the
+    "proposal" the same allies in reverse order (other deals, the same game in law).
+    Forbidding one identical card or another barely changes a game, so every value
+    is near zero in both decks (within 0.5 pp on 2,000 games) and the proposal's 95%
+    CI lies wholly across zero from the original's estimate for at most 1 of 12."""
+    from analysis.experiments.advise_restricted import restricted_check
+
+    cards = _deck_file(default_deck, tmp_path / "identical.yaml")
+    deck = load_deck(cards)
+    reordered = tmp_path / "reordered.yaml"
+    reordered.write_text(dump_yaml(deck.model_copy(update={"allies": deck.allies[::-1]}).to_yaml_data()))
+    names = [a.name for a in deck.allies[:12]]
+    table = restricted_check(cards, reordered, dict.fromkeys(names, True), {a.name: a.id for a in deck.allies},
+                             2_000, tmp_path / "restricted", "greedy", 4, 7, 2)  # fmt: skip
+    assert sorted(table["ally"]) == sorted(names) and table["n"].eq(2_000).all()
+    assert table["crossed"].sum() <= 1
+    assert table[["before_pp", "after_pp"]].abs().max().max() < 0.5  # no ally is worth more than another
+
+
 def test_the_command_line_refuses_an_unknown_lock_with_one_line(tmp_path):
     script = Path(sys.executable).with_name("revachol")
     if not script.exists():
