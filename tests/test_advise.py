@@ -154,6 +154,23 @@ def test_the_polishing_round_refuses_a_fix_that_creates_a_verdict_and_takes_the_
     assert search().run()[0] == {key: ["purple"]}
 
 
+def test_an_edit_that_undoes_an_earlier_one_is_told_as_giving_the_original_value_back(default_deck):
+    """Issue 48 item 6, the page as a designer reads it: a later round may give back a
+    field an earlier round edited (Frittte clerk's purple symbol, removed, then
+    restored; an ability given to Egg Head, then taken away). Measured against the
+    original, such an edit changes nothing, and the log and the page told it as raw
+    data (``allies[33].symbols = ['yellow', 'purple']``); they say what it gives back."""
+    ids = [ally.id for ally in default_deck.allies]
+    frittte, egg = ids.index("frittte_clerk"), ids.index("egg_head")
+    search = Search(lambda values: None, Settings(), _measures(default_deck, 0.0, 0.0), set(),
+                    DEFAULT_CARDS.read_text(), "cards.yaml")  # fmt: skip
+    search.deck = default_deck
+    assert search.edit({("allies", frittte, "symbols"): ["yellow", "purple"]}) == (
+        "Give Frittte clerk back its symbols in the original: [yellow, purple]")
+    assert search.edit({("allies", egg, "ability"): None}) == "Give Egg Head back its ability in the original: none"
+    assert search.edit({("allies", frittte, "symbols"): ["yellow"]}) == "Remove the purple symbol from Frittte clerk"
+
+
 def test_r9_4_a_card_that_resists_is_told_with_each_edit_tried_the_guard_that_refused_it_and_the_nearest_fix(default_deck):
     """Removing Evrart Claire's yellow symbol kept the edge on the search seed but grew
     it on the edge seed (+0.6 pp, 95% CI 0.2-1.0); removing his purple one made games
