@@ -573,7 +573,7 @@ def advise(
     own_effects: bool = typer.Option(True, help="Also play each edit alone on the original deck on the hold-out's seed and games (--holdout-games games, and as many points-blind, per edit) and show its own effect beside its effect in the proposal."),
     short_list: str = typer.Option("3,6", help="Shorter proposals to confirm on the hold-out: the K edits the search ranks best, for each K (comma-separated; a move or a swap is one edit; --holdout-games games, and as many points-blind, per K); written to proposal-K.yaml. Empty for none."),
     quiet: bool = typer.Option(False, help="No progress (else a status line on a terminal, one line per stage in a log)."),
-    until_settled: bool = typer.Option(False, "--until-settled", help="Play each screened edit in rounds of --round-games games, up to --games, and stop it as soon as the anytime-valid 95% confidence sequence of the quantity it aims at shows it cannot beat the best so far (the deck it edits, or a closer edit that kept the first player's edge; the edit is dropped) or lies wholly inside the search's aim or wholly beyond it on the same side (its verdict is settled; the edit is judged on the games played). Every other deck of the search plays in the same rounds and is refused as soon as it surely breaks the length or edge guard; each edit alone stops once its card's verdict is settled. Prints the games played against as many at fixed n."),
+    until_settled: bool = typer.Option(False, "--until-settled", help="Play each screened edit in rounds of --round-games games, up to --games, and stop it as soon as the anytime-valid 95% confidence sequence of the quantity it aims at shows it cannot beat the best so far (the deck it edits, or a closer edit that kept the first player's edge; the edit is dropped) or lies wholly inside the search's aim or wholly beyond it on the same side (its verdict is settled; the edit is judged on the games played). Every other deck of the search plays in the same rounds and is refused as soon as it surely breaks the length or edge guard; each edit alone stops once its card's verdict is settled. Prints the games played, and how many the same decks and edits alone would have played whole."),
     restricted_play: int | None = typer.Option(None, min=100, metavar="GAMES", help="Also value each edited ally by restricted play (as card-value: seat 0 may not play it) in the original and the proposal, GAMES games per run on the hold-out seed, against one plain ally nearest the average in both decks, and say which move toward zero without crossing it beyond their 95% CI (e.g. 20000)."),
     round_games: int | None = typer.Option(None, min=1, help="With --until-settled: games per round (whole chunks of 25,000, or one smaller chunk); default a tenth of --games (in whole chunks when above 25,000)."),
 ) -> None:
@@ -666,7 +666,9 @@ def advise(
                f"(in-sample); edge checks: {advice.games['edge']:,} games on seed {edge_seed(seed)}; hold-out: "
                f"{advice.games['holdout']:,} games; " + (f"restricted play: {advice.games['restricted']:,} games; "
                if "restricted" in advice.games else "") + f"{time.monotonic() - began:,.0f} s")  # fmt: skip
-    typer.echo("games played: {:,} (of {:,} at fixed n)".format(*advice.games_played))
+    played, whole = advice.games_played  # they differ with --until-settled
+    typer.echo(f"games played: {played:,}" + (f" ({whole:,} had each of these decks and edits alone played whole; a "
+                                              "run without --until-settled takes its own path)" * (whole != played)))
     typer.echo(f"written: {advice.proposal}, {csv}\nadvice: {html}")
 
 

@@ -237,6 +237,7 @@ def test_advise_with_only_edits_that_card_prints_its_stages_to_a_log_and_writes_
     assert [(b, a) for b, a in zip(before.splitlines(), after.splitlines()) if b != a] == [
         ("    symbols: [blue, orange]", "    symbols: [blue]")]  # Kim Kitsuragi's line, and nothing else
     assert "On 1,500 fresh games per deck:" in result.stdout
+    assert re.search(r"^games played: [\d,]+$", result.stdout, re.MULTILINE)  # at fixed n: no count of decks played whole
     page = re.sub(r'src="data:image/png;base64,[^"]*"', "", (out / "advice.html").read_text(encoding="utf-8"))
     for text in (page, (out / "advice.csv").read_text(encoding="utf-8")):
         assert re.findall(r"\bnan\b", text, flags=re.IGNORECASE) == []
