@@ -579,8 +579,8 @@ def test_the_short_list_keeps_the_pareto_front_and_names_the_dominated():
     table["dominated_by"] = ["", "3 edits", "", "10 edits"]
     advice = SimpleNamespace(holdout_games=100_000, games={"short list": 600_000}, short_list=[])
     assert short_list_lead(advice, table).endswith(
-        "On the front (no other has no more edits, verdicts left or created and side effects, and fewer of one): 3, "
-        "10 edits; dominated: 6 (by 3 edits), 16 (by 10 edits).")  # fmt: skip
+        "On the front (no other proposal is as good on edits, verdicts left or created and side effects, and better "
+        "on one): 3, 10 edits; dominated: 6 (by 3 edits), 16 (by 10 edits).")  # fmt: skip
 
 
 @pytest.mark.slow

@@ -278,8 +278,8 @@ def short_list_lead(advice: Advice, table: pd.DataFrame) -> str:
     return (f"Shorter proposals: the K edits the search ranked best (a move or a swap counts as one), each played "
             f"on the same "
             f"{advice.holdout_games:,} fresh games per deck ({advice.games.get('short list', 0):,} games for the "
-            f"shorter ones, points-blind companions included). On the front (no other has no more edits, verdicts "
-            f"left or created and side effects, and fewer of one): {front or 'none'} edits"
+            f"shorter ones, points-blind companions included). On the front (no other proposal is as good on "
+            f"edits, verdicts left or created and side effects, and better on one): {front or 'none'} edits"
             + (f"; dominated: {', '.join(beaten)}" if beaten else "; none dominated")
             + (f"; the best {', '.join(invalid)} edits alone do not validate" if invalid else "") + ".")  # fmt: skip
 
