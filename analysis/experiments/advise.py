@@ -471,6 +471,7 @@ def advise(
         search.record("original", start, "")
         values, current = search.run()
         values = tidy(original, values)  # a symbol moved away and back is no edit
+        edits = changes(original, values)
 
         edited = apply(text, values, str(cards))
         proposal_deck = check(edited, str(cards), limits)
@@ -487,7 +488,7 @@ def advise(
             bar(f"confirming with {confirm_with} in every seat: the same fresh games", search, current)
             skilled = {name: play_skilled(runs[name], n_jobs, progress=False, bot=confirm_with) for name in runs}
             games["holdout"] += 2 * holdout_games
-        deviations = changes(original, values) if own_effects else []  # an ability moved or swapped: both fields
+        deviations = edits if own_effects else []  # an ability moved or swapped: both fields
         if deviations:
             bar(f"each edit alone ({len(deviations)} deck{'s' * (len(deviations) != 1)}) on the same {holdout_games:,} "
                 "fresh games", search, current)  # fmt: skip
@@ -497,8 +498,7 @@ def advise(
         games["own at fixed n"] = sum(holdout_games * (1 + (change.section == "tasks"))
                                       for change, m in zip(deviations, alone) if m is not None)  # fmt: skip
         restricted = None
-        allies = list(dict.fromkeys(i for change in changes(original, values) for section, i, _ in change.keys
-                                    if section == "allies"))  # fmt: skip
+        allies = list(dict.fromkeys(i for change in edits for section, i, _ in change.keys if section == "allies"))
         if restricted_play and allies:
             bar(f"restricted play: {len(allies)} edited all{'ies' if len(allies) != 1 else 'y'} in both decks on "
                 f"{restricted_play:,} fresh games per run", search, current)  # fmt: skip
@@ -509,7 +509,7 @@ def advise(
             games["restricted"] = restricted_games(len(allies), restricted_play)
         shorter = []
         prefixes = {k: {key: values[key] for key in values if key in fields}  # the search's order: best-ranked first
-                    for k, fields in shorter_proposals(changes(original, values), values, short_list).items()}
+                    for k, fields in shorter_proposals(edits, values, short_list).items()}
         for k, prefix in prefixes.items():
             bar(f"the short list: the best {k} edits on the same {holdout_games:,} fresh games", search, current)
             run_dir, m = _confirm(text, prefix, str(cards), limits, fresh, holdout_games, "short list", out, run,
@@ -518,10 +518,9 @@ def advise(
                        [f"proposal-{k}.yaml"] if m is not None else None)  # fmt: skip
             shorter.append(Short(k, changes(original, prefix), written, m,
                                  comparison_tables(runs["original"], run_dir) if m is not None else None))  # fmt: skip
-        shorter.append(Short(edit_count(changes(original, values)), changes(original, values), proposal, after,
-                             differences))
+        shorter.append(Short(edit_count(edits), edits, proposal, after, differences))
     return Advice(
-        changes=changes(original, values), deck=proposal_deck, proposal=proposal,
+        changes=edits, deck=proposal_deck, proposal=proposal,
         diff=_diff(text, edited, str(cards), str(proposal)), before=before, after=after, differences=differences,
         search=pd.DataFrame(search.log), seed=seed, holdout_seed=fresh, round_games=round_games,
         games={**games, "candidates": len(played), "search at fixed n": 2 * n_games * len(played)},
