@@ -381,6 +381,15 @@ class Change:
         return f"{self.name} loses {old}" if not new else f"{self.name} gains {new}" + (f" instead of {old}" * bool(old))
 
 
+def restore_sentence(original: Deck, key: Key, value: Any) -> str:
+    """An edit that gives ``key``'s field back its ``value`` in the ``original`` (an
+    earlier round's edit undone; :func:`changes` sees no change in it) in plain words:
+    ``Give Frittte clerk back its symbols in the original: [yellow, purple]``, ``Give
+    Egg Head back its ability in the original: none``."""
+    words = (ability_words(value) if value else "none") if key[2] == "ability" else as_written(value)
+    return f"Give {getattr(original, key[0])[key[1]].name} back its {key[2]} in the original: {words}"
+
+
 def tidy(original: Deck, values: dict[Key, Any]) -> dict[Key, Any]:
     """``values`` without the fields that leave the ``original``'s value as it is: the
     same value, or the same symbols in another order (a symbol moved away and back

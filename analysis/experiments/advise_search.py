@@ -180,13 +180,13 @@ from typing import Any
 import numpy as np
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, verdicts
-from analysis.experiments.advise_edits import (STRENGTHEN, WEAKEN, Key, Limits, ability_words, apply, candidate_edits,
-                                                changes, check, edit_count)
+from analysis.experiments.advise_edits import (STRENGTHEN, WEAKEN, Key, Limits, apply, candidate_edits, changes, check,
+                                                edit_count, restore_sentence)
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_rounds import Trial
 from analysis.experiments.tune import Target, parse_range
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
-from sim.cards import Deck, as_written, parse_deck
+from sim.cards import Deck, parse_deck
 
 AIM = 0.75  # the search aims each quantity inside this share of its threshold
 LENGTH_TOLERANCE = 0.05  # mean game length may move this share from the original's
@@ -420,11 +420,7 @@ class Search:
         clerk back its symbols in the original: [yellow, purple]``."""
         key = _target(edit)
         done = [change for change in changes(self.deck, edit) if change.key == key]
-        if done:
-            return done[0].sentence()
-        value = edit[key]
-        words = (ability_words(value) if value else "none") if key[2] == "ability" else as_written(value)
-        return f"Give {self.card(key).name} back its {key[2]} in the original: {words}"
+        return done[0].sentence() if done else restore_sentence(self.deck, key, edit[key])
 
     def refusal(self, values: dict[Key, Any], m: Measures, than: Measures, stage: str,
                 note: str) -> tuple[str, str] | None:  # fmt: skip
