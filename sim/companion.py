@@ -17,6 +17,7 @@ without loading the compiler.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from sim.cards import Deck
@@ -41,7 +42,7 @@ def complete_spec(run_dir: Path, what: str) -> RunSpec:
 
 def play_companion(run_dir: Path, spec: RunSpec, key: str, deck: Deck, bots: list[str], record: dict, label: str,
                    n_jobs: int = -1, progress: bool | None = None, scheduler: str | None = None,
-                   dask_local: int | None = None) -> Path:  # fmt: skip
+                   dask_local: int | None = None, donors: Sequence[Path] = ()) -> Path:  # fmt: skip
     """Play (or finish) the companion ``key`` of a complete run with ``deck`` and
     ``bots``, and record it in the run's manifest (module docstring).
 
@@ -60,8 +61,9 @@ def play_companion(run_dir: Path, spec: RunSpec, key: str, deck: Deck, bots: lis
         What the manifest records of it, beside ``dir``.
     label : str
         The progress bar's label, e.g. "points-blind games".
-    n_jobs, progress, scheduler, dask_local
-        As :func:`sim.runner.simulate`.
+    n_jobs, progress, scheduler, dask_local, donors
+        As :func:`sim.runner.simulate` (``donors``: runs of the same companion deck
+        whose chunks it may take instead of playing them).
 
     Returns
     -------
@@ -80,7 +82,7 @@ def play_companion(run_dir: Path, spec: RunSpec, key: str, deck: Deck, bots: lis
     out = run_dir / key
     simulate(deck, spec.n_games, out, spec.n_players, bots, spec.seed, n_jobs, RuleOptions(**spec.options),
              spec.chunk_size, resume=(out / MANIFEST).exists(), progress=progress, scheduler=scheduler,
-             dask_local=dask_local, label=label)  # fmt: skip
+             dask_local=dask_local, label=label, donors=donors)  # fmt: skip
     record_in_manifest(run_dir, "companions",
                        lambda old: {**(old if isinstance(old, dict) else {}), key: {"dir": key, **record}})
     return out

@@ -28,6 +28,7 @@ loading the compiler.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 from sim.cards import Deck, load_deck
@@ -60,7 +61,8 @@ def companion_dir(run_dir: str | Path) -> Path:
 
 
 def play_points_blind(run_dir: str | Path, n_jobs: int = -1, progress: bool | None = None,
-                      scheduler: str | None = None, dask_local: int | None = None) -> Path:  # fmt: skip
+                      scheduler: str | None = None, dask_local: int | None = None,
+                      donors: Sequence[Path] = ()) -> Path:  # fmt: skip
     """Play (or finish) the points-blind companion of a complete run and record it in
     the run's manifest (module docstring).
 
@@ -71,6 +73,12 @@ def play_points_blind(run_dir: str | Path, n_jobs: int = -1, progress: bool | No
     n_jobs, progress, scheduler, dask_local
         As :func:`sim.runner.simulate`; the progress bar is labelled
         "points-blind games".
+    donors : sequence of paths
+        Other runs' points-blind companions (``<other run>/points_blind``) whose
+        chunks it takes instead of playing them where they played the same games:
+        two decks that differ only in their tasks' points have one points-blind deck
+        (:func:`points_blind_deck`), so on the same seed their companions are the
+        same games (:func:`sim.runner.simulate`'s ``donors``).
 
     Returns
     -------
@@ -87,4 +95,5 @@ def play_points_blind(run_dir: str | Path, n_jobs: int = -1, progress: bool | No
     spec = complete_spec(run_dir, "points-blind companion")
     deck = points_blind_deck(load_deck(run_dir / DECK_COPY))
     return play_companion(run_dir, spec, POINTS_BLIND_COMPANION, deck, list(spec.bots),
-                          {"task_points": blind_points(deck)}, "points-blind games", n_jobs, progress, scheduler, dask_local)  # fmt: skip
+                          {"task_points": blind_points(deck)}, "points-blind games", n_jobs, progress, scheduler, dask_local,
+                          donors)  # fmt: skip

@@ -52,7 +52,7 @@ from sim.rundir import (DECK_COPY, MANIFEST, TABLES, RunError, RunSpec, chunk_pr
                         read_manifest, recorded_parts, write_json)
 from sim.rundir.lock import FILES as LOCK_FILES
 from sim.rundir.lock import LockedError, locked
-from sim.rundir.parts import write_part
+from sim.rundir.parts import part_problem, temporary_name, write_part
 from sim.rules import RULES_VERSION
 from sim.state import MAX_PLAYERS, new_state
 from sim.supervisor import DEFAULT_STALL_SECONDS, Stalled, Stopped, beat, supervised
@@ -237,6 +237,7 @@ def simulate(
     cards_file: str | Path | None = None,
     label: str = "games",
     stall_timeout: float = DEFAULT_STALL_SECONDS,
+    donors: Sequence[str | Path] = (),
 ) -> Path:
     """Play ``n_games`` games and write them to the run directory ``out_dir``.
 
@@ -276,6 +277,15 @@ def simulate(
     stall_timeout : float
         Seconds without a finished game after which the run stops, naming the bot
         that most likely never returns (s; the watchdog of :mod:`sim.supervisor`).
+    donors : sequence of paths
+        Run directories whose sound chunks this run may take instead of playing
+        them: a chunk is taken when a donor's manifest records the same run but for
+        its number of games (deck, players, bots and their parameters, seed, chunk
+        size, rule options, rules version) and its parts, linked or copied here,
+        match the checksums the donor recorded (:func:`_borrow`). Game ``i`` of two
+        such runs is the same game (:mod:`sim.rng`), so the tables are the same as
+        if played; the manifest's entry for this call counts the chunks and games
+        taken (:func:`borrowed_games`).
 
     Returns
     -------
@@ -332,7 +342,7 @@ def simulate(
         with locked(out_dir):
             _play(out_dir, spec, arrays, parsed, deck_text, str(cards_file or "<in memory>"), resume,
                   dict(n_jobs=n_jobs, progress=progress, scheduler=scheduler, dask_local=dask_local, called=called,
-                       label=label, stall_timeout=stall_timeout))  # fmt: skip
+                       label=label, stall_timeout=stall_timeout, donors=[Path(d) for d in donors]))  # fmt: skip
     except LockedError as exc:
         raise RunError(str(exc)) from None
     except (KeyboardInterrupt, Stopped, Stalled) as exc:
@@ -377,10 +387,14 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
     The manifest's entry for this run records its wall seconds, the seconds spent
     compiling or loading the engine in this process before the workers start
     (``compile_seconds``), and the seconds from the call of :func:`simulate` to the
-    first finished chunk (``first_chunk_seconds``; None when every chunk was kept)."""
+    first finished chunk (``first_chunk_seconds``; None when every chunk was kept),
+    and the chunks and games taken from donors (``borrowed``, :func:`_borrow`)."""
     fresh, manifest = all(path.name in LOCK_FILES for path in out_dir.iterdir()), None
     try:
         manifest = _prepare(out_dir, spec, bots, deck_text, cards_file, resume)
+        borrowed = _borrow(out_dir, spec, manifest, how["donors"])
+        if borrowed:
+            write_json(out_dir / MANIFEST, manifest)
         todo = [c for c in range(spec.n_chunks) if chunk_problems(out_dir, spec, manifest["parts"], c)]
         done_games = spec.n_games - sum(spec.chunk_games(c)[1] for c in todo)
         show = sys.stderr.isatty() if how["progress"] is None else how["progress"]
@@ -413,9 +427,88 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
     manifest["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     runs = manifest["timings"].get("runs", [])
     runs.append({"chunks": len(todo), "wall_seconds": round(wall, 3), "compile_seconds": round(compile_seconds, 3),
-                 "first_chunk_seconds": first_chunk_seconds, "n_jobs": how["n_jobs"], "backend": backend})  # fmt: skip
+                 "first_chunk_seconds": first_chunk_seconds, "n_jobs": how["n_jobs"], "backend": backend,
+                 "borrowed": {"chunks": len(borrowed), "games": sum(spec.chunk_games(c)[1] for c in borrowed)}})  # fmt: skip
     manifest["timings"] = {"runs": runs, "chunk_seconds": round(chunk_seconds, 3)}
     write_json(out_dir / MANIFEST, manifest)
+
+
+def _borrow(out_dir: Path, spec: RunSpec, manifest: dict, donors: list[Path]) -> list[int]:
+    """Take into ``out_dir`` each chunk it lacks that a donor holds sound, and record
+    its parts in ``manifest["parts"]`` (not yet written); returns the chunks taken.
+
+    A donor qualifies when its manifest records this run but for ``n_games``
+    (:func:`_same_run`); its chunk ``k`` when it covers the same games as this run's
+    (``spec.chunk_games(k)``) and the donor recorded each part's checksum. Each part
+    is hard-linked (copied where the file system cannot link) under a temporary name,
+    checked against the donor's record (:func:`sim.rundir.parts.part_problem`: a part
+    damaged since it was written is never trusted) and renamed; a chunk is taken
+    whole or not at all. An unreadable donor is passed over.
+    """
+    qualified = []
+    for donor in donors:
+        try:
+            record = read_manifest(donor)
+            if donor.resolve() != out_dir.resolve() and not [k for k in _same_run(record, manifest) if k != "n_games"]:
+                qualified.append((donor, RunSpec.of(record), recorded_parts(record)))
+        except (RunError, OSError):
+            continue
+    taken = []
+    for chunk in range(spec.n_chunks):
+        if not qualified or not chunk_problems(out_dir, spec, manifest["parts"], chunk):
+            continue
+        for donor, donor_spec, recorded in qualified:
+            if chunk < donor_spec.n_chunks and donor_spec.chunk_games(chunk) == spec.chunk_games(chunk):
+                parts = _linked_chunk(donor, out_dir, spec, recorded, chunk)
+                if parts:
+                    manifest["parts"].update(parts)
+                    taken.append(chunk)
+                    break
+    return taken
+
+
+def _linked_chunk(donor: Path, out_dir: Path, spec: RunSpec, recorded: dict, chunk: int) -> dict | None:
+    """Link (or copy) the donor's three parts of ``chunk`` into ``out_dir`` if each
+    matches the donor's recorded checksum; their records, or None (nothing left behind)."""
+    first, n = spec.chunk_games(chunk)
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for table in TABLES:
+            key, final = part_key(table, chunk), part_path(out_dir, table, chunk)
+            record = recorded.get(key)
+            if not (isinstance(record, dict) and isinstance(record.get("sha256"), str)):
+                return None
+            temporary = temporary_name(final)
+            staged.append((temporary, final))
+            try:
+                os.link(part_path(donor, table, chunk), temporary)
+            except OSError:
+                shutil.copyfile(part_path(donor, table, chunk), temporary)
+            rows = n * (spec.n_players if table == "players" else 1)
+            if part_problem(temporary, first, n, rows, record):
+                return None
+        for temporary, final in staged:
+            os.replace(temporary, final)
+        staged = []
+        return {part_key(table, chunk): recorded[part_key(table, chunk)] for table in TABLES}
+    except OSError:
+        return None
+    finally:
+        for temporary, _ in staged:
+            temporary.unlink(missing_ok=True)
+
+
+def borrowed_games(out_dir: str | Path) -> int:
+    """The games the last :func:`simulate` call on ``out_dir`` took from its donors
+    instead of playing them (games; 0 when it took none).
+
+    Raises
+    ------
+    RunError
+        When ``out_dir`` holds no readable manifest.
+    """
+    runs = (read_manifest(out_dir).get("timings") or {}).get("runs") or [{}]
+    return int((runs[-1].get("borrowed") or {}).get("games", 0))
 
 
 @contextlib.contextmanager

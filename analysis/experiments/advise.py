@@ -307,8 +307,8 @@ def advise(
         :func:`analysis.experiments.until_settled.round_plan` refuses it (one line each).
     """
     from analysis.experiments.advise_restricted import restricted_check, restricted_games
-    from sim.points_blind import play_points_blind
-    from sim.runner import DEFAULT_CHUNK, simulate
+    from sim.points_blind import play_points_blind, points_blind_deck
+    from sim.runner import DEFAULT_CHUNK, borrowed_games, simulate
     from sim.skilled import play_skilled
 
     cards, out = Path(cards), Path(out)
@@ -331,15 +331,23 @@ def advise(
     reached: dict[Path, int] = {}  # the games counted of the search's runs and companions in rounds (--until-settled)
     refused: dict[str, str] = {}  # whole decks a guard stopped early (--until-settled), by the guard
 
+    blind_runs: dict[str, list[Path]] = {}  # the companions played, by their points-blind deck's hash
+
     def run(deck: Deck, run_dir: Path, run_seed: int, n: int, sample: str, blind: bool = True) -> Path:
         """Play (or reuse) the run in ``run_dir`` to ``n`` games and, with ``blind``, its
-        points-blind companion, counting their games under ``sample``."""
+        points-blind companion, counting their games under ``sample``. The companion
+        takes the chunks it shares with another deck's (a deck that differs only in
+        its tasks' points has the same points-blind deck, :func:`sim.points_blind.points_blind_deck`)
+        instead of playing them again, and they are not counted."""
         simulate(deck, n, run_dir, players, bots, run_seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
                  progress=False, chunk_size=search_chunk)  # fmt: skip
         games[sample] += n - reached.pop(run_dir, 0)  # played now or reused
         if blind:
-            companion = play_points_blind(run_dir, n_jobs, progress=False)
-            games[sample] += n - reached.pop(companion, 0)
+            donors = blind_runs.setdefault(points_blind_deck(deck).content_hash, [])
+            companion = play_points_blind(run_dir, n_jobs, progress=False, donors=donors)
+            games[sample] += n - reached.pop(companion, 0) - borrowed_games(companion)
+            if companion not in donors:
+                donors.append(companion)
         return run_dir
 
     def held(run_dir: Path) -> int:
