@@ -1088,3 +1088,18 @@ def test_r1_2_a_symbol_moved_away_and_back_is_no_edit(default_deck):
     values = {cindy: ["red", "yellow"], task: requires[::-1], ("tasks", 0, "points"): 9}
     assert tidy(default_deck, values) == {("tasks", 0, "points"): 9}
     assert [c.key for c in changes(default_deck, values)] == [("tasks", 0, "points")]
+
+
+@pytest.mark.slow
+def test_r1_4_decks_that_differ_only_in_task_points_play_one_points_blind_companion(tmp_path):
+    """Every deck the search asks for edits Find your gun's points alone (2, paid 1
+    point more than its difficulty is worth: lowered to 1 or 0), so all of them, the
+    original included, pay every task 3 points in the points-blind companion (R1.4: 68
+    to 70 points over 25 tasks): one companion is played on each seed and the others
+    take its games, which are counted once (here on the search seed)."""
+    n = 2_000
+    advice = advise(DEFAULT_CARDS, tmp_path / "out", n_games=n, holdout_games=n, n_jobs=2, progress=False,
+                    only=["find_your_gun"], own_effects=False, short_list=())  # fmt: skip
+    decks = advice.games["candidates"]
+    assert decks >= 2  # the original and at least one edit of the task's points
+    assert advice.games["search"] == advice.games["search at fixed n"] == n * (decks + 1)

@@ -112,7 +112,9 @@ class Advice:
         seed, the original and the proposal), ``own`` (the edits alone, there),
         ``short list`` (the shorter proposals, there), ``candidates`` (decks played
         on the search seed), ``search at fixed n`` (the search's games had each of
-        them been played on ``n_games``, as without ``round_games``).
+        them been played on ``n_games``, as without ``round_games``: each deck's run,
+        and one points-blind companion for each points-blind deck among them, the
+        others' chunks being taken from it).
     seed, holdout_seed, n_games, holdout_games : int
     edge_relaxed : bool
         No candidate kept the first player's edge, so the search weighed its
@@ -332,6 +334,7 @@ def advise(
     refused: dict[str, str] = {}  # whole decks a guard stopped early (--until-settled), by the guard
 
     blind_runs: dict[str, list[Path]] = {}  # the companions played, by their points-blind deck's hash
+    search_blinds: set[str] = set()  # the points-blind decks of the decks the search asked for
 
     def run(deck: Deck, run_dir: Path, run_seed: int, n: int, sample: str, blind: bool = True) -> Path:
         """Play (or reuse) the run in ``run_dir`` to ``n`` games and, with ``blind``, its
@@ -443,6 +446,7 @@ def advise(
         if deck is None:
             return None
         name = deck.content_hash[:16]
+        search_blinds.add(points_blind_deck(deck).content_hash)
         stopped = (name in played and (isinstance(played[name], str) or played[name].settled)
                    and not (name in refused and (refused[name] == "length" or not status["search"].settings.relaxed)))
         # a deck a guard surely refused is never played further, unless the search relaxed the edge that refused it
@@ -503,8 +507,12 @@ def advise(
         own = [alone_of(change) for change in deviations]
         alone = tuple(m for m, _ in own)
         sequences = tuple(sequence for _, sequence in own) if round_games is not None else ()
-        games["own at fixed n"] = sum(holdout_games * (1 + (change.section == "tasks"))
-                                      for change, m in zip(deviations, alone) if m is not None)  # fmt: skip
+        own_blinds = {points_blind_deck(check(apply(text, {key: values[key] for key in change.keys}, str(cards)),
+                                              str(cards), limits)).content_hash
+                      for change, m in zip(deviations, alone) if m is not None and change.section == "tasks"}
+        # each deck's run, and a companion for each points-blind deck that is not the original's
+        games["own at fixed n"] = holdout_games * (sum(m is not None for m in alone)
+                                                   + len(own_blinds - {points_blind_deck(original).content_hash}))
         restricted = None
         allies = list(dict.fromkeys(i for change in edits for section, i, _ in change.keys if section == "allies"))
         if restricted_play and allies:
@@ -531,7 +539,7 @@ def advise(
         changes=edits, deck=proposal_deck, proposal=proposal,
         diff=_diff(text, edited, str(cards), str(proposal)), before=before, after=after, differences=differences,
         search=pd.DataFrame(search.log), seed=seed, holdout_seed=fresh, round_games=round_games,
-        games={**games, "candidates": len(played), "search at fixed n": 2 * n_games * len(played)},
+        games={**games, "candidates": len(played), "search at fixed n": n_games * (len(played) + len(search_blinds))},
         n_games=n_games, holdout_games=holdout_games, edge_relaxed=search.settings.relaxed, only=tuple(only),
         max_edits=max_edits, abilities=abilities, target_turns=target_turns, target_edge=target_edge,
         confirmed_with=confirm_with or "", alone=alone, alone_sequences=sequences,
