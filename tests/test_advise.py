@@ -28,6 +28,7 @@ from analysis.experiments import advise_search
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
 from analysis.report.words import free_text
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
+from sim.rundir import read_manifest
 from sim.deck_summary import short_colours, summarise
 from tests.conftest import DEFAULT_CARDS
 
@@ -948,6 +949,7 @@ def test_until_settled_the_deck_without_both_planted_crowns_is_refused_for_its_l
     log = advice.search
     both = log[log["refused_by"].eq("length") & log["why"].str.contains("sure after 2,000 of 10,000 games", na=False)]
     assert len(both) >= 1 and both["turns"].gt(1.05 * log["turns"].iloc[0]).all()
+    assert both["excess"].isna().all()  # refused on its run alone: its points-blind companion never played
     assert len(advice.changes) == 1  # one crown removed: the second would break the length guard
     assert advice.games["search"] < advice.games["search at fixed n"]
     # the edit alone, in rounds of 2,000 on the hold-out seed: as many games as its row says, at most 10,000
@@ -1103,3 +1105,21 @@ def test_r1_4_decks_that_differ_only_in_task_points_play_one_points_blind_compan
     decks = advice.games["candidates"]
     assert decks >= 2  # the original and at least one edit of the task's points
     assert advice.games["search"] == advice.games["search at fixed n"] == n * (decks + 1)
+
+
+@pytest.mark.slow
+def test_a_screened_allys_edit_plays_its_points_blind_companion_only_when_its_deck_is_asked_for_whole(tmp_path):
+    """The screen reads an ally's edit on its run alone (its effect, length and edge);
+    the tasks' gaps, which need the points-blind companion (R1.4), are measured only
+    for a deck the search asks for whole. The games counted are those played."""
+    n = 4_000
+    advice = advise(DEFAULT_CARDS, tmp_path / "out", n_games=n, holdout_games=2_000, n_jobs=2, progress=False,
+                    only=["evrart_claire", "kim_kitsuragi"], own_effects=False, short_list=())  # fmt: skip
+    runs = list((tmp_path / "out" / "search").iterdir())
+    blind = [run for run in runs if (run / "points_blind").exists()]
+    assert 1 <= len(blind) <= len(runs) - 2
+    log = advice.search
+    screened_alone = log[log["stage"].str.startswith("screen") & log["excess"].isna() & log["turns"].notna()]
+    assert len(screened_alone) >= len(runs) - len(blind)  # no tasks measured: no excess, but length and edge
+    distinct = {read_manifest(run / "points_blind")["deck_hash"] for run in blind}
+    assert advice.games["search"] == advice.games["search at fixed n"] == n * (len(runs) + len(distinct))

@@ -113,8 +113,8 @@ class Advice:
         ``short list`` (the shorter proposals, there), ``candidates`` (decks played
         on the search seed), ``search at fixed n`` (the search's games had each of
         them been played on ``n_games``, as without ``round_games``: each deck's run,
-        and one points-blind companion for each points-blind deck among them, the
-        others' chunks being taken from it).
+        and one points-blind companion for each points-blind deck of the companions
+        played, the others' chunks being taken from it).
     seed, holdout_seed, n_games, holdout_games : int
     edge_relaxed : bool
         No candidate kept the first player's edge, so the search weighed its
@@ -330,11 +330,12 @@ def advise(
     status: dict[str, Any] = {"stage": f"the original deck on {n_games:,} games (and as many points-blind)",
                               "bar": lambda *_: None, "search": None, "current": None}  # fmt: skip
 
-    reached: dict[Path, int] = {}  # the games counted of the search's runs and companions in rounds (--until-settled)
+    reached: dict[Path, int] = {}  # the games counted of the search's runs and companions in rounds (--until-settled),
+    # and of a screened ally's run before its companion is played
     refused: dict[str, str] = {}  # whole decks a guard stopped early (--until-settled), by the guard
 
     blind_runs: dict[str, list[Path]] = {}  # the companions played, by their points-blind deck's hash
-    search_blinds: set[str] = set()  # the points-blind decks of the decks the search asked for
+    search_blinds: set[str] = set()  # the points-blind decks of the search's companions
 
     def run(deck: Deck, run_dir: Path, run_seed: int, n: int, sample: str, blind: bool = True) -> Path:
         """Play (or reuse) the run in ``run_dir`` to ``n`` games and, with ``blind``, its
@@ -346,7 +347,10 @@ def advise(
                  progress=False, chunk_size=search_chunk)  # fmt: skip
         games[sample] += n - reached.pop(run_dir, 0)  # played now or reused
         if blind:
-            donors = blind_runs.setdefault(points_blind_deck(deck).content_hash, [])
+            blind_deck = points_blind_deck(deck).content_hash
+            donors = blind_runs.setdefault(blind_deck, [])
+            if sample == "search":
+                search_blinds.add(blind_deck)
             companion = play_points_blind(run_dir, n_jobs, progress=False, donors=donors)
             games[sample] += n - reached.pop(companion, 0) - borrowed_games(companion)
             if companion not in donors:
@@ -375,13 +379,42 @@ def advise(
 
         return play_to
 
+    def measured(deck: Deck, run_dir: Path, tasks: bool, n: int | None = None) -> Measures:
+        """:func:`measure` of the deck at ``n`` games of the search seed (None: those its
+        run holds); without ``tasks``, of the run alone (its points-blind companion not
+        played, and the run's games counted till it is)."""
+        n = held(run_dir) if n is None else n
+        m = measure(run(deck, run_dir, seed, n, "search", tasks), threshold_pp, threshold_points, tasks=tasks)
+        if not tasks:
+            reached[run_dir] = n
+        return m
+
+    def screened(deck: Deck, run_dir: Path, blind: bool, n: int | None = None) -> Measures:
+        """A screened edit's measures (:func:`measured`). An ally's (``blind`` False)
+        are of the run alone, without the tasks: the screen reads only its effect,
+        length and edge, and its companion is played when the deck is asked for
+        whole. A task's gap needs the companion."""
+        return measured(deck, run_dir, blind, n)
+
+    def judged(deck: Deck, run_dir: Path, values: dict[Key, Any], n: int | None = None) -> Measures:
+        """A whole deck's measures (:func:`measured`): its run alone first, and when it
+        breaks the length guard or the first player's edge against the original
+        (:meth:`.advise_search.Settings.guards`), which refuse it whatever its excess,
+        nothing more; else its tasks too, its companion played. Its ``edge_change``
+        is set; ``values`` are not empty (the original is no candidate)."""
+        m = replace(measured(deck, run_dir, False, n), edge_change=edge_change(out / "search" / first, run_dir))
+        if status["search"].settings.guards(m, status["search"].original):
+            return m
+        return replace(measured(deck, run_dir, True, n), edge_change=m.edge_change)
+
     def in_rounds(deck: Deck, run_dir: Path, trial: Trial) -> Measures | str:
         """A screened edit played in rounds (:func:`.advise_rounds.screened_in_rounds`):
         each round plays the run alone when the target is an ally (its effect needs
-        no points-blind games) and measures the target's quantity alone; the whole
-        :func:`measure`, companion included, is taken once, when the edit is kept."""
-        play_to = quantity_to(deck, run_dir, seed, "search", trial.section, trial.index, trial.section == "tasks")
-        return screened_in_rounds(play_to, whole_at(deck, run_dir, seed, "search"), trial, min(held(run_dir), n_games),
+        no points-blind games) and measures the target's quantity alone; its
+        :func:`screened` measures are taken once, when the edit is not dropped."""
+        blind = trial.section == "tasks"
+        play_to = quantity_to(deck, run_dir, seed, "search", trial.section, trial.index, blind)
+        return screened_in_rounds(play_to, lambda: screened(deck, run_dir, blind), trial, min(held(run_dir), n_games),
                                   n_games, round_games, rho)  # fmt: skip
 
     def guards(values: dict[Key, Any]) -> Guards | None:
@@ -394,16 +427,16 @@ def advise(
         return Guards(status["search"].original.length["value"], LENGTH_TOLERANCE,
                       not status["search"].settings.relaxed)  # fmt: skip
 
-    def whole_rounds(deck: Deck, run_dir: Path, watched: Guards) -> tuple[Measures, str]:
+    def whole_rounds(deck: Deck, run_dir: Path, watched: Guards, values: dict[Key, Any]) -> tuple[Measures, str]:
         """A whole deck in rounds (:func:`.advise_rounds.whole_in_rounds`): each round
-        plays the run alone and reads its length and its edge change; the whole
-        :func:`measure`, companion included, is taken once, at the games played."""
+        plays the run alone and reads its length and its edge change; its
+        :func:`judged` measures are taken once, at the games played."""
         def play_to(n: int) -> tuple[dict, dict]:
             run(deck, run_dir, seed, n, "search", blind=False)
             reached[run_dir] = n
             return mean_turns(run_dir), edge_change(out / "search" / first, run_dir)
 
-        return whole_in_rounds(play_to, whole_at(deck, run_dir, seed, "search"), watched, min(held(run_dir), n_games),
+        return whole_in_rounds(play_to, lambda: judged(deck, run_dir, values), watched, min(held(run_dir), n_games),
                                n_games, round_games, rho)  # fmt: skip
 
     def alone_of(change: Change) -> tuple[Measures | None, dict | None]:
@@ -439,31 +472,37 @@ def advise(
         return edge_change(*dirs)
 
     def play(values: dict[Key, Any], trial: Trial | None = None) -> Measures | str | None:
-        """The deck of ``values`` on the search seed, ``n_games`` games; with ``trial``
-        (a screened edit, ``--until-settled``) in rounds, maybe dropped (why, a
-        string) or settled early."""
+        """The deck of ``values`` on the search seed, ``n_games`` games. With ``trial``,
+        a screened edit (:func:`screened`): with ``--until-settled`` in rounds, maybe
+        dropped (why, a string) or settled early. A screened edit asked for whole
+        later (greedy's first step) is brought whole then."""
         deck = check(apply(text, tidy(original, values), str(cards)), f"{cards} (candidate)", limits)
         if deck is None:
             return None
         name = deck.content_hash[:16]
-        search_blinds.add(points_blind_deck(deck).content_hash)
         stopped = (name in played and (isinstance(played[name], str) or played[name].settled)
                    and not (name in refused and (refused[name] == "length" or not status["search"].settings.relaxed)))
         # a deck a guard surely refused is never played further, unless the search relaxed the edge that refused it
-        if name not in played or (trial is None and stopped):  # a deck dropped or settled early asked for whole
-            run_dir = out / "search" / name
-            if trial is None and guards(values) is not None:
-                played[name], guard = whole_rounds(deck, run_dir, guards(values))
+        partial = (name in played and not isinstance(played[name], str) and played[name].tasks is None
+                   and not status["search"].settings.guards(played[name], status["search"].original))
+        # a screened ally's edit, its tasks not measured, that no guard refuses: measured whole when asked for
+        if name not in played or (trial is None and (stopped or partial)):  # dropped, settled early or partial
+            run_dir = out / "search" / name  # asked for whole
+            if not values:  # the original
+                played[name] = measured(deck, run_dir, True, n_games)
+            elif trial is None and guards(values) is not None:
+                played[name], guard = whole_rounds(deck, run_dir, guards(values), values)
                 if guard:
                     refused[name] = guard
             elif trial is None:
-                played[name] = measure(run(deck, run_dir, seed, n_games, "search"), threshold_pp, threshold_points)
+                played[name] = judged(deck, run_dir, values, n_games)
             else:
-                played[name] = in_rounds(deck, run_dir, trial)
-                if isinstance(played[name], str):  # dropped
-                    return played[name]
-            if values:
-                played[name] = replace(played[name], edge_change=edge_change(out / "search" / first, run_dir))
+                m = screened(deck, run_dir, trial.section == "tasks", n_games) if round_games is None else \
+                    in_rounds(deck, run_dir, trial)  # fmt: skip
+                if isinstance(m, str):  # dropped
+                    played[name] = m
+                    return m
+                played[name] = replace(m, edge_change=edge_change(out / "search" / first, run_dir))
             status["bar"](status["stage"], status["search"], status["current"])
         return played[name]
 
@@ -477,8 +516,7 @@ def advise(
             status.update(stage=stage, current=best)
             bar(stage, search, best)
 
-        search = Search(play, settings, start, allowed, text, str(cards), limits, show, check_edge,
-                        trial=None if round_games is None else play)  # fmt: skip
+        search = Search(play, settings, start, allowed, text, str(cards), limits, show, check_edge, trial=play)
         status.update(search=search, current=start)
         search.record("original", start, "")
         values, current = search.run()

@@ -37,10 +37,13 @@ class Measures:
     why a screened edit played until settled stopped before its ``n_games``, its
     target's verdict settled (:mod:`.advise_search`; these measures, its
     ``edge_change`` too, are then of fewer games), empty when it was played to the end.
+    ``tasks`` is None for a screened ally's edit, whose run the search reads before
+    its points-blind companion is played (:func:`measure` with ``tasks=False``): its
+    tasks are measured when the deck is asked for whole.
     """
 
     allies: pd.DataFrame
-    tasks: pd.DataFrame
+    tasks: pd.DataFrame | None
     length: dict
     edge: dict
     morale: dict
@@ -49,14 +52,16 @@ class Measures:
 
 
 def measure(run_dir: Path, threshold_pp: float = DEFAULT_THRESHOLD_PP,
-            threshold_points: float = DEFAULT_THRESHOLD_POINTS) -> Measures:  # fmt: skip
-    """The :class:`Measures` of a run directory with its points-blind companion."""
+            threshold_points: float = DEFAULT_THRESHOLD_POINTS, tasks: bool = True) -> Measures:  # fmt: skip
+    """The :class:`Measures` of a run directory with its points-blind companion; with
+    ``tasks`` False, of the run alone, without the tasks (None), which need the
+    companion."""
     seats = seat_balance(run_dir).iloc[0]
     morale = morale_per_game(run_dir).set_index("measure").loc["morale_events"]
     fair = 100 / seats["players"]
     return Measures(
         ally_strength(run_dir, threshold_pp=threshold_pp),
-        task_calibration(run_dir, threshold_points),
+        task_calibration(run_dir, threshold_points) if tasks else None,
         mean_turns(run_dir),
         {"value": 100 * seats["advantage_p1"] - fair, "low": 100 * seats["advantage_p1_low"] - fair,
          "high": 100 * seats["advantage_p1_high"] - fair, "games": seats["games"]},

@@ -128,7 +128,7 @@ def whole_in_rounds(play_to: Callable[[int], tuple[dict, dict]], measure: Callab
         ``low``, ``high`` (95%; turns, pp).
     measure : callable
         The deck's :class:`Measures` at the games played (its companion brought level
-        first); called once.
+        first, unless a guard refuses it on its run alone); called once.
     guards : Guards
         The original's length and which guards hold.
     games, n_games, round_games, rho

@@ -4,7 +4,14 @@ is better than another.
 Measured on common random numbers. Every deck the search plays, the original and
 each candidate, plays the same ``n_games`` games on the search seed (same deals and
 dice, :mod:`sim.rng`) and their points-blind companion (:mod:`sim.points_blind`),
-so two decks differ by the edit, not by luck.
+so two decks differ by the edit, not by luck. A screened ally's edit is read on its
+run alone (its effect, length and edge: the screen needs no task's gap); its
+companion is played, and its tasks measured, only if the search asks for its deck
+whole (greedy's first step). A whole deck, too, is read on its run first: one that
+breaks the length guard or the first player's edge there is refused by that guard
+whatever its excess (:meth:`Settings.score`), and its companion is not played. Two decks that differ only in their tasks' points share
+one points-blind deck, so one's companion takes the other's games
+(:func:`sim.runner.simulate`'s ``donors``).
 
 The search, in rounds (at most :data:`ROUNDS`; the third aims at what the first two
 left flagged, often new verdicts, since every edit moves the average ally):
@@ -148,8 +155,8 @@ where that sequence (:func:`analysis.settled.settled_state`, 95%) lies
 
 Each round measures the target's quantity alone
 (:func:`.advise_measures.quantity_bounds`), and an ally's round plays no points-blind
-games (an ally's effect needs none); the whole measures, the companion brought level,
-are taken once, when the edit is not dropped. A dropped ally's edit thus costs its
+games (an ally's effect needs none); its measures (an ally's of the run alone, as at
+fixed n) are taken once, when the edit is not dropped. A dropped ally's edit thus costs its
 games on the search seed alone.
 
 Every other deck (the combinations, greedy steps, pairs, triples) is played in rounds
@@ -173,6 +180,7 @@ break). The original plays ``n_games`` whole.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -327,9 +335,11 @@ class Settings:
         return set(self.targets(m)) - set(self.targets(original))
 
     def score(self, m: Measures, original: Measures) -> tuple[bool, bool, float]:
-        """Lower is better: the length guard broken, then the edge, then the excess."""
+        """Lower is better: the length guard broken, then the edge, then the excess
+        (infinite for a deck whose tasks were not measured: one a guard refused before
+        its points-blind companion was played, never better than a deck that keeps it)."""
         broken = self.guards(m, original)
-        return "length" in broken, "edge" in broken, self.excess(m, original)
+        return "length" in broken, "edge" in broken, self.excess(m, original) if m.tasks is not None else math.inf
 
 
 @dataclass
@@ -340,8 +350,11 @@ class Search:
     ``values`` in place on the search seed (None for a deck that does not validate);
     ``status(stage, best)`` shows the progress. ``check(values)`` gives the paired
     change of the first player's edge (:func:`edge_change`) on the edge seed's games,
-    None to skip that check. ``trial(values, trial)``, given with
-    ``--until-settled``, plays a screened edit as ``play`` does but may stop it early
+    None to skip that check. ``trial(values, trial)`` plays a screened edit as
+    ``play`` does, but may leave the tasks unmeasured for an ally's edit
+    (:attr:`.advise_measures.Measures.tasks` None: the screen reads only its target,
+    length and edge, and ``play`` brings the deck whole when it is asked for), and
+    with ``--until-settled`` may stop it early
     (:func:`.advise_rounds.screened_in_rounds`): it gives why, a string, when the edit was dropped
     (its target's quantity is sure to lie beyond ``±bar``, the best so far), and
     measures whose ``settled`` says why when its target's verdict was settled (module
@@ -385,11 +398,12 @@ class Search:
         if m is not None and target is not None:
             row |= {"target_before": before, "target_after": quantity(m, *target[:2])}
         if m is not None:
-            targets = self.settings.targets(m)
-            row |= {"excess": self.settings.excess(m, self.original),
+            whole = m.tasks is not None  # a screened ally's edit has no tasks measured: its excess and counts blank
+            targets = self.settings.targets(m) if whole else []
+            row |= {"excess": self.settings.excess(m, self.original) if whole else None,
                     "guards_broken": ", ".join(self.settings.guards(m, self.original)),
-                    "allies_beyond_aim": sum(s == "allies" for s, *_ in targets),
-                    "tasks_beyond_aim": sum(s == "tasks" for s, *_ in targets),
+                    "allies_beyond_aim": sum(s == "allies" for s, *_ in targets) if whole else None,
+                    "tasks_beyond_aim": sum(s == "tasks" for s, *_ in targets) if whole else None,
                     "turns": m.length["value"], "edge_pp": m.edge["value"], "edge_change_pp": m.edge_change["value"],
                     "edge_change_low": m.edge_change["low"], "edge_change_high": m.edge_change["high"]}  # fmt: skip
         self.log.append(row)
