@@ -382,19 +382,14 @@ def advise(
     def measured(deck: Deck, run_dir: Path, tasks: bool, n: int | None = None) -> Measures:
         """:func:`measure` of the deck at ``n`` games of the search seed (None: those its
         run holds); without ``tasks``, of the run alone (its points-blind companion not
-        played, and the run's games counted till it is)."""
+        played, and the run's games counted till it is). A screened ally's edit is
+        measured so: the screen reads only its effect, length and edge, and its tasks
+        are measured when its deck is asked for whole; a task's gap needs the companion."""
         n = held(run_dir) if n is None else n
         m = measure(run(deck, run_dir, seed, n, "search", tasks), threshold_pp, threshold_points, tasks=tasks)
         if not tasks:
             reached[run_dir] = n
         return m
-
-    def screened(deck: Deck, run_dir: Path, blind: bool, n: int | None = None) -> Measures:
-        """A screened edit's measures (:func:`measured`). An ally's (``blind`` False)
-        are of the run alone, without the tasks: the screen reads only its effect,
-        length and edge, and its companion is played when the deck is asked for
-        whole. A task's gap needs the companion."""
-        return measured(deck, run_dir, blind, n)
 
     def judged(deck: Deck, run_dir: Path, values: dict[Key, Any], n: int | None = None) -> Measures:
         """A whole deck's measures (:func:`measured`): its run alone first, and when it
@@ -411,10 +406,10 @@ def advise(
         """A screened edit played in rounds (:func:`.advise_rounds.screened_in_rounds`):
         each round plays the run alone when the target is an ally (its effect needs
         no points-blind games) and measures the target's quantity alone; its
-        :func:`screened` measures are taken once, when the edit is not dropped."""
+        :func:`measured` measures are taken once, when the edit is not dropped."""
         blind = trial.section == "tasks"
         play_to = quantity_to(deck, run_dir, seed, "search", trial.section, trial.index, blind)
-        return screened_in_rounds(play_to, lambda: screened(deck, run_dir, blind), trial, min(held(run_dir), n_games),
+        return screened_in_rounds(play_to, lambda: measured(deck, run_dir, blind), trial, min(held(run_dir), n_games),
                                   n_games, round_games, rho)  # fmt: skip
 
     def guards(values: dict[Key, Any]) -> Guards | None:
@@ -473,7 +468,7 @@ def advise(
 
     def play(values: dict[Key, Any], trial: Trial | None = None) -> Measures | str | None:
         """The deck of ``values`` on the search seed, ``n_games`` games. With ``trial``,
-        a screened edit (:func:`screened`): with ``--until-settled`` in rounds, maybe
+        a screened edit (:func:`measured`): with ``--until-settled`` in rounds, maybe
         dropped (why, a string) or settled early. A screened edit asked for whole
         later (greedy's first step) is brought whole then."""
         deck = check(apply(text, tidy(original, values), str(cards)), f"{cards} (candidate)", limits)
@@ -497,7 +492,7 @@ def advise(
             elif trial is None:
                 played[name] = judged(deck, run_dir, values, n_games)
             else:
-                m = screened(deck, run_dir, trial.section == "tasks", n_games) if round_games is None else \
+                m = measured(deck, run_dir, trial.section == "tasks", n_games) if round_games is None else \
                     in_rounds(deck, run_dir, trial)  # fmt: skip
                 if isinstance(m, str):  # dropped
                     played[name] = m
