@@ -4,6 +4,7 @@ edited, and every candidate and proposal validates (RULES R1.2-R1.4)."""
 
 import difflib
 import os
+from dataclasses import replace
 import subprocess
 import sys
 from pathlib import Path
@@ -238,6 +239,35 @@ def test_r9_4_a_fix_refused_by_a_guard_is_accepted_with_a_compensating_edit(defa
     pairs = pd.DataFrame(search.log).query("stage == 'pair 1'")
     assert list(pairs["refused_by"]) == [""] and pairs["edit"].iloc[0] == (
         "Remove the yellow symbol from Evrart Claire, with Remove the blue symbol from Kim Kitsuragi")
+
+
+def test_r1_4_a_deck_a_guard_refuses_before_its_tasks_are_measured_is_logged_without_its_tasks_gap(default_deck):
+    """Task 0 overpays by 1.5 points. Lowering its points brings it to par on the
+    screen (its gap needs the points-blind companion, so the screen measures it), but
+    makes games 9% longer: asked for whole, the deck is refused by the length guard on
+    its run alone, before its tasks are measured (tasks None), and the log leaves its
+    gap blank instead of failing."""
+    key = ("tasks", 0, "points")
+    original = _measures(default_deck, 0.0, 0.0)
+    original.tasks.loc[0, "gap_points"] = 1.5
+    screened: set = set()
+
+    def play(values):
+        if not values:
+            return original
+        m, deck = _measures(default_deck, 0.0, 0.0, turns=60.0), values[key]
+        if deck in screened:  # asked for whole after the screen
+            return replace(m, tasks=None)
+        screened.add(deck)
+        return m
+
+    search = Search(play, Settings(), original, {key}, DEFAULT_CARDS.read_text(), "cards.yaml")
+    values, chosen = search.run()
+    assert values == {} and chosen is original
+    log = pd.DataFrame(search.log)
+    greedy = log[log["stage"].eq("greedy 1")]
+    assert list(greedy["refused_by"]) == ["length"] and greedy["why"].iloc[0].startswith("games +9.1% longer")
+    assert greedy["excess"].isna().all() and greedy["target_after"].isna().all()
 
 
 def test_r9_4_a_fix_whose_pair_grows_the_edge_is_accepted_with_a_second_compensating_edit(default_deck):

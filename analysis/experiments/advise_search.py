@@ -395,8 +395,9 @@ class Search:
         fixed a card that resists."""
         row = {"stage": stage, "edits": note, "card": card, "edit": edit, "refused_by": refused_by, "why": why,
                "edge_relaxed": self.settings.relaxed}  # fmt: skip
-        if m is not None and target is not None:
-            row |= {"target_before": before, "target_after": quantity(m, *target[:2])}
+        if m is not None and target is not None:  # a task's gap is blank on a deck whose tasks were not measured
+            row |= {"target_before": before,
+                    "target_after": None if target[0] == "tasks" and m.tasks is None else quantity(m, *target[:2])}
         if m is not None:
             whole = m.tasks is not None  # a screened ally's edit has no tasks measured: its excess and counts blank
             targets = self.settings.targets(m) if whole else []
