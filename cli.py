@@ -666,9 +666,9 @@ def advise(
                f"(in-sample); edge checks: {advice.games['edge']:,} games on seed {edge_seed(seed)}; hold-out: "
                f"{advice.games['holdout']:,} games; " + (f"restricted play: {advice.games['restricted']:,} games; "
                if "restricted" in advice.games else "") + f"{time.monotonic() - began:,.0f} s")  # fmt: skip
-    played, whole = advice.games_played  # they differ with --until-settled
+    played, whole = advice.games_played
     whole_note = (f" ({whole:,} had each of these decks and edits alone played whole; a run without --until-settled "
-                  "takes its own path)") if whole != played else ""  # fmt: skip
+                  "takes its own path)") if advice.round_games is not None else ""  # fmt: skip
     typer.echo(f"games played: {played:,}{whole_note}")
     typer.echo(f"written: {advice.proposal}, {csv}\nadvice: {html}")
 

@@ -982,9 +982,24 @@ def test_until_settled_the_deck_without_both_planted_crowns_is_refused_for_its_l
     assert both["excess"].isna().all()  # refused on its run alone: its points-blind companion never played
     assert len(advice.changes) == 1  # one crown removed: the second would break the length guard
     assert advice.games["search"] < advice.games["search at fixed n"]
-    # the edit alone, in rounds of 2,000 on the hold-out seed: as many games as its row says, at most 10,000
+    assert advice.games["search"] == _games_played(tmp_path / "out" / "search")  # each game counted once
+    # the edit alone is the proposal itself, already played whole on the hold-out: its row says 10,000 games, and no
+    # game is played or counted twice, in rounds or at fixed n
     alone = edits_table(advice).iloc[0]
-    assert advice.games["own"] == alone["alone_n"] <= advice.games["own at fixed n"] == 10_000
+    assert alone["alone_n"] == 10_000 and advice.games["own"] == advice.games["own at fixed n"] == 0
+
+
+def _games_played(folder: Path) -> int:
+    """The games the runs in ``folder`` and their points-blind companions played, by
+    their manifests (games a companion took from another's not counted)."""
+    total = 0
+    for run in folder.iterdir():
+        for played in (run, run / "points_blind"):
+            if played.exists():
+                manifest = read_manifest(played)
+                total += manifest["n_games"] - sum(entry.get("borrowed", {}).get("games", 0)
+                                                   for entry in manifest["timings"]["runs"])  # fmt: skip
+    return total
 
 
 def _alone_in_rounds(effect_pp: float, half_width_pp: float):
@@ -1153,3 +1168,4 @@ def test_a_screened_allys_edit_plays_its_points_blind_companion_only_when_its_de
     assert len(screened_alone) >= len(runs) - len(blind)  # no tasks measured: no excess, but length and edge
     distinct = {read_manifest(run / "points_blind")["deck_hash"] for run in blind}
     assert advice.games["search"] == advice.games["search at fixed n"] == n * (len(runs) + len(distinct))
+    assert advice.games["search"] == _games_played(tmp_path / "out" / "search")

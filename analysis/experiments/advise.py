@@ -41,7 +41,7 @@ from analysis.stats.sequential import mixture_rho
 from analysis.report.writer import Files, write_files
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from sim.cards import Deck, load_deck
-from sim.rundir import POINTS_BLIND_COMPANION, read_manifest
+from sim.rundir import read_manifest
 
 DEFAULT_GAMES = 50_000  # games per deck on the search seed (and as many points-blind); at 20,000 the
 # search's noise left 6 allies with a verdict on the default deck's hold-out, at 50,000 2 (docs/EXPERIMENTS.md)
@@ -330,8 +330,7 @@ def advise(
     status: dict[str, Any] = {"stage": f"the original deck on {n_games:,} games (and as many points-blind)",
                               "bar": lambda *_: None, "search": None, "current": None}  # fmt: skip
 
-    reached: dict[Path, int] = {}  # the games counted of the search's runs and companions in rounds (--until-settled),
-    # and of a screened ally's run before its companion is played
+    counted: dict[Path, int] = {}  # the games counted so far of each run and companion played or reused
     refused: dict[str, str] = {}  # whole decks a guard stopped early (--until-settled), by the guard
 
     blind_runs: dict[str, list[Path]] = {}  # the companions played, by their points-blind deck's hash
@@ -345,14 +344,16 @@ def advise(
         instead of playing them again, and they are not counted."""
         simulate(deck, n, run_dir, players, bots, run_seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
                  progress=False, chunk_size=search_chunk)  # fmt: skip
-        games[sample] += n - reached.pop(run_dir, 0)  # played now or reused
+        games[sample] += n - counted.get(run_dir, 0)  # played now or reused from out, each game once
+        counted[run_dir] = n
         if blind:
             blind_deck = points_blind_deck(deck).content_hash
             donors = blind_runs.setdefault(blind_deck, [])
             if sample == "search":
                 search_blinds.add(blind_deck)
             companion = play_points_blind(run_dir, n_jobs, progress=False, donors=donors)
-            games[sample] += n - reached.pop(companion, 0) - borrowed_games(companion)
+            games[sample] += n - counted.get(companion, 0) - borrowed_games(companion)
+            counted[companion] = n
             if companion not in donors:
                 donors.append(companion)
         return run_dir
@@ -373,8 +374,7 @@ def advise(
         companion too) to ``n`` games and give the card's quantity with its 95% interval
         (:func:`.advise_measures.quantity_bounds`)."""
         def play_to(n: int) -> tuple[float, float, float]:
-            companion = run(deck, run_dir, run_seed, n, sample, blind) / POINTS_BLIND_COMPANION
-            reached.update({run_dir: n, **({companion: n} if blind else {})})
+            run(deck, run_dir, run_seed, n, sample, blind)
             return quantity_bounds(run_dir, section, index, threshold_pp, threshold_points)
 
         return play_to
@@ -382,14 +382,11 @@ def advise(
     def measured(deck: Deck, run_dir: Path, tasks: bool, n: int | None = None) -> Measures:
         """:func:`measure` of the deck at ``n`` games of the search seed (None: those its
         run holds); without ``tasks``, of the run alone (its points-blind companion not
-        played, and the run's games counted till it is). A screened ally's edit is
+        played). A screened ally's edit is
         measured so: the screen reads only its effect, length and edge, and its tasks
         are measured when its deck is asked for whole; a task's gap needs the companion."""
         n = held(run_dir) if n is None else n
-        m = measure(run(deck, run_dir, seed, n, "search", tasks), threshold_pp, threshold_points, tasks=tasks)
-        if not tasks:
-            reached[run_dir] = n
-        return m
+        return measure(run(deck, run_dir, seed, n, "search", tasks), threshold_pp, threshold_points, tasks=tasks)
 
     def judged(deck: Deck, run_dir: Path, values: dict[Key, Any], n: int | None = None) -> Measures:
         """A whole deck's measures (:func:`measured`): its run alone first, and when it
@@ -428,7 +425,6 @@ def advise(
         :func:`judged` measures are taken once, at the games played."""
         def play_to(n: int) -> tuple[dict, dict]:
             run(deck, run_dir, seed, n, "search", blind=False)
-            reached[run_dir] = n
             return mean_turns(run_dir), edge_change(out / "search" / first, run_dir)
 
         return whole_in_rounds(play_to, lambda: judged(deck, run_dir, values), watched, min(held(run_dir), n_games),
@@ -540,12 +536,15 @@ def advise(
         own = [alone_of(change) for change in deviations]
         alone = tuple(m for m, _ in own)
         sequences = tuple(sequence for _, sequence in own) if round_games is not None else ()
-        own_blinds = {points_blind_deck(check(apply(text, {key: values[key] for key in change.keys}, str(cards)),
-                                              str(cards), limits)).content_hash
-                      for change, m in zip(deviations, alone) if m is not None and change.section == "tasks"}
-        # each deck's run, and a companion for each points-blind deck that is not the original's
-        games["own at fixed n"] = holdout_games * (sum(m is not None for m in alone)
-                                                   + len(own_blinds - {points_blind_deck(original).content_hash}))
+        # at fixed n: the run of each deck alone not already played on the hold-out (the original, the proposal), and a
+        # companion for each task's edit whose points-blind deck has none there
+        alone_decks = [(change.section, check(apply(text, {key: values[key] for key in change.keys}, str(cards)),
+                                              str(cards), limits)) for change, m in zip(deviations, alone) if m is not None]
+        held_out = (original, proposal_deck)
+        new_runs = {deck.content_hash for _, deck in alone_decks} - {deck.content_hash for deck in held_out}
+        new_blinds = ({points_blind_deck(deck).content_hash for section, deck in alone_decks if section == "tasks"}
+                      - {points_blind_deck(deck).content_hash for deck in held_out})  # fmt: skip
+        games["own at fixed n"] = holdout_games * (len(new_runs) + len(new_blinds))
         restricted = None
         allies = list(dict.fromkeys(i for change in edits for section, i, _ in change.keys if section == "allies"))
         if restricted_play and allies:
