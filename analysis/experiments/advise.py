@@ -104,7 +104,8 @@ class Advice:
     search : pandas.DataFrame
         Every deck the search played (in-sample, search seed): ``stage``,
         ``edits``, ``excess``, ``guards_broken``, ``allies_beyond_aim``,
-        ``tasks_beyond_aim``, ``turns``, ``edge_pp``.
+        ``tasks_beyond_aim``, ``turns``, ``edge_pp`` (the excess and the counts
+        beyond the aim NaN for a deck read on its run alone: :class:`.advise_measures.Measures`).
     games : dict
         ``search`` (games the search used on the search seed, points-blind
         included, whether played now or reused from ``out``), ``edge`` (games of

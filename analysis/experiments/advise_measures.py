@@ -37,9 +37,10 @@ class Measures:
     why a screened edit played until settled stopped before its ``n_games``, its
     target's verdict settled (:mod:`.advise_search`; these measures, its
     ``edge_change`` too, are then of fewer games), empty when it was played to the end.
-    ``tasks`` is None for a screened ally's edit, whose run the search reads before
-    its points-blind companion is played (:func:`measure` with ``tasks=False``): its
-    tasks are measured when the deck is asked for whole.
+    ``tasks`` is None for a deck the search read on its run alone, before its
+    points-blind companion was played (:func:`measure` with ``tasks=False``): a
+    screened ally's edit, whose tasks are measured when the deck is asked for whole,
+    and a whole deck the length guard or the first player's edge refused there.
     """
 
     allies: pd.DataFrame

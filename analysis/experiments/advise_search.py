@@ -9,9 +9,9 @@ run alone (its effect, length and edge: the screen needs no task's gap); its
 companion is played, and its tasks measured, only if the search asks for its deck
 whole (greedy's first step). A whole deck, too, is read on its run first: one that
 breaks the length guard or the first player's edge there is refused by that guard
-whatever its excess (:meth:`Settings.score`), and its companion is not played. Two decks that differ only in their tasks' points share
-one points-blind deck, so one's companion takes the other's games
-(:func:`sim.runner.simulate`'s ``donors``).
+whatever its excess (:meth:`Settings.score`), and its companion is not played.
+Two decks that differ only in their tasks' points share one points-blind deck, so
+one's companion takes the other's games (:func:`sim.runner.simulate`'s ``donors``).
 
 The search, in rounds (at most :data:`ROUNDS`; the third aims at what the first two
 left flagged, often new verdicts, since every edit moves the average ally):
@@ -399,7 +399,7 @@ class Search:
             row |= {"target_before": before,
                     "target_after": None if target[0] == "tasks" and m.tasks is None else quantity(m, *target[:2])}
         if m is not None:
-            whole = m.tasks is not None  # a screened ally's edit has no tasks measured: its excess and counts blank
+            whole = m.tasks is not None  # a deck read on its run alone has no tasks measured: excess and counts blank
             targets = self.settings.targets(m) if whole else []
             row |= {"excess": self.settings.excess(m, self.original) if whole else None,
                     "guards_broken": ", ".join(self.settings.guards(m, self.original)),
