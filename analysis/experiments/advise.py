@@ -431,6 +431,10 @@ def advise(
         return whole_in_rounds(play_to, lambda: judged(deck, run_dir, values), watched, min(held(run_dir), n_games),
                                n_games, round_games, rho)  # fmt: skip
 
+    def alone_deck(change: Change) -> Deck | None:
+        """The original deck with one edit of the proposal alone (None when it does not validate)."""
+        return check(apply(text, {key: values[key] for key in change.keys}, str(cards)), str(cards), limits)
+
     def alone_of(change: Change) -> tuple[Measures | None, dict | None]:
         """One edit alone on the original deck on the hold-out seed (None when it does
         not validate), and with ``--until-settled`` its own effect's confidence
@@ -438,11 +442,10 @@ def advise(
         (:func:`.advise_rounds.alone_in_rounds`), else None. An ally's effect needs no
         points-blind games; a task's gap does."""
         blind = change.section == "tasks"
-        edited = {key: values[key] for key in change.keys}
         if round_games is None:
-            return _confirm(text, edited, str(cards), limits, fresh, holdout_games, "own", out, run, threshold_pp,
-                            threshold_points, blind)[1], None  # fmt: skip
-        deck = check(apply(text, edited, str(cards)), str(cards), limits)
+            return _confirm(text, {key: values[key] for key in change.keys}, str(cards), limits, fresh, holdout_games,
+                            "own", out, run, threshold_pp, threshold_points, blind)[1], None  # fmt: skip
+        deck = alone_deck(change)
         if deck is None:
             return None, None
         run_dir = out / "holdout" / deck.content_hash[:16]
@@ -539,8 +542,7 @@ def advise(
         sequences = tuple(sequence for _, sequence in own) if round_games is not None else ()
         # at fixed n: the run of each deck alone not already played on the hold-out (the original, the proposal), and a
         # companion for each task's edit whose points-blind deck has none there
-        alone_decks = [(change.section, check(apply(text, {key: values[key] for key in change.keys}, str(cards)),
-                                              str(cards), limits)) for change, m in zip(deviations, alone) if m is not None]
+        alone_decks = [(change.section, alone_deck(change)) for change, m in zip(deviations, alone) if m is not None]
         held_out = (original, proposal_deck)
         new_runs = {deck.content_hash for _, deck in alone_decks} - {deck.content_hash for deck in held_out}
         new_blinds = ({points_blind_deck(deck).content_hash for section, deck in alone_decks if section == "tasks"}
