@@ -431,9 +431,13 @@ def advise(
         return whole_in_rounds(play_to, lambda: judged(deck, run_dir, values), watched, min(held(run_dir), n_games),
                                n_games, round_games, rho)  # fmt: skip
 
+    def alone_values(change: Change) -> dict[Key, Any]:
+        """The values of one edit of the proposal alone (both fields of a move or a swap)."""
+        return {key: values[key] for key in change.keys}
+
     def alone_deck(change: Change) -> Deck | None:
         """The original deck with one edit of the proposal alone (None when it does not validate)."""
-        return check(apply(text, {key: values[key] for key in change.keys}, str(cards)), str(cards), limits)
+        return check(apply(text, alone_values(change), str(cards)), str(cards), limits)
 
     def alone_of(change: Change) -> tuple[Measures | None, dict | None]:
         """One edit alone on the original deck on the hold-out seed (None when it does
@@ -443,8 +447,8 @@ def advise(
         points-blind games; a task's gap does."""
         blind = change.section == "tasks"
         if round_games is None:
-            return _confirm(text, {key: values[key] for key in change.keys}, str(cards), limits, fresh, holdout_games,
-                            "own", out, run, threshold_pp, threshold_points, blind)[1], None  # fmt: skip
+            return _confirm(text, alone_values(change), str(cards), limits, fresh, holdout_games, "own", out, run,
+                            threshold_pp, threshold_points, blind)[1], None  # fmt: skip
         deck = alone_deck(change)
         if deck is None:
             return None, None
