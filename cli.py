@@ -123,14 +123,14 @@ def run(
     quiet: bool = typer.Option(False, help="No progress bar and no findings: print only the report's path."),
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
-    skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play the same games with expert in every seat, in RUN/skilled, and mark the findings that depend on skill. Default: on when it costs no more than the run with its points-blind companion (greedy at 4 players, planner, search), off otherwise (greedy at 2 or 3 players, a bot of your own)."),
+    skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play the run's first games with search, the reference of skilled play, in every seat (as many as 4 minutes of this machine's cores play, in RUN/skilled) and mark the findings that depend on skill; revachol skill-check RUN does it later, on a budget of your choice. Default: on only when it costs no more than the run with its points-blind companion, which search never does beside greedy or planner; without it the findings end with the command that checks them."),
     until_settled: bool = typer.Option(False, "--until-settled", help="Play in rounds of --round-games games and stop when every verdict (each ally against the average ally, the first player's edge) is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within the ±--threshold band; or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the run."),
     max_games: int | None = typer.Option(None, min=1, help="With --until-settled: the most games to play."),
     round_games: int = typer.Option(50_000, min=1, help="With --until-settled: games per round (whole chunks of 25,000, or one smaller chunk); the verdicts are checked after each."),
     debug: bool = DEBUG,
     stall_timeout: float = STALL_TIMEOUT,
 ) -> None:
-    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion) and with expert in every seat (the skill check). The run goes to runs/NAME/ and the command prints the report's findings, most important first, and where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
+    """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion); revachol skill-check RUN then says which verdicts hold for skilled play. The run goes to runs/NAME/ and the command prints the report's findings, most important first, and where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
     start_workers(jobs, "sim.runner")  # while the imports below run
     from analysis.report.page import build_report
     from analysis.report.terminal import print_findings
@@ -139,6 +139,7 @@ def run(
     from sim.points_blind import play_points_blind
     from sim.runner import RunError, RunStopped, run_name
     from sim.runner import simulate as play
+    from sim.bots.speed import SKILL_CHECK_MINUTES, games_in
     from sim.skilled import SKILLED_BOT, by_default, play_skilled
 
     counts = _player_counts(players)
@@ -165,7 +166,8 @@ def run(
             if points_blind:
                 play_points_blind(out, jobs, progress=None if not quiet else False)
             if skilled[n]:
-                play_skilled(out, jobs, progress=None if not quiet else False)
+                play_skilled(out, jobs, progress=None if not quiet else False,
+                             games=games_in(SKILL_CHECK_MINUTES, n))  # fmt: skip
         report = build_report(outs, out=runs / base / "report", threshold_pp=threshold,
                               workers=jobs if jobs > 0 else None)  # fmt: skip
     except RunStopped as exc:
@@ -179,12 +181,12 @@ def run(
     also = ["with every task paying alike"] if points_blind else []
     if any(skilled.values()):
         where = "" if all(skilled.values()) else f" at {', '.join(str(n) for n in counts if skilled[n])} players"
-        also.append(f"with {SKILLED_BOT} in every seat{where}")
+        also.append(f"the first of them with {SKILLED_BOT} in every seat{where}")
     blind = f", and as many {' and '.join(also)}" if also else ""
     if until_settled:
         typer.echo(stopping.summary())
     typer.echo(f"{games:,} games{each}{blind} in {runs / base}")
-    print_findings(report.findings, check=report.tables.get("skill_check"))
+    print_findings(report.findings, check=report.tables.get("skill_check"), unchecked=report.unchecked)
     typer.echo(f"report: {report.path}")
 
 
@@ -197,6 +199,42 @@ def _player_counts(text: str) -> list[int]:
     if not counts or len(set(counts)) != len(counts) or not all(2 <= n <= 4 for n in counts):
         _fail(f"--players {text!r}: give a player count from 2 to 4, or several separated by commas, e.g. 2,3,4 (R2.1)")
     return counts
+
+
+@app.command("skill-check")
+def skill_check_command(
+    run_dir: Path = typer.Argument(..., metavar="RUN", help="A run directory of revachol run or simulate, complete; or the folder of a revachol run of several player counts."),
+    games: int | None = typer.Option(None, "--games", "-n", min=1, help="Skilled games per run: the run's first K games. Default: as many as --minutes allow."),
+    minutes: float | None = typer.Option(None, min=0.01, help="The budget in minutes of this machine's cores, from the bot's measured speed (default 4)."),
+    bot: str = typer.Option("search", help="The bot of every seat: search, the reference of skilled play, or another bot's specification (the check then speaks of that bot's play)."),
+    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    quiet: bool = typer.Option(False, help="No progress bar and no table: print the check's sentence and the report's path."),
+    scheduler: str | None = typer.Option(None, help="Play on an existing Dask cluster, e.g. tcp://HOST:8786."),
+    dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and play on it."),
+) -> None:
+    """Which verdicts hold for skilled play? Plays the run's first K games again (the same deals and dice) with search in every seat, in chunks of 100 (Ctrl-C keeps them; the same command continues; a larger K adds games), rebuilds the report with the skill check, and prints every measure: depends on skill, holds (its change lies within its threshold), or cannot tell yet, with the smallest change K games detect and the games that would tell."""
+    if games is not None and minutes is not None:
+        _fail("give --games or --minutes, not both")
+    start_workers(jobs, "sim.runner")
+    from analysis.experiments.check_skill import check_skill
+    from analysis.report.terminal import print_skill_check
+    from analysis.report.words import skill_check_lines
+    from sim.rundir import RunError
+    from sim.runner import RunStopped
+
+    try:
+        done = check_skill(run_dir, games, minutes, bot, jobs, progress=None if not quiet else False,
+                           scheduler=scheduler, dask_local=dask_local)  # fmt: skip
+    except RunStopped as exc:
+        _stopped(exc, resume=False)  # the same command continues
+    except (RunError, ValueError) as exc:
+        _fail(str(exc))
+    check = done.report.tables.get("skill_check")
+    if not quiet and check is not None and not check.empty:
+        print_skill_check(check)
+    for line in skill_check_lines(check, done.report.unchecked):
+        typer.echo(line)
+    typer.echo(f"report: {done.report.path}")
 
 
 @app.command()
@@ -320,7 +358,7 @@ def report(
     if unknown:
         _fail(f"--section {unknown[0]!r}: no such section; valid: {', '.join(s.title for s in report.sections)}, all")
     if not quiet:
-        print_findings(report.findings, check=report.tables.get("skill_check"))
+        print_findings(report.findings, check=report.tables.get("skill_check"), unchecked=report.unchecked)
     wanted = {name.lower() for name in section}
     for shown in report.sections:
         if "all" in wanted or shown.title.lower() in wanted:
@@ -367,7 +405,7 @@ def compare(
     out: Path | None = typer.Option(None, help="Where to write; default runs/compare-A-vs-B-..."),
     jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
     quiet: bool = typer.Option(False, help="No progress bar."),
-    skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play both decks with expert in every seat (the same games) and say which changes depend on skill. Default: on when it costs no more than the comparison (planner, search), off otherwise (greedy)."),
+    skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play both decks' first games with search, the reference of skilled play, in every seat (as many as 4 minutes of this machine's cores play, shared by the two decks) and say which changes depend on skill. Default: on only when it costs no more than the comparison, which search never does beside greedy or planner."),
     until_settled: bool = typer.Option(False, "--until-settled", help="Play both decks in rounds of --round-games games on the same seeds and stop when every change B − A is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within its practical threshold (2 pp for a rate, 5 turns, 0.5 morale-loss events); or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the comparison."),
     max_games: int | None = typer.Option(None, min=1, help="With --until-settled: the most games per deck."),
     round_games: int = typer.Option(10_000, min=1, help="With --until-settled: games per round and deck (whole chunks of 25,000, or one smaller chunk); the changes are checked after each."),
@@ -377,6 +415,7 @@ def compare(
     from analysis.report.words import change_skill_text
     from sim.rundir import RunError
     from sim.runner import RunStopped, run_name
+    from sim.bots.speed import SKILL_CHECK_MINUTES, games_in
     from sim.skilled import SKILLED_BOT, by_default
 
     if until_settled and max_games is None:
@@ -391,7 +430,7 @@ def compare(
     try:
         comparison = run_comparison(a, b, games, target, players, bots, seed, jobs, progress=None if not quiet else False,
                                     skill_check=SKILLED_BOT if skilled else None, max_games=max_games,
-                                    round_games=round_games)  # fmt: skip
+                                    round_games=round_games, skill_games=games_in(SKILL_CHECK_MINUTES / 2, players))  # fmt: skip
     except RunStopped as exc:
         _stopped(exc, resume=False)  # compare resumes by itself
     except (RunError, ValueError) as exc:

@@ -28,6 +28,28 @@ Benjamini–Hochberg at 5% across every measure of its run (one family: which of
 run's findings depend on skill) *and* at least its practical threshold: a
 significant change too small to matter is not flagged.
 
+What the check's games can see. The skilled companion may have played only the run's
+first ``K`` games (``search`` costs about a third of a second of a core per game).
+Each measure's **detectable change** is the smallest change of the difference that
+the test finds with 80% power, ``(z_{1−a/2} + z_{0.8}) · se`` (Cohen 1988; Bloom
+1995; :mod:`analysis.stats.power`), at the test's level ``a`` after
+Benjamini–Hochberg (:func:`analysis.stats.power.bh_level`). Each measure then is in
+one **state**:
+
+* ``depends on skill``: marked, as above;
+* ``holds``: its difference's interval at the level ``a`` lies wholly within
+  ±threshold, so a change that matters would have been seen (an equivalence test,
+  two one-sided tests, Schuirmann 1987);
+* ``cannot tell yet``: neither; ``games_to_tell`` gives the skilled games at which
+  the interval would clear the threshold on the side of the estimate, with the main
+  run's error as it is (``K · se_s² / ((gap / z)² − se_m²)``, the gap at least a
+  tenth of the threshold); NaN when the main run's own interval is too wide for any
+  number of skilled games.
+
+A check says that the verdicts hold **for skilled play** only when its bot agrees
+with skilled play (:data:`sim.bots.speed.AGREEING_BOTS`: ``skilled_play``) and no
+measure is marked or undecided; with any other bot it speaks of that bot's play.
+
 The task reward verdict itself (:mod:`analysis.task_calibration`) needs a
 points-blind run for each rung; the check compares what skill changes about a
 task, how often it is completed.
@@ -47,7 +69,9 @@ from analysis.length import game_length
 from analysis.morale import morale_per_game
 from analysis.seats import first_player_edge, seat_balance
 from analysis.stats.inference import ALPHA, bh_flags
+from analysis.stats.power import RESOLUTION, Z_POWER, bh_level
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
+from sim.bots.speed import AGREEING_BOTS, SKILL_CHECK_MINUTES, SKILLED_REFERENCE_BOT, games_in, minutes_for
 from sim.rundir import SKILLED_COMPANION
 
 TASK_THRESHOLD_PP = 5.0  # a change of a task's completion rate (pp) that matters
@@ -58,6 +82,9 @@ TABLES = ("ally_strength", "task_outcomes", "seat_balance", "game_length", "mora
 PASSES = (length.passes, morale.passes, cards.passes, seats.passes)
 """The passes over a run of :data:`TABLES`."""
 COLUMNS = ("run", "bots", "kind", "subject", "unit", "value", "low", "high", "n", "threshold")
+DEPENDS, HOLDS, CANNOT_TELL = "depends on skill", "holds", "cannot tell yet"
+"""A measure's states (module docstring)."""
+CHUNK = 100  # games_to_tell in whole chunks of the skilled companion (sim.skilled.SKILLED_CHUNK)
 
 
 def skilled_run(run: Run) -> tuple[Run | None, str]:
@@ -70,7 +97,8 @@ def skilled_run(run: Run) -> tuple[Run | None, str]:
     why : str
         Empty with a companion; otherwise why there is none, as a sentence.
     """
-    return companion_run(run, SKILLED_COMPANION, "skilled companion", run.deck.content_hash, same_bots=False)
+    return companion_run(run, SKILLED_COMPANION, "skilled companion", run.deck.content_hash, same_bots=False,
+                         first_games=True)  # fmt: skip
 
 
 def skilled_bot(run: Run) -> str:
@@ -144,25 +172,67 @@ def compare_measures(main: pd.DataFrame, skilled: pd.DataFrame, bot: dict[str, s
         ``unit``, ``threshold``; ``value``/``low``/``high``/``n`` (the run's bots);
         ``skilled_bot``; ``skilled``/``skilled_low``/``skilled_high``/``skilled_n``;
         ``difference`` (skilled − main, in ``unit``) with its 95% bounds;
-        ``p_value`` (two-sided z), ``q_value`` (BH across the run's measures) and
-        ``depends_on_skill`` (q < 0.05 and ``|difference| ≥ threshold``).
+        ``p_value`` (two-sided z), ``q_value`` (BH across the run's measures),
+        ``depends_on_skill`` (q < 0.05 and ``|difference| ≥ threshold``),
+        ``detectable`` (the change found with 80% power, in ``unit``), ``state``
+        (:data:`DEPENDS`, :data:`HOLDS` or :data:`CANNOT_TELL`), ``games_to_tell``
+        (skilled games, for a measure that cannot tell yet) and ``skilled_play``
+        (the skilled bot agrees with skilled play, :data:`sim.bots.speed.AGREEING_BOTS`);
+        module docstring.
     """
     renamed = skilled.drop(columns=["bots", "unit", "threshold"]).rename(
         columns={"value": "skilled", "low": "skilled_low", "high": "skilled_high", "n": "skilled_n"})
     out = main.merge(renamed, on=["run", "kind", "subject"], how="inner", validate="one_to_one")
     out.insert(5, "skilled_bot", out["run"].map(bot))
     z = stats.norm.ppf(1 - ALPHA / 2)
-    se = np.hypot(out["high"] - out["low"], out["skilled_high"] - out["skilled_low"]) / (2 * z)
+    se_main, se_skilled = (out["high"] - out["low"]) / (2 * z), (out["skilled_high"] - out["skilled_low"]) / (2 * z)
+    se = np.hypot(se_main, se_skilled)
     out["difference"] = out["skilled"] - out["value"]
     out["difference_low"], out["difference_high"] = out["difference"] - z * se, out["difference"] + z * se
     with np.errstate(divide="ignore", invalid="ignore"):
         p = 2 * stats.norm.sf(np.abs(out["difference"] / se))
     out["p_value"] = np.where(se > 0, p, np.where(out["difference"] == 0, 1.0, 0.0))  # no spread: exact
-    out["q_value"] = np.nan
+    out["q_value"], level = np.nan, np.full(len(out), ALPHA)
     for _, rows in out.groupby("run", sort=False):
         out.loc[rows.index, "q_value"] = bh_flags(rows["p_value"].to_numpy())[1]
+        level[out.index.get_indexer(rows.index)] = bh_level(rows["p_value"].to_numpy())
     out["depends_on_skill"] = (out["q_value"] < ALPHA) & (out["difference"].abs() >= out["threshold"])
+    z_level = stats.norm.ppf(1 - level / 2)
+    out["detectable"] = (z_level + Z_POWER) * se
+    holds = out["difference"].abs() + z_level * se < out["threshold"]
+    out["state"] = np.where(out["depends_on_skill"], DEPENDS, np.where(holds, HOLDS, CANNOT_TELL))
+    out["games_to_tell"] = np.where(out["state"] == CANNOT_TELL,
+                                    games_to_tell(out["skilled_n"], out["difference"], se_main, se_skilled,
+                                                  out["threshold"], z_level), np.nan)  # fmt: skip
+    out["skilled_play"] = out["skilled_bot"].isin(AGREEING_BOTS)
     return out
+
+
+def games_to_tell(games, difference, se_main, se_skilled, threshold, z) -> np.ndarray:
+    """The skilled games at which a difference's interval ``difference ± z·se`` clears
+    its threshold on the side of the estimate, the main run's error ``se_main`` kept
+    and the skilled run's ``se_skilled`` shrinking as ``1/√games`` (module docstring).
+
+    Parameters
+    ----------
+    games : array_like of int, shape (k,)
+        The skilled games played.
+    difference, se_main, se_skilled, threshold, z : array_like of float, shape (k,)
+        The difference, both runs' standard errors and the threshold in the
+        measure's unit; ``z`` the interval's critical value.
+
+    Returns
+    -------
+    ndarray of float64, shape (k,)
+        Games, rounded up to whole chunks of :data:`CHUNK`; NaN where no number of
+        skilled games would do (the main run's own error is too large).
+    """
+    games, difference, threshold = (np.asarray(x, np.float64) for x in (games, difference, threshold))
+    gap = np.maximum(np.abs(np.abs(difference) - threshold), RESOLUTION * threshold)
+    room = (gap / np.asarray(z, np.float64)) ** 2 - np.asarray(se_main, np.float64) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        needed = np.where(room > 0, games * np.asarray(se_skilled, np.float64) ** 2 / room, np.nan)
+    return np.ceil(np.maximum(needed, games) / CHUNK) * CHUNK
 
 
 def skill_check(runs: list[Run], include_unfinished: bool = False, threshold_pp: float = DEFAULT_THRESHOLD_PP,
@@ -194,3 +264,25 @@ def skill_check(runs: list[Run], include_unfinished: bool = False, threshold_pp:
     skilled = pd.concat([measures(tables([c], include_unfinished, threshold_pp), threshold_pp).assign(run=run.name)
                          for run, c in pairs], ignore_index=True)  # every companion is named "skilled"
     return compare_measures(main, skilled, {run.name: skilled_bot(run) for run in mains})
+
+
+def unchecked(runs: list[Run]) -> pd.DataFrame:
+    """The runs without a skill check, and what would check them: the default
+    ``revachol skill-check`` (``search`` in every seat for
+    :data:`sim.bots.speed.SKILL_CHECK_MINUTES` of this machine's cores).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run without a sound skilled companion: ``run``, ``bots`` (the run's
+        bot mix), ``command``, ``games`` (skilled games in the budget) and
+        ``minutes`` (their estimated time here).
+    """
+    rows = []
+    for run in open_runs(runs):
+        if skilled_run(run)[0] is not None:
+            continue
+        games = min(games_in(SKILL_CHECK_MINUTES, run.players), int(run.manifest.get("n_games", 0)) or 1)
+        rows.append({"run": run.name, "bots": run.bots, "command": f"revachol skill-check {run.path}",
+                     "games": games, "minutes": minutes_for(games, run.players, SKILLED_REFERENCE_BOT)})
+    return pd.DataFrame(rows, columns=["run", "bots", "command", "games", "minutes"])

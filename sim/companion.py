@@ -42,7 +42,8 @@ def complete_spec(run_dir: Path, what: str) -> RunSpec:
 
 def play_companion(run_dir: Path, spec: RunSpec, key: str, deck: Deck, bots: list[str], record: dict, label: str,
                    n_jobs: int = -1, progress: bool | None = None, scheduler: str | None = None,
-                   dask_local: int | None = None, donors: Sequence[Path] = ()) -> Path:  # fmt: skip
+                   dask_local: int | None = None, donors: Sequence[Path] = (), n_games: int | None = None,
+                   chunk_size: int | None = None) -> Path:  # fmt: skip
     """Play (or finish) the companion ``key`` of a complete run with ``deck`` and
     ``bots``, and record it in the run's manifest (module docstring).
 
@@ -64,6 +65,9 @@ def play_companion(run_dir: Path, spec: RunSpec, key: str, deck: Deck, bots: lis
     n_jobs, progress, scheduler, dask_local, donors
         As :func:`sim.runner.simulate` (``donors``: runs of the same companion deck
         whose chunks it may take instead of playing them).
+    n_games, chunk_size : int, optional
+        The run's first ``n_games`` games only (default all), in chunks of
+        ``chunk_size`` (default the run's); game ``i`` is the same game whatever either.
 
     Returns
     -------
@@ -80,8 +84,8 @@ def play_companion(run_dir: Path, spec: RunSpec, key: str, deck: Deck, bots: lis
     from sim.runner import simulate
 
     out = run_dir / key
-    simulate(deck, spec.n_games, out, spec.n_players, bots, spec.seed, n_jobs, RuleOptions(**spec.options),
-             spec.chunk_size, resume=(out / MANIFEST).exists(), progress=progress, scheduler=scheduler,
+    simulate(deck, n_games or spec.n_games, out, spec.n_players, bots, spec.seed, n_jobs, RuleOptions(**spec.options),
+             chunk_size or spec.chunk_size, resume=(out / MANIFEST).exists(), progress=progress, scheduler=scheduler,
              dask_local=dask_local, label=label, donors=donors)  # fmt: skip
     record_in_manifest(run_dir, "companions",
                        lambda old: {**(old if isinstance(old, dict) else {}), key: {"dir": key, **record}})

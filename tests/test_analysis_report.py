@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from analysis.report.figures import plot_task_outcomes
-from analysis.report.html import estimate, figure_png, signed
+from analysis.report.html import estimate, figure_png, rounded, signed, significant
 from analysis.morale import morale_cards
 from analysis.report.page import REPORT_FILE, build_report
 from sim.cards import SaveKind
@@ -59,7 +59,8 @@ def test_the_report_answers_every_question_with_provenance_and_csv_tables(run_4p
     page = path.read_text(encoding="utf-8")
     for section in SECTIONS:
         assert f">{section}</h2>" in page, section
-    assert page.count("class='answer'") == len(SECTIONS)
+    assert page.count("class='answer'") == len(SECTIONS) + 1  # and the findings' line: no skill check was played
+    assert "Skill check — not played: these verdicts are for the run&#x27;s bots (4 × random)." in page
     assert "The first player wins" in page and "n = 20,000 games) against 25.0% for a fair seat" in page
     for item in ("toolkit version", "rules version", "deck hash", "card file", "root seed", "rule options", "timings"):
         assert f"<td>{item}</td>" in page, item
@@ -146,3 +147,15 @@ def test_an_estimate_that_rounds_to_zero_shows_no_minus_sign():
     assert estimate(-0.0004, -0.003, 0.002, "pp") == "+0.0 pp (95% CI -0.3 to 0.2)"
     assert estimate(-0.0004, np.nan, np.nan, "") == "0.0"
     assert signed(-0.004, 2) == "+0.00" and signed(-0.09, 2) == "-0.09" and signed(1234.5, 1) == "+1,234.5"
+
+
+def test_a_ratio_of_counts_on_a_tie_shows_the_same_whichever_last_bit_it_has():
+    """Issue 67 item 7: 1,919/2,000 = 95.95% computed as a Kaplan–Meier product comes
+    out 95.94999… or 95.95000…1 by the libraries' order of operations; both show 96.0%,
+    as the exact ratio rounds (half away from zero), and a true 95.94 stays 95.9."""
+    below, above = np.nextafter(95.95, 0.0), np.nextafter(95.95, 100.0)
+    assert round(below, 1) != round(above, 1)  # Python's round follows the last bit
+    assert rounded(below, 1) == rounded(above, 1) == 96.0
+    assert estimate(below / 100, np.nan, np.nan) == estimate(above / 100, np.nan, np.nan) == "96.0%"
+    assert rounded(95.94, 1) == 95.9 and rounded(0.0005, 3) == 0.001 and rounded(-0.04, 1) == 0.0
+    assert significant(np.nextafter(0.9595, 0.0), 3) == significant(0.9595, 3) == "0.96"

@@ -110,22 +110,29 @@ def test_run_plays_the_games_and_writes_the_report(tmp_path):
 
 
 @pytest.mark.slow
-def test_run_at_4_players_plays_the_skill_check_by_default_and_no_skill_check_skips_it(tmp_path):
-    """Issue 52: expert costs no more than greedy's run with its points-blind companion
-    at 4 players (sim.skilled.by_default), so the default run plays it."""
+def test_the_default_run_plays_no_skill_check_and_never_says_its_verdicts_hold_for_skilled_play(tmp_path):
+    """Issue 64: the default run plays no expert companion (expert plays like planner,
+    docs/BOTS.md) and, with no skill check, says the verdicts are the run's bots' and
+    gives the command that checks them, with its games and minutes; the command then
+    plays the run's first games with search and prints every measure's state."""
     args = ("-n", "600", "--players", "4", "--jobs", "1", "--runs", str(tmp_path))
     result = revachol("run", *args)
     assert result.returncode == 0, result.stderr
     (run_dir,) = tmp_path.iterdir()
-    assert "with expert in every seat" in result.stdout.splitlines()[0]
-    assert json.loads((run_dir / "manifest.json").read_text())["companions"]["skilled"] == {"dir": "skilled",
-                                                                                          "bot": "expert"}  # fmt: skip
-    assert json.loads((run_dir / "skilled" / "manifest.json").read_text())["bots"] == ["expert"] * 4
-    header = (run_dir / "report" / "tables" / "findings.csv").read_text().splitlines()[0]
-    assert "skilled_value" in header and "depends_on_skill" in header
-    assert "With expert in every seat (the same games)" in result.stdout
-    skipped = revachol("run", *args, "--name", "plain", "--no-skill-check", "--quiet")
-    assert skipped.returncode == 0 and not (tmp_path / "plain" / "skilled").exists()
+    assert not (run_dir / "skilled").exists() and "skilled" not in json.loads((run_dir / "manifest.json").read_text())["companions"]
+    assert "holds for skilled play" not in result.stdout and "expert" not in result.stdout
+    line = next(text for text in result.stdout.splitlines() if text.startswith("Skill check — not played"))
+    assert "for the run's bots (4 × greedy)" in line and f"revachol skill-check {run_dir}" in line
+    assert "games of search in every seat, about" in line and "minutes on this machine" in line
+    page = (run_dir / "report" / "report.html").read_text(encoding="utf-8")
+    assert "Skill check — not played" in page and "holds for skilled play" not in page
+    checked = revachol("skill-check", str(run_dir), "--games", "100", "--jobs", "1")
+    assert checked.returncode == 0, checked.stderr
+    assert json.loads((run_dir / "skilled" / "manifest.json").read_text())["n_games"] == 100
+    assert "The skill check, measure by measure" in checked.stdout and "detectable" in checked.stdout
+    sentence = next(text for text in checked.stdout.splitlines() if text.startswith("Skill check — With search"))
+    assert "on the first 100 of the same games" in sentence and "cannot tell yet" in sentence
+    assert "holds for skilled play" not in sentence  # 100 games cannot see an ally's 2 pp
 
 
 @pytest.mark.slow
@@ -155,14 +162,15 @@ def test_run_and_report_print_the_top_findings_above_the_path_and_quiet_only_the
     page = run_dir / "report" / "report.html"
     lines = result.stdout.splitlines()
     assert lines[0] == f"600 games in {run_dir}" and lines[1].startswith("Findings, most important first")
-    findings, path = lines[2:-1], lines[-1]
+    findings, unchecked, path = lines[2:-2], lines[-2], lines[-1]
     assert 1 <= len(findings) <= 8 and path == f"report: {page}"
+    assert unchecked.startswith("Skill check — not played: these verdicts are for the run's bots (2 × greedy).")
     for number, line in enumerate(findings, 1):
         assert line.startswith(f"{number:>2}. ") and "95% CI" in line and "n = " in line, line
     quiet = revachol("run", *args, "--quiet")
     assert quiet.returncode == 0 and quiet.stdout == f"{page}\n"
     report = revachol("report", str(run_dir))
-    assert report.returncode == 0 and report.stdout.splitlines() == [lines[1], *findings, str(page)]
+    assert report.returncode == 0 and report.stdout.splitlines() == [lines[1], *findings, unchecked, str(page)]
     assert revachol("report", str(run_dir), "--quiet").stdout == f"{page}\n"
     # issue 50: a section in the terminal, as the page shows it
     seats = revachol("report", str(run_dir), "--quiet", "--section", "seat advantage").stdout.splitlines()

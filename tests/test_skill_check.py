@@ -5,13 +5,16 @@ plays it by default."""
 
 import io
 
+import numpy as np
+import pandas as pd
 import pytest
 from rich.console import Console
 
 from analysis.data.runs import Run
 from analysis.report.page import build_report
 from analysis.report.terminal import print_findings
-from analysis.skill_check import compare_measures, measures, skill_check, tables
+from analysis.report.words import skill_check_sentence
+from analysis.skill_check import CANNOT_TELL, HOLDS, compare_measures, games_to_tell, measures, skill_check, tables
 from sim.runner import simulate
 from sim.skilled import by_default, play_skilled
 
@@ -41,7 +44,8 @@ def test_one_policy_on_the_same_games_differs_by_nothing(tmp_path, default_deck)
     check = skill_check([run.path])  # opened again: the manifest now records the companion
     assert len(check) == MEASURES
     assert (check["skilled_bot"] == "greedy:w_points=1").all()
-    assert (check["difference"] == 0).all() and (check["p_value"] == 1).all()
+    # the same games; the companion's chunks of 100 sum the ally model's batches in another order
+    assert (check["difference"].abs() < 1e-9).all() and (check["p_value"] > 1 - 1e-9).all()
     assert not check["depends_on_skill"].any()
 
 
@@ -67,10 +71,55 @@ def test_planted_a_rung_that_never_plays_kim_kitsuragi_marks_him(tmp_path, defau
     assert console.file.getvalue().splitlines()[-1].startswith("Skill check — With greedy:never=kim_kitsuragi")
 
 
-def test_the_skill_check_plays_by_default_when_it_costs_no_more_than_the_run():
-    assert by_default(["greedy"], 4, points_blind=True)  # expert ≈ 1.9 greedy games; the run plays 2
-    assert not by_default(["greedy"], 4, points_blind=False)
-    assert not by_default(["greedy"], 2, points_blind=True)  # expert ≈ 2.9 greedy games at 2 players
-    assert by_default(["planner"], 4, points_blind=False)
-    assert by_default(["greedy", "search", "greedy", "greedy"], 2, points_blind=False)
+def test_the_skill_check_plays_by_default_only_when_search_costs_no_more_than_the_run():
+    """Issue 64: the skilled bot is search, the reference of skilled play; beside a fast
+    bot it never costs as little as the run, so the default run plays no check."""
+    assert not by_default(["greedy"], 4, points_blind=True)
+    assert not by_default(["planner"], 4, points_blind=False)
+    assert not by_default(["search"], 4, points_blind=False)  # the run is skilled play itself
+    assert by_default(["greedy", "search", "greedy", "greedy"], 2, points_blind=False)  # its slowest seat: search
     assert not by_default(["mybots.py:cautious"], 4, points_blind=True)  # not measured: asked for only
+
+
+def test_a_check_on_the_first_games_of_the_run_itself_marks_nothing_and_says_what_it_can_see(tmp_path, default_deck):
+    """Placebo on the first K games (issue 64): the run's own policy under another label
+    on its first 500 games marks nothing; each measure has its detectable change, and
+    with a bot that is not the reference of skilled play no sentence says a verdict
+    holds for skilled play."""
+    run = _run(default_deck, tmp_path / "run", 11, games=2_000)
+    play_skilled(run.path, 2, progress=False, bot="greedy:w_points=1", games=500)
+    check = skill_check([run.path])
+    assert len(check) == MEASURES and (check["skilled_n"] == 500).all() and (check["n"] == 2_000).all()
+    assert not check["depends_on_skill"].any() and not check["skilled_play"].any()
+    assert set(check["state"]) <= {HOLDS, CANNOT_TELL} and (check["detectable"] > 0).all()
+    allies = check[check["kind"] == "ally"]
+    assert (allies["state"] == CANNOT_TELL).all()  # 500 games cannot see an ally's 2 pp
+    assert (allies["games_to_tell"].dropna() > 500).all()
+    sentence = skill_check_sentence(check)
+    assert "on the first 500 of the same games" in sentence and "cannot tell yet" in sentence
+    assert "hold for skilled play" not in sentence and "holds for skilled play" not in sentence
+    assert "hold for greedy:w_points=1's play" in sentence and sentence.endswith("says nothing of skilled play.")
+
+
+def test_only_a_bot_that_agrees_with_skilled_play_may_say_the_verdicts_hold_for_it():
+    """Issue 64 item 1: the same check, every measure within its threshold, says "holds
+    for skilled play" under search and only "holds for greedy's play" under greedy."""
+    base = pd.DataFrame({"run": "r", "bots": "4 × greedy", "kind": ["ally", "morale"], "subject": ["Kim", "morale-loss events"],
+                         "unit": ["pp", "events"], "value": [1.0, 9.0], "low": [0.9, 8.99], "high": [1.1, 9.01],
+                         "n": 100_000, "threshold": [2.0, 0.5]})  # fmt: skip
+    skilled = base.assign(value=[1.05, 9.02], low=[0.95, 9.0], high=[1.15, 9.04])
+    for bot, says in (("search", "Every verdict holds for skilled play"), ("greedy", "Every verdict holds for greedy's play")):
+        check = compare_measures(base, skilled, {"r": bot})
+        assert (check["state"] == HOLDS).all()
+        sentence = skill_check_sentence(check)
+        assert says in sentence
+        assert ("says nothing of skilled play" in sentence) == (bot != "search")
+
+
+def test_the_skilled_games_that_would_tell_keep_the_main_runs_error():
+    """games_to_tell (analysis.skill_check): a difference of 1 pp against a 2 pp
+    threshold, z = 2, the main run's se 0.1 and the skilled run's 1.0 at 100 games:
+    the interval 1 ± 2·se clears 2 pp when se ≤ 0.5, so se_s² ≤ 0.25 − 0.01 and
+    K = 100 · 1 / 0.24 = 416.7, 500 in whole chunks; with the main run's se 0.6 no K does."""
+    assert games_to_tell([100], [1.0], [0.1], [1.0], [2.0], [2.0])[0] == 500
+    assert np.isnan(games_to_tell([100], [1.0], [0.6], [1.0], [2.0], [2.0])[0])

@@ -126,7 +126,12 @@ SAME_GAMES = ("n_games", "n_players", "root_seed", "rule_options", "rules_versio
 the same games, from the same seeds."""
 
 
-def companion_run(run: Run, key: str, what: str, deck_hash: str, same_bots: bool) -> tuple[Run | None, str]:
+def _at_most(games, of) -> bool:
+    return isinstance(games, int) and isinstance(of, int) and 0 < games <= of
+
+
+def companion_run(run: Run, key: str, what: str, deck_hash: str, same_bots: bool,
+                  first_games: bool = False) -> tuple[Run | None, str]:  # fmt: skip
     """The run's companion ``key`` (:mod:`sim.companion`), if it has a sound one.
 
     Parameters
@@ -140,6 +145,9 @@ def companion_run(run: Run, key: str, what: str, deck_hash: str, same_bots: bool
         The content hash of the deck it must have played.
     same_bots : bool
         Whether it must have played the run's bots.
+    first_games : bool
+        Whether it may have played only the run's first games (the skilled
+        companion, :mod:`sim.skilled`): at most the run's ``n_games``, not all of them.
 
     Returns
     -------
@@ -157,7 +165,8 @@ def companion_run(run: Run, key: str, what: str, deck_hash: str, same_bots: bool
     except (RunError, OSError, ValueError) as exc:
         return None, f"{run.name}'s {what} cannot be read ({str(exc)[:200]})"
     same = (*SAME_GAMES, "bots") if same_bots else SAME_GAMES
-    differ = [k for k in same if companion.manifest.get(k) != run.manifest.get(k)]
+    differ = [k for k in same if companion.manifest.get(k) != run.manifest.get(k)
+              and not (k == "n_games" and first_games and _at_most(companion.manifest.get(k), run.manifest.get(k)))]
     if companion.manifest.get("status") != "complete":
         differ.append("status")
     if companion.deck.content_hash != deck_hash:

@@ -44,7 +44,7 @@ from scipy import stats
 
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.report.html import figure_png, image_html, page, table_html, text_table_html
-from analysis.report.words import SKILL_CHECK_TITLE, change_sentence, change_skill_text
+from analysis.report.words import SKILL_CHECK_TITLE, change_sentence, change_skill_text, one_deck_only_sentence
 from analysis.report.writer import Files, write_files
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
@@ -116,13 +116,14 @@ def paired_batches(a: Run, b: Run, columns: Columns) -> Iterator[tuple[Batch, Ba
         yield batch_a, batch_b, ~(batch_a.unfinished | batch_b.unfinished)
 
 
-def _paired_sums(pairs: Iterator[tuple[Batch, Batch, np.ndarray]],
-                 per_game: Callable[[Batch, np.ndarray], dict[str, np.ndarray]]) -> dict[str, PairedMoments]:  # fmt: skip
+def _paired_sums(pairs: Iterator[tuple[Batch, Batch, np.ndarray]], per_game: Callable[[Batch, np.ndarray], dict],
+                 per_game_b: Callable[[Batch, np.ndarray], dict] | None = None) -> dict:  # fmt: skip
     """``PairedMoments`` of each named per-game quantity ``per_game(batch, finished)``
-    (float (games,), NaN for a game left out), summed over the pairs of batches."""
-    total: dict[str, PairedMoments] = {}
+    (float (games,), NaN for a game left out), summed over the pairs of batches;
+    ``per_game_b``, when given, reads B's batch (a card at another position in B)."""
+    total: dict = {}
     for batch_a, batch_b, finished in pairs:
-        x_a, x_b = per_game(batch_a, finished), per_game(batch_b, finished)
+        x_a, x_b = per_game(batch_a, finished), (per_game_b or per_game)(batch_b, finished)
         total = add_totals(total or None, {key: PairedMoments.of(x_a[key], x_b[key]) for key in x_a})
     return total
 
@@ -147,16 +148,51 @@ def seat_differences(a: Run, b: Run) -> pd.DataFrame:
     return _with_flags(rows)
 
 
+def matched(cards_a: Sequence, cards_b: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """The cards both decks hold, matched by id, never by position: a deck whose cards
+    are in another order, or whose card has a new display name, pairs each card with
+    itself (R1.1: a card is its id).
+
+    Returns
+    -------
+    tuple of ndarray of int64, shape (cards both hold,)
+        The positions in A's and in B's section of those cards, in B's order; a card in
+        one deck only is in neither (:func:`one_deck_only` names it).
+    """
+    where_a = {card.id: k for k, card in enumerate(cards_a)}
+    pairs = [(where_a[card.id], k) for k, card in enumerate(cards_b) if card.id in where_a]
+    positions = np.array(pairs, np.int64).reshape(-1, 2)
+    return positions[:, 0], positions[:, 1]
+
+
+def one_deck_only(a: Run, b: Run) -> dict[str, list[str]]:
+    """The allies and tasks in one deck only, by id: ``added`` (in B only) and
+    ``removed`` (in A only), as ``"Name (id)"``; they have no paired row."""
+    out: dict[str, list[str]] = {"added": [], "removed": []}
+    for section in ("allies", "tasks"):
+        cards_a, cards_b = getattr(a.deck, section), getattr(b.deck, section)
+        ids_a, ids_b = {card.id for card in cards_a}, {card.id for card in cards_b}
+        out["added"] += [f"{card.name} ({card.id})" for card in cards_b if card.id not in ids_a]
+        out["removed"] += [f"{card.name} ({card.id})" for card in cards_a if card.id not in ids_b]
+    return out
+
+
 def task_differences(a: Run, b: Run) -> pd.DataFrame:
     """Paired differences of each task's completion per game (completed, lost ones
-    included; exact McNemar tests). One BH family."""
+    included; exact McNemar tests), each task of both decks matched by id
+    (:func:`matched`). One BH family."""
+    at_a, at_b = matched(a.deck.tasks, b.deck.tasks)
 
-    def done(batch: Batch, _) -> dict[str, np.ndarray]:
-        completed = np.isin(batch.cards["task_status"], (TASK_COMPLETED, TASK_LOST)).astype(np.float64)
-        return {t: completed[:, t] for t in range(len(b.deck.tasks))}
+    def done(positions: np.ndarray) -> Callable[[Batch, np.ndarray], dict[int, np.ndarray]]:
+        def per_game(batch: Batch, _) -> dict[int, np.ndarray]:
+            completed = np.isin(batch.cards["task_status"], (TASK_COMPLETED, TASK_LOST)).astype(np.float64)
+            return {k: completed[:, t] for k, t in enumerate(positions)}
 
-    moments = _paired_sums(paired_batches(a, b, Columns(cards=("task_status",))), done)
-    rows = [{"task": task.name, **paired_columns("completion", moments[t], "share")} for t, task in enumerate(b.deck.tasks)]
+        return per_game
+
+    moments = _paired_sums(paired_batches(a, b, Columns(cards=("task_status",))), done(at_a), done(at_b))
+    rows = [{"task": b.deck.tasks[t].name, **paired_columns("completion", moments[k], "share")}
+            for k, t in enumerate(at_b)]  # fmt: skip
     return _with_flags(rows)
 
 
@@ -210,13 +246,16 @@ def rate_difference(moments: GameMoments) -> dict[str, np.ndarray]:
 
 def ally_differences(a: Run, b: Run) -> pd.DataFrame:
     """Each ally's holders' win rate under A and B and its difference, clustered by
-    game (:func:`rate_difference`), over the games both runs finished. One BH family."""
+    game (:func:`rate_difference`), over the games both runs finished, each ally of
+    both decks matched by id (:func:`matched`). One BH family."""
+    at_a, at_b = matched(a.deck.allies, b.deck.allies)
     moments = None
     for batch_a, batch_b, both in paired_batches(a, b, Columns(players=("won", "held"))):
-        z_a, z_b = (holders_moments(x.players["won"], x.players["held"], both)[both] for x in (batch_a, batch_b))
+        z_a, z_b = (holders_moments(x.players["won"], x.players["held"][:, :, at], both)[both]
+                    for x, at in ((batch_a, at_a), (batch_b, at_b)))  # fmt: skip
         moments = add_totals(moments, {"z": pair_moments(z_a, z_b)})
     columns = rate_difference(moments["z"])
-    table = pd.DataFrame({"ally": [ally.name for ally in b.deck.allies], "metric": "holders' win rate",
+    table = pd.DataFrame({"ally": [b.deck.allies[k].name for k in at_b], "metric": "holders' win rate",
                           "unit": "share", "n": int(moments["z"].games), "holders_a": columns.pop("trials_a").astype(np.int64),
                           "holders_b": columns.pop("trials_b").astype(np.int64), **columns})  # fmt: skip
     table["significant"], table["q_value"] = bh_flags(table["p_value"].to_numpy())
@@ -414,7 +453,7 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
     """
     a, b = Run.open(a_dir), Run.open(b_dir)
     tables = comparison_tables(a_dir, b_dir)
-    moved, diff = changes(tables), card_diff(a, b)
+    moved, diff, unpaired = changes(tables), card_diff(a, b), one_deck_only_sentence(one_deck_only(a, b))
     skilled, bot = skilled_tables(a, b)
     check = changes_skill_check(tables, skilled, bot, a.players) if skilled else None
     csv = {f"tables/compare_{name}.csv": table for name, table in
@@ -427,6 +466,7 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
         "<h2>The change</h2>",
         text_table_html(diff.rename(columns={"old": "old (A)", "new": "new (B)"})) if len(diff) else
         "<p>The two card files hold the same values.</p>",
+        f'<p class="note">{escape(unpaired)}</p>' if unpaired else "",
         "<h2>What moved</h2>",
     ]  # fmt: skip
     if len(moved):
@@ -459,12 +499,13 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
 def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: str | Path, players: int = 4,
                    bots: str | Sequence[str] = "greedy", seed: int = 0, n_jobs: int = -1,
                    progress: bool | None = None, skill_check: str | None = None, max_games: int | None = None,
-                   round_games: int | None = None) -> Comparison:  # fmt: skip
+                   round_games: int | None = None, skill_games: int | None = None) -> Comparison:  # fmt: skip
     """Play the same games under both card files (``out/a``, ``out/b``; existing
     complete runs are reused) and write the comparison (:func:`write_comparison`).
-    With ``skill_check`` (a bot specification, e.g. ``expert``), also play them with
-    that bot in every seat (each deck's skilled companion, :mod:`sim.skilled`), so
-    that the page says which changes depend on skill (:func:`changes_skill_check`).
+    With ``skill_check`` (a bot specification, e.g. ``search``), also play them with
+    that bot in every seat (each deck's skilled companion, :mod:`sim.skilled`; the
+    first ``skill_games`` games only, when given), so that the page says which changes
+    depend on skill (:func:`changes_skill_check`).
 
     Until settled. With ``max_games``, ``n_games`` is ignored: both decks play
     rounds of ``round_games`` games on the same seeds
@@ -506,6 +547,6 @@ def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: 
                           games or round_games, max_games, round_games, record=recorder(dirs, rule, SETTLED_KEY))  # fmt: skip
     if skill_check:
         for run_dir in dirs:
-            play_skilled(run_dir, n_jobs, progress, bot=skill_check)
+            play_skilled(run_dir, n_jobs, progress, bot=skill_check, games=skill_games)
     note = f"{stopping.summary(' per deck')}. {changes_settled_words(stopping)}" if stopping else ""
     return replace(write_comparison(*dirs, out, note), stopping=stopping)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import io
 import math
+from decimal import ROUND_HALF_UP, Decimal
 from html import escape
 
 import numpy as np
@@ -90,7 +91,7 @@ def estimate(value: float, low: float, high: float, unit: str = "%", n: int | No
     places = _decimals(high - low if bounded else np.nan, least)
     percent = "%" if unit == "%" else ""
     sign, points = ("+", " pp") if unit == "pp" else ("", "")
-    head = f"{signed(value, places) if sign else f'{round(value, places) + 0.0:,.{places}f}'}{percent}{points}" + (
+    head = f"{signed(value, places) if sign else f'{rounded(value, places):,.{places}f}'}{percent}{points}" + (
         f" {noun}" if noun else "")
     inside = []
     if bounded:
@@ -98,6 +99,34 @@ def estimate(value: float, low: float, high: float, unit: str = "%", n: int | No
     if n is not None:
         inside.append(f"n = {count(n)} {n_of}")
     return f"{head} ({', '.join(inside)})" if inside else head
+
+
+SNAP_DIGITS = 12
+"""Significant digits a shown number is read at before it is rounded: far more than
+any estimate here carries, far fewer than a float's 17, so the float noise of a sum or
+product (1,919/2,000 computed as a Kaplan–Meier product) is gone."""
+
+
+def rounded(value: float, places: int) -> float:
+    """``value`` rounded to ``places`` decimals the same way on every machine.
+
+    The value is first read at :data:`SNAP_DIGITS` significant digits, then rounded
+    half to even in decimal (:class:`decimal.Decimal`). A value that is a ratio of
+    counts sitting on a tie, such as a survival of 1,919/2,000 = 95.95%, then shows
+    as the exact ratio rounds (96.0%), whichever last bit the libraries' arithmetic
+    left it with (95.94999… or 95.95000…1), where Python's ``round`` would follow
+    that bit. ``-0.0`` comes back as ``0.0``. NaN and infinities come back as they are.
+    """
+    if not math.isfinite(value):
+        return value
+    exact = Decimal(f"{value:.{SNAP_DIGITS}g}").quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return float(exact) + 0.0
+
+
+def significant(value: float, digits: int) -> str:
+    """``value`` at ``digits`` significant digits with thousands separators
+    (``f"{value:,.3g}"``), read first at :data:`SNAP_DIGITS` digits as :func:`rounded` does."""
+    return f"{float(f'{value:.{SNAP_DIGITS}g}'):,.{digits}g}"
 
 
 def count(n: float) -> str:
@@ -138,18 +167,18 @@ def _cell(value, column: str, unit: str) -> str:
             return estimate(value, np.nan, np.nan, unit)
         if float(value).is_integer():
             return count(value)
-        return f"{value:,.3g}" if abs(value) < 100 else f"{value:,.1f}"
+        return significant(value, 3) if abs(value) < 100 else f"{rounded(value, 1):,.1f}"
     return str(value)
 
 
 def signed(value: float, places: int) -> str:
     """``value`` with its sign and ``places`` decimals, thousands separated: ``+2.62``,
     ``-0.09``; one that rounds to zero reads ``+0.00``, never ``-0.00``."""
-    return f"{round(value, places) + 0.0:+,.{places}f}"
+    return f"{rounded(value, places):+,.{places}f}"
 
 
 def _interval(low: float, high: float, places: int, percent: str = "") -> str:
-    low, high = (round(bound, places) + 0.0 for bound in (low, high))  # + 0.0: no "-0.0"
+    low, high = (rounded(bound, places) for bound in (low, high))
     dash = " to " if min(low, high) < 0 else "–"
     return f"{low:,.{places}f}{dash}{high:,.{places}f}{percent}"
 
@@ -163,10 +192,10 @@ def _number(value, column: str, unit: str):
     if column in P_VALUE_COLUMNS:
         return float(f"{value:.2g}")
     if unit in ("%", "pp"):
-        return round(100 * float(value), 1)
+        return rounded(100 * float(value), 1)
     if float(value).is_integer():
         return int(value)
-    return float(f"{value:.3g}") if abs(value) < 100 else round(float(value), 1)
+    return float(significant(value, 3).replace(",", "")) if abs(value) < 100 else rounded(float(value), 1)
 
 
 def present(table: pd.DataFrame, hide: tuple[str, ...] = (), compact: bool = False) -> pd.DataFrame:
@@ -213,7 +242,7 @@ def present(table: pd.DataFrame, hide: tuple[str, ...] = (), compact: bool = Fal
             scale = 100.0 if unit in ("%", "pp") else 1.0
             places = _decimals(scale * (high - low), least)
             header_unit = _unit(column) or ("pp" if column.endswith("_pp") else "")  # the column's, not the row's
-            out[f"{label} ({header_unit})" if header_unit else label] = round(scale * float(value), places)
+            out[f"{label} ({header_unit})" if header_unit else label] = rounded(scale * float(value), places)
             bounded = np.isfinite(low) and np.isfinite(high)
             out[f"{label} 95% CI"] = _interval(scale * low, scale * high, places) if bounded else ""
         rows.append(out)

@@ -102,6 +102,7 @@ class Report:
     sections: list[Section]
     include_unfinished: bool
     made: str
+    unchecked: pd.DataFrame | None = None  # analysis.skill_check.unchecked: the runs without a skill check
 
     @property
     def tables(self) -> dict[str, pd.DataFrame]:

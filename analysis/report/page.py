@@ -41,7 +41,7 @@ from analysis.report.model import Report, Section, tables_of
 from analysis.report.sections import (cards_section, closeness_section, length_section, morale_section,
                                       seats_section, skill_section, tasks_section)
 from analysis.report.writer import REPORT_FILE, WrittenReport, write
-from analysis.skill_check import skill_check
+from analysis.skill_check import skill_check, unchecked
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from analysis.task_calibration import passes as task_passes
 
@@ -152,4 +152,4 @@ def build_report(runs: RunsLike, out: str | Path | None = None, include_unfinish
                      skill=tables.get("skill_summary"), check=check)  # fmt: skip
     found = with_stopping(found, runs)
     made = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    return write(Report(runs, found, sections, include_unfinished, made), out)
+    return write(Report(runs, found, sections, include_unfinished, made, unchecked(runs)), out)

@@ -23,7 +23,7 @@ def _csv_link(name: str) -> str:
     return f"<a href='tables/{name}.csv'>tables/{name}.csv</a>"
 
 
-def _findings_html(table: pd.DataFrame, check: pd.DataFrame | None = None) -> str:
+def _findings_html(table: pd.DataFrame, check: pd.DataFrame | None = None, unchecked: pd.DataFrame | None = None) -> str:
     """The Findings block: the first :data:`FINDINGS_SHOWN` findings, then the skill
     check's sentence (:func:`analysis.report.words.skill_check_lines`), then the rest
     folded; each sentence links to its section."""
@@ -33,7 +33,7 @@ def _findings_html(table: pd.DataFrame, check: pd.DataFrame | None = None) -> st
     folded = (f"<details><summary>{words.more_findings(len(rest))}</summary>"
               f"<ol start='{FINDINGS_SHOWN + 1}'>{''.join(rest)}</ol></details>") if rest else ""  # fmt: skip
     skill = "".join(f"<p class='answer'>{escape(line)} <a href='#{_anchor('Skill and luck')}'>Skill and luck →</a></p>"
-                    for line in words.skill_check_lines(check))  # fmt: skip
+                    for line in words.skill_check_lines(check, unchecked))  # fmt: skip
     return (f"<section id='findings'><h2>Findings</h2>\n<p class='note'>{words.FINDINGS_NOTE}{_csv_link('findings')}"
             f"</p>\n<ol class='findings'>{''.join(shown)}</ol>{skill}{folded}</section>")  # fmt: skip
 
@@ -97,7 +97,7 @@ def report_html(report: Report, pngs: dict[str, bytes]) -> str:
         f"<h1>{escape(title)}</h1>",
         f"<p class='note'>{escape(words.MADE.format(made=report.made))}{contents}</p>",
         "".join(f"<p class='warning'>{escape(w)}</p>\n" for w in words.warnings(report.runs)),
-        _findings_html(report.findings, report.tables.get("skill_check")),
+        _findings_html(report.findings, report.tables.get("skill_check"), report.unchecked),
         *(section_html(section, pngs) for section in report.sections),
         "<h2 id='provenance'>Provenance</h2>",
         *(_provenance_html(run, report.include_unfinished) for run in report.runs),

@@ -18,8 +18,9 @@ from rich.table import Table
 from rich.text import Text
 
 from analysis.report.findings import FINDINGS_SHOWN
-from analysis.report.html import present
+from analysis.report.html import estimate, present
 from analysis.report.model import Section
+from analysis.skill_check import CANNOT_TELL, DEPENDS, HOLDS
 from analysis.report.words import CAPTIONS, FULL_TABLE, answer_text, empty_text, note_text, skill_check_lines
 from sim.console import stdout_console
 
@@ -42,7 +43,26 @@ def print_table(table: pd.DataFrame, title: str = "", hide: tuple[str, ...] = ()
     (console or stdout_console()).print(rich_table(table, title, hide))
 
 
-def print_findings(found: pd.DataFrame, console: Console | None = None, check: pd.DataFrame | None = None) -> None:
+def print_skill_check(check: pd.DataFrame, console: Console | None = None) -> None:
+    """Print every measure of a skill check (:func:`analysis.skill_check.compare_measures`),
+    one row each: its state (depends on skill, cannot tell yet, holds), its change
+    with the skilled bot (95% CI), the smallest change the check's games detect, its
+    threshold, and the skilled games that would tell; measures that depend on skill
+    first, then those that cannot tell yet, fewest games to tell first."""
+    order = check["state"].map({DEPENDS: 0, CANNOT_TELL: 1, HOLDS: 2})
+    rows = check.assign(order=order).sort_values(["run", "order", "games_to_tell"], kind="stable")
+    shown = pd.DataFrame({
+        "run": rows["run"], "measure": rows["subject"], "state": rows["state"],
+        "change (95% CI)": [estimate(r.difference, r.difference_low, r.difference_high, "", noun=r.unit)
+                            for r in rows.itertuples()],
+        "detectable": [f"{r.detectable:.2g} {r.unit}" for r in rows.itertuples()],
+        "threshold": [f"{r.threshold:g} {r.unit}" for r in rows.itertuples()],
+        "skilled games to tell": rows["games_to_tell"]})  # fmt: skip
+    print_table(shown, "The skill check, measure by measure", console=console)
+
+
+def print_findings(found: pd.DataFrame, console: Console | None = None, check: pd.DataFrame | None = None,
+                   unchecked: pd.DataFrame | None = None) -> None:  # fmt: skip
     """Print the findings the report opens with: a heading, then the first
     :data:`~analysis.report.findings.FINDINGS_SHOWN` of ``found`` one numbered line
     each, its sentence (number, 95% CI, n) and the report section that holds the
@@ -60,6 +80,9 @@ def print_findings(found: pd.DataFrame, console: Console | None = None, check: p
     check : pandas.DataFrame, optional
         The report's ``skill_check`` table: its sentence per run follows the findings
         (:func:`analysis.report.words.skill_check_lines`).
+    unchecked : pandas.DataFrame, optional
+        The runs without a skill check (:func:`analysis.skill_check.unchecked`): a line
+        each says so and gives the command that plays it.
     """
     console = console or stdout_console()
     shown = found.head(FINDINGS_SHOWN)
@@ -67,7 +90,7 @@ def print_findings(found: pd.DataFrame, console: Console | None = None, check: p
     console.print(Text(f"Findings, most important first{more}:" if len(found) else "Findings: none."), soft_wrap=True)
     for number, row in enumerate(shown.itertuples(index=False), 1):
         console.print(Text(f"{number:>2}. {row.sentence} [{row.section}]"), soft_wrap=True)
-    for line in skill_check_lines(check):
+    for line in skill_check_lines(check, unchecked):
         console.print(Text(line), soft_wrap=True)
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.data.runs import Run
-from analysis.report.html import count, estimate
+from analysis.report.html import count, estimate, rounded, signed, significant
+from analysis.skill_check import CANNOT_TELL, HOLDS
 from analysis.report.model import Answer, Note
 from analysis.task_calibration import points_text
 from sim import __version__
@@ -94,7 +95,11 @@ SKILL_CHECK_NOTE = (
     "per game. Their difference has a z-test whose standard error adds the two intervals' as if the runs were "
     "independent; sharing the deals correlates them positively, so the test is conservative. A measure depends on "
     "skill when the difference survives Benjamini–Hochberg correction across the run's measures (q ≤ 0.05) and is "
-    "at least its practical threshold: {thresholds}."
+    "at least its practical threshold: {thresholds}. The companion may have played only the run's first games: "
+    "each measure then also has the smallest change those games detect with 80% power, and holds only when its "
+    "difference's interval lies wholly within its threshold; otherwise the check cannot tell yet and gives the "
+    "skilled games that would tell. A check speaks of skilled play only when its bot agrees with the reference of "
+    "skilled play (search); with another bot, it speaks of that bot's play."
 )
 CLOSENESS_NOTE = (
     "Ludii's LeadChange, Drama and Decisiveness metrics, adapted to a game scored at its end: after every turn "
@@ -232,7 +237,7 @@ def _task_finding(r: pd.Series) -> str:
 
 def _first_player_finding(r: pd.Series, fair: float) -> str:
     return (f"The first player wins {estimate(r['advantage_p1'], r['advantage_p1_low'], r['advantage_p1_high'], n=r['games'], noun='of games')} "
-            f"against {100 * fair:.1f}% for a fair seat: {100 * (r['advantage_p1'] - fair):+.1f} pp.")  # fmt: skip
+            f"against {100 * fair:.1f}% for a fair seat: {signed(100 * (r['advantage_p1'] - fair), 1)} pp.")  # fmt: skip
 
 
 def _length_finding(r: pd.Series, target: tuple[float, float] | None) -> str:
@@ -313,17 +318,24 @@ def _difference(r: pd.Series) -> str:
     return _measure("", r["difference"], r["difference_low"], r["difference_high"], unit)
 
 
+def _skilled_games(r: pd.Series) -> str:
+    """``the same games`` or ``the first 1,000 of the same games``: what the skilled companion replayed."""
+    return "the same games" if r["skilled_n"] >= r["n"] else f"the first {count(r['skilled_n'])} of the same games"
+
+
 def skill_suffix(r: pd.Series) -> str:
     """The sentences a finding gains from its skill check (a
     :func:`analysis.skill_check.compare_measures` row), with a leading space: the
     value with the skilled bot in every seat and, when it depends on skill, the
-    change."""
+    change; when the check's games cannot tell, that."""
     what = SKILL_MEASURES[r["kind"]] if r["kind"] == "task" else ""
     value = _measure(r["kind"], r["skilled"], r["skilled_low"], r["skilled_high"], r["unit"])
     main = f" against {_measure(r['kind'], r['value'], r['low'], r['high'], r['unit'])}" if what else ""
-    lead = f" With {r['skilled_bot']} in every seat (the same games), {what + ' is ' if what else ''}{value}{main}"
+    lead = f" With {r['skilled_bot']} in every seat ({_skilled_games(r)}), {what + ' is ' if what else ''}{value}{main}"
     if r["depends_on_skill"]:
         return f"{lead}: depends on skill, a change of {_difference(r)}."
+    if r["state"] == CANNOT_TELL:
+        return f"{lead}: {count(r['skilled_n'])} games cannot tell yet whether it depends on skill."
     return f"{lead}."
 
 
@@ -515,7 +527,7 @@ def _seats(a: Answer, row, baseline, by_bot) -> tuple[str, str]:
     return (f"{_prefix(a.label)}The first player wins {_value(row, 'advantage_p1', n=row['games'])} "
             f"against {estimate(baseline, float('nan'), float('nan'))} for a fair seat, {ratio} times the fair "
             f"rate; {fair_test}.{_detectable([row.get('mde_pp')], row['games'], 'a first-player edge of ±{size}', 'pp')}",
-            f"Balance is {row['balance']:.3f} (a fair table of this size stays above {row['balance_fair_5']:.3f} in "
+            f"Balance is {rounded(row['balance'], 3):.3f} (a fair table of this size stays above {rounded(row['balance_fair_5'], 3):.3f} in "
             f"95% of runs); {_value(row, 'tied_on_points_rate')} of games are tied on points and "
             f"{_value(row, 'decided_by_dice_rate')} are decided by dice (R9.3).{bot_text}")  # fmt: skip
 
@@ -586,31 +598,83 @@ def _by_bot_answer(a: Answer, rows) -> tuple[str, str]:
             f"n = {count(rows['games'].iloc[0])} games.")  # fmt: skip
 
 
+DETECTABLE_OF = {  # kind: how the check's detectable change is named, and its unit's words
+    "ally": ("an ally's effect", "pp"), "task": ("a task's completion", "pp"),
+    "first_player": ("the first player's edge", "pp"), "length": ("the mean length", "turns"),
+    "morale": ("the morale-loss events per game", "events"),
+}
+
+
+def _detectable_text(rows: pd.DataFrame) -> str:
+    """The smallest change the check's games detect, per kind of measure (the median
+    over its subjects): ``6.5 pp in an ally's effect (threshold 2), …``."""
+    parts = []
+    for kind, (name, unit) in DETECTABLE_OF.items():
+        of = rows[rows["kind"] == kind]
+        if len(of):
+            parts.append(f"{of['detectable'].median():.2g} {unit} in {name} (threshold {of['threshold'].iloc[0]:g})")
+    return ", ".join(parts)
+
+
 def skill_check_sentence(rows: pd.DataFrame, label: str = "") -> str:
-    """The skill check of one run in one sentence (:func:`analysis.skill_check.compare_measures`'s
-    rows of the run): the measures that depend on skill, largest change first, or
-    that every verdict holds for skilled play; ``label`` names the run."""
-    prefix, bot = _prefix(label, ": "), rows["skilled_bot"].iloc[0]
-    marked = rows[rows["depends_on_skill"]]
-    where = f"{prefix}With {bot} in every seat on the same games (n = {count(rows['n'].iloc[0])} games each)"
-    if marked.empty:
-        return (f"{where}, no measure of the findings changes by its practical threshold or more after "
-                f"Benjamini–Hochberg correction ({len(rows)} measures): every verdict holds for skilled play.")  # fmt: skip
-    listed = "; ".join(f"{r['subject']} {_difference(r)}" for _, r in
-                       marked.reindex(marked["difference"].abs().sort_values(ascending=False).index).iterrows())  # fmt: skip
-    verb = "depends" if len(marked) == 1 else "depend"
-    return (f"{where}, {len(marked)} of {len(rows)} measures {verb} on skill (change with {bot}, at least the "
-            f"practical threshold): {listed}.")  # fmt: skip
+    """The skill check of one run in sentences (:func:`analysis.skill_check.compare_measures`'s
+    rows of the run): the measures that depend on skill, largest change first, the
+    measures that hold and those the check's games cannot tell yet, with the
+    smallest change they detect; that every verdict holds for skilled play only when
+    the check's bot agrees with skilled play and every measure holds. ``label`` names
+    the run."""
+    prefix, bot, r = _prefix(label, ": "), rows["skilled_bot"].iloc[0], rows.iloc[0]
+    skilled_n = count(r["skilled_n"])
+    where = f"{prefix}With {bot} in every seat on {_skilled_games(r)} (n = {skilled_n} games)"
+    marked, undecided = rows[rows["depends_on_skill"]], rows[rows["state"] == CANNOT_TELL]
+    holding = int((rows["state"] == HOLDS).sum())
+    agrees = bool(rows["skilled_play"].all())
+    play = "skilled play" if agrees else f"{bot}'s play"
+    out = []
+    if len(marked):
+        listed = "; ".join(f"{m['subject']} {_difference(m)}" for _, m in
+                           marked.reindex(marked["difference"].abs().sort_values(ascending=False).index).iterrows())  # fmt: skip
+        verb = "depends" if len(marked) == 1 else "depend"
+        out.append(f"{where}, {len(marked)} of {len(rows)} measures {verb} on skill (a change of at least the "
+                   f"practical threshold after Benjamini–Hochberg correction): {listed}.")  # fmt: skip
+    else:
+        out.append(f"{where}, no measure of the findings changes by its practical threshold or more after "
+                   f"Benjamini–Hochberg correction ({len(rows)} measures).")  # fmt: skip
+    if len(undecided):
+        tell = undecided["games_to_tell"].dropna()
+        more = (f"; about {count(tell.median())} skilled games would tell the median one" if len(tell) else "")
+        out.append(f"{holding} hold for {play}; {len(undecided)} cannot tell yet: {skilled_n} games detect a change "
+                   f"of {_detectable_text(rows)}{more}.")  # fmt: skip
+    elif not len(marked):
+        out.append(f"Every verdict holds for {play}: each measure's change lies within its threshold.")
+    if not agrees:
+        out.append(f"{bot} has not been shown to play as skilled players do (its card effects against the reference "
+                   f"of skilled play, search), so this says nothing of skilled play.")  # fmt: skip
+    return " ".join(out)
 
 
-def skill_check_lines(check: pd.DataFrame | None) -> list[str]:
-    """The skill check's sentence per run, under the Findings (page and terminal);
-    none without a check. With several runs each sentence names its run."""
-    if check is None or check.empty:
-        return []
-    several = check["run"].nunique() > 1
-    return [f"Skill check — {skill_check_sentence(rows, str(run) if several else '')}"
-            for run, rows in check.groupby("run", sort=False)]
+def no_skill_check_line(bots: str, command: str, games: int, minutes: float | None) -> str:
+    """The line the findings end with when no skill check ran: the verdicts are the
+    run's bots', and the command that checks them, with its games and its estimated
+    time on this machine."""
+    took = f", about {minutes:.0f} minutes on this machine" if minutes is not None else ""
+    return (f"Skill check — not played: these verdicts are for the run's bots ({bots}). To see which hold for skilled "
+            f"play: {command} ({count(games)} games of search in every seat{took}).")  # fmt: skip
+
+
+def skill_check_lines(check: pd.DataFrame | None, unchecked: pd.DataFrame | None = None) -> list[str]:
+    """The skill check's sentences per run, under the Findings (page and terminal):
+    the check's (``check``, :func:`analysis.skill_check.compare_measures`), or for a
+    run with none, the line that says so and how to play it (``unchecked``,
+    :func:`analysis.skill_check.unchecked`). With several runs each names its run."""
+    lines = []
+    if check is not None and not check.empty:
+        several = check["run"].nunique() > 1
+        lines += [f"Skill check — {skill_check_sentence(rows, str(run) if several else '')}"
+                  for run, rows in check.groupby("run", sort=False)]  # fmt: skip
+    if unchecked is not None:
+        lines += [no_skill_check_line(r["bots"], r["command"], r["games"], r["minutes"]) for _, r in unchecked.iterrows()]
+    return lines
 
 
 def _skill_check_answer(a: Answer, rows) -> tuple[str, str]:
@@ -659,12 +723,21 @@ def side_effects_lead(n: int) -> str:
             f"first; every one is in side_effects.csv.")  # fmt: skip
 
 
+def one_deck_only_sentence(only: dict[str, list[str]]) -> str:
+    """The cards of a comparison in one deck only
+    (:func:`analysis.experiments.compare.one_deck_only`), which have no paired row;
+    empty when both decks hold the same ids."""
+    parts = [f"{how} {', '.join(only[key])}" for key, how in (("added", "added in B:"), ("removed", "removed from A:"))
+             if only[key]]  # fmt: skip
+    return f"Cards are paired by id. In one deck only, so without a paired row: {'; '.join(parts)}." if parts else ""
+
+
 def change_sentence(row: pd.Series) -> str:
     """A significant change of a comparison (a :func:`analysis.experiments.compare.changes`
     row) in one line: ``Find Ruby's hideout: completion: 81.1% → 53.2%, -27.9 pp (95%
     CI …), p = …``."""
     share = row["unit"] == "share"
-    a, b = ((f"{100 * v:.1f}%" if share else f"{v:.3g}") for v in (row["a"], row["b"]))
+    a, b = ((f"{rounded(100 * v, 1):.1f}%" if share else significant(v, 3)) for v in (row["a"], row["b"]))
     difference = estimate(row["difference"], row["difference_low"], row["difference_high"], "pp" if share else "",
                           noun="" if share else row["unit"])  # fmt: skip
     return f"{row['what']}: {a} → {b}, {difference}, p = {row['p_value']:.2g}"
@@ -679,12 +752,17 @@ def skilled_allies_text(bot: str, before: int, after: int) -> str:
 
 def change_skill_text(check: pd.DataFrame, bot: str) -> str:
     """One sentence on the changes of a comparison that depend on skill
-    (:func:`analysis.experiments.compare.changes_skill_check`)."""
-    marked = check[check["depends_on_skill"]]
-    where = f"With {bot} in every seat on the same games (n = {count(check['n'].max())} games per deck)"
+    (:func:`analysis.experiments.compare.changes_skill_check`); it says the change
+    holds for skilled play only when ``bot`` agrees with skilled play and every change
+    holds (:mod:`analysis.skill_check`)."""
+    marked, undecided = check[check["depends_on_skill"]], check[check["state"] == CANNOT_TELL]
+    play = "skilled play" if bool(check["skilled_play"].all()) else f"{bot}'s play"
+    where = f"With {bot} in every seat on the same games (n = {count(check['skilled_n'].max())} games per deck)"
     if marked.empty:
+        held = (f"the change holds for {play}" if undecided.empty else
+                f"{len(check) - len(undecided)} hold for {play}, {len(undecided)} cannot tell yet")  # fmt: skip
         return (f"{where}, no change differs from the run's by its practical threshold or more after "
-                f"Benjamini–Hochberg correction ({len(check)} changes): the change holds for skilled play.")  # fmt: skip
+                f"Benjamini–Hochberg correction ({len(check)} changes): {held}.")  # fmt: skip
     listed = "; ".join(f"{r['subject']}: {_measure('', r['value'], r['low'], r['high'], r['unit'])} → "
                        f"{_measure('', r['skilled'], r['skilled_low'], r['skilled_high'], r['unit'])}"
                        for _, r in marked.iterrows())  # fmt: skip

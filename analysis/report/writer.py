@@ -66,6 +66,7 @@ class WrittenReport:
     findings: pd.DataFrame  # :func:`analysis.report.findings.findings`, the block the page opens with (tables/findings.csv)
     tables: dict[str, pd.DataFrame]  # every section's table by name, as written to tables/<name>.csv
     sections: tuple[Section, ...] = ()  # the report's sections, data only, for the terminal's rendering
+    unchecked: pd.DataFrame | None = None  # analysis.skill_check.unchecked: the runs without a skill check
 
 
 def write(result: Report, out: Path) -> WrittenReport:
@@ -79,4 +80,5 @@ def write(result: Report, out: Path) -> WrittenReport:
                   {f"figures/{name}.png": png for name, png in pngs.items()},
                   {REPORT_FILE: report_html(result, pngs)})  # fmt: skip
     (Path(out) / "figures").mkdir(parents=True, exist_ok=True)  # even when no figure fills it
-    return WrittenReport(write_files(files, out)[REPORT_FILE], result.findings, result.tables, tuple(result.sections))
+    return WrittenReport(write_files(files, out)[REPORT_FILE], result.findings, result.tables, tuple(result.sections),
+                         result.unchecked)  # fmt: skip

@@ -1,0 +1,93 @@
+"""``revachol skill-check RUN``: the run's first games again with a skilled bot in
+every seat, and the report rebuilt with the skill check (:mod:`analysis.skill_check`).
+
+The skilled bot is ``search`` by default, the reference of skilled play
+(:data:`sim.bots.speed.SKILLED_REFERENCE_BOT`). It costs about a third of a second
+of a core per game, so the check plays the run's first ``K`` games only (game ``i``
+is the same deal and dice whatever ``K``: common random numbers), ``K`` given as
+games or as minutes of this machine's cores (:func:`sim.bots.speed.games_in`). The
+games are played in chunks of 100 (:mod:`sim.skilled`): Ctrl-C keeps them, the same
+command continues, and a larger ``K`` later adds games to them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from analysis.report.page import build_report
+from analysis.report.writer import WrittenReport
+from sim.bots.speed import SKILL_CHECK_MINUTES, SKILLED_REFERENCE_BOT, games_in
+from sim.rundir import MANIFEST, RunError, read_manifest
+
+
+@dataclass(frozen=True)
+class SkillCheck:
+    """A skill check played: its runs, the skilled games each played, and the report."""
+
+    runs: tuple[Path, ...]  # the run directories checked
+    games: tuple[int, ...]  # skilled games of each, in the order of ``runs``
+    report: WrittenReport  # the report rebuilt with the check
+
+
+def run_dirs(run: str | Path) -> list[Path]:
+    """The run directories under ``run``: itself, or for a ``revachol run`` of several
+    player counts, its ``2p``, ``3p`` … runs.
+
+    Raises
+    ------
+    sim.rundir.RunError
+        When ``run`` holds no run.
+    """
+    run = Path(run)
+    if (run / MANIFEST).is_file():
+        return [run]
+    found = sorted(path.parent for path in run.glob(f"*p/{MANIFEST}") if path.is_file())
+    if not found:
+        raise RunError(f"{run}: no run here (no {MANIFEST}, nor runs of several player counts in it)")
+    return found
+
+
+def check_skill(run: str | Path, games: int | None = None, minutes: float | None = None,
+                bot: str = SKILLED_REFERENCE_BOT, n_jobs: int = -1, progress: bool | None = None,
+                scheduler: str | None = None, dask_local: int | None = None) -> SkillCheck:  # fmt: skip
+    """Play the skill check of ``run`` and rebuild its report (module docstring).
+
+    Parameters
+    ----------
+    run : path
+        A complete run directory, or the folder of a ``revachol run`` of several
+        player counts (:func:`run_dirs`).
+    games, minutes
+        The skilled games per run, given as games or as minutes of this machine's
+        cores; neither: :data:`sim.bots.speed.SKILL_CHECK_MINUTES` minutes. Never
+        more than the run's games.
+    bot : str
+        The bot specification of every seat (default ``search``).
+    n_jobs, progress, scheduler, dask_local
+        As :func:`sim.runner.simulate`.
+
+    Returns
+    -------
+    SkillCheck
+
+    Raises
+    ------
+    ValueError
+        For minutes with a bot whose speed was not measured.
+    sim.rundir.RunError, sim.runner.RunStopped
+        As :func:`sim.skilled.play_skilled`.
+    """
+    from sim.skilled import play_skilled  # the engine: only to play
+
+    dirs = run_dirs(run)
+    played = []
+    for path in dirs:
+        players = int(read_manifest(path)["n_players"])
+        wanted = games if games is not None else games_in(minutes or SKILL_CHECK_MINUTES, players, bot)
+        companion = play_skilled(path, n_jobs, progress, scheduler, dask_local, bot=bot, games=wanted)
+        played.append(int(read_manifest(companion)["n_games"]))
+    out = Path(run) / "report"
+    report = build_report(dirs, out=out, progress=progress, scheduler=scheduler, dask_local=dask_local,
+                          workers=n_jobs if n_jobs > 0 else None)  # fmt: skip
+    return SkillCheck(tuple(dirs), tuple(played), report)
