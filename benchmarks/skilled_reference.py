@@ -65,9 +65,12 @@ def play(out: Path, players: int, games: int, seed: int, bot: str, chunk: int, j
 
 def summary(run: Path) -> pd.DataFrame:
     """The skill check's measures of ``run`` (:func:`analysis.skill_check.measures`)
-    with its core-seconds per game (``core_seconds_per_game``, the same in every row)."""
+    with its core-seconds per game (``core_seconds_per_game``, the same in every row:
+    the seconds its workers spent over the games of the chunks they timed)."""
     manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
-    seconds = manifest.get("timings", {}).get("chunk_seconds", math.nan) / manifest["n_games"]
+    timings = manifest.get("timings", {})
+    timed = min(sum(r.get("chunks", 0) for r in timings.get("runs", [])) * manifest["chunk_size"], manifest["n_games"])
+    seconds = timings.get("chunk_seconds", math.nan) / timed if timed else math.nan  # chunks a killed session played are not timed
     table = measures(tables([Run.open(run)])).drop(columns=["run"])
     return table.assign(core_seconds_per_game=round(seconds, 5))
 

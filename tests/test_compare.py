@@ -15,6 +15,8 @@ import pytest
 from analysis.experiments.compare import (card_diff, changes, changes_skill_check, comparison_tables, pairing_gain,
                                           paired_row, run_comparison)
 from analysis.data.load import load
+from analysis.report.html import p_text
+from analysis.report.words import change_sentence, verdict_change_sentence
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
 from sim.rundir import RunError
@@ -161,6 +163,48 @@ def test_cards_in_one_deck_only_are_named_as_added_or_removed(tmp_path, default_
     page = (tmp_path / "cmp" / "compare.html").read_text(encoding="utf-8")
     first = default_deck.allies[0]
     assert escape(f"added in B: {first.name} (a_new_ally); removed from A: {first.name} ({first.id})") in page
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("edit, expected", [
+    ({"symbols": ["yellow"]}, "stronger than the average ally, +11.5 pp (95% CI 9.8–13.1) → no verdict, -0.4 pp (95% CI -1.7 to 1.0): fixed."),
+    ({"symbols": ["orange"], "ability": None}, "→ weaker than the average ally, -2.6 pp (95% CI -3.9 to -1.3): overshot, now weaker."),
+    ({"task_points": 2}, None),
+])  # fmt: skip
+def test_compare_leads_with_each_edited_allys_verdict_before_and_after(tmp_path, default_deck, edit, expected):
+    """Issue 68 item 2, planted: Evrart Claire (+11.5 pp under greedy, 4 players, 4,000
+    games) without his purple symbol (R1.2) is fixed; with one orange symbol and no
+    ability (his A-ability gone) he overshoots to weaker; a task's points doubled edits
+    no ally, and Evrart, still stronger, has no line."""
+    data = default_deck.to_yaml_data()
+    if "task_points" in edit:
+        data["tasks"][0]["points"] *= edit["task_points"]
+    else:
+        evrart = next(ally for ally in data["allies"] if ally["id"] == "evrart_claire")
+        evrart.update({k: v for k, v in edit.items() if v is not None})
+        if "ability" in edit:
+            evrart.pop("ability")
+    comparison = run_comparison(DEFAULT_CARDS, write_deck(tmp_path / "b.yaml", data), 4000, tmp_path / "cmp",
+                                players=4, bots="greedy", n_jobs=2, progress=False)  # fmt: skip
+    first = comparison.verdicts.iloc[0] if len(comparison.verdicts) else None
+    page = comparison.page.read_text(encoding="utf-8")
+    assert page.index("Did the edit work?") < page.index("The change") < page.index("What moved")
+    if expected is None:  # no ally edited: Evrart keeps his verdict and has no line
+        assert "evrart_claire" not in set(comparison.verdicts["ally"])
+        assert not comparison.verdicts["edited"].any()
+        return
+    assert first["ally"] == "evrart_claire" and first["edited"]
+    assert verdict_change_sentence(first).startswith("Evrart Claire: stronger than the average ally, +11.5 pp")
+    assert verdict_change_sentence(first).endswith(expected)
+    assert escape(verdict_change_sentence(first)) in page and "p = 0," not in page
+
+
+def test_a_p_value_below_a_floats_precision_is_never_shown_as_zero():
+    """Issue 68 item 2: a z-test far in its tail underflows to p = 0.0."""
+    assert p_text(0.0) == "< 1e-300" and p_text(3.1e-14) == "3.1e-14" and p_text(0.05) == "0.05"
+    row = pd.Series({"what": "Evrart Claire: holders' win rate", "unit": "share", "a": 0.31, "b": 0.23,
+                     "difference": -0.08, "difference_low": -0.09, "difference_high": -0.07, "p_value": 0.0})  # fmt: skip
+    assert change_sentence(row).endswith("p = < 1e-300") and "p = 0" not in change_sentence(row)
 
 
 def test_runs_that_did_not_play_the_same_games_are_refused(tmp_path):

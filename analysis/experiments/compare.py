@@ -44,7 +44,9 @@ from scipy import stats
 
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.report.html import figure_png, image_html, page, table_html, text_table_html
-from analysis.report.words import SKILL_CHECK_TITLE, change_sentence, change_skill_text, one_deck_only_sentence
+from analysis.report.words import (SKILL_CHECK_TITLE, change_sentence, change_skill_text, one_deck_only_sentence,
+                                   verdict_change_sentence, verdicts_lead)
+from analysis.experiments.compare_verdicts import verdict_changes
 from analysis.report.writer import Files, write_files
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
@@ -396,6 +398,7 @@ class Comparison:
     changes: pd.DataFrame  # :func:`changes` of the comparison's tables, as in ``tables/compare_changes.csv``
     skill_check: pd.DataFrame | None = None  # changes_skill_check, when both decks have a skilled companion
     stopping: Stopping | None = None  # where a comparison played until settled stopped (change_sequences' rows)
+    verdicts: pd.DataFrame | None = None  # compare_verdicts.verdict_changes: each changed ally's verdict before → after
 
 
 def change_sequences(a_dir: str | Path, b_dir: str | Path, players: int, games: int, rho: float,
@@ -441,7 +444,9 @@ def skilled_tables(a: Run, b: Run) -> tuple[dict[str, pd.DataFrame] | None, str]
 def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note: str = "") -> Comparison:
     """Write ``compare.html`` and the tables as CSV under ``tables/``.
 
-    The page names both card files, shows the card diff, lists every significant
+    The page names both card files, then says for each edited ally, and each whose
+    verdict changed, its verdict before and after in the report's measure
+    (:mod:`analysis.experiments.compare_verdicts`), shows the card diff, lists every significant
     change largest effect first, draws them as a forest plot, then every family's
     table. ``note`` (HTML-escaped) is shown under the title, e.g. how the runs were
     chosen.
@@ -454,15 +459,21 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
     a, b = Run.open(a_dir), Run.open(b_dir)
     tables = comparison_tables(a_dir, b_dir)
     moved, diff, unpaired = changes(tables), card_diff(a, b), one_deck_only_sentence(one_deck_only(a, b))
+    verdicts = verdict_changes(a, b, set(diff["card"]))
     skilled, bot = skilled_tables(a, b)
     check = changes_skill_check(tables, skilled, bot, a.players) if skilled else None
     csv = {f"tables/compare_{name}.csv": table for name, table in
-           [*tables.items(), ("changes", moved), *([("skill_check", check)] if check is not None else [])]}  # fmt: skip
+           [*tables.items(), ("changes", moved), ("verdicts", verdicts),
+            *([("skill_check", check)] if check is not None else [])]}  # fmt: skip
     files = [escape(str(run.manifest.get("cards_file", run.path))) for run in (a, b)]
     gain = pairing_gain(tables["games"])
     body = [
         f"<h1>What changed from {files[0]} (A) to {files[1]} (B)</h1>",
         f'<p class="note">{escape(note)}</p>' if note else "",
+        "<h2>Did the edit work?</h2>",
+        f'<p class="answer">{escape(verdicts_lead(verdicts))}</p>',
+        "<ol>" + "".join(f"<li>{escape(verdict_change_sentence(row))}</li>" for _, row in verdicts.iterrows()) + "</ol>"
+        if len(verdicts) else "",
         "<h2>The change</h2>",
         text_table_html(diff.rename(columns={"old": "old (A)", "new": "new (B)"})) if len(diff) else
         "<p>The two card files hold the same values.</p>",
@@ -493,7 +504,7 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
         body += [f"<h2>{escape(title)}</h2>",
                  table_html(table, hide=("independent_half_width", "paired_half_width", "effect_size"))]  # fmt: skip
     written = write_files(Files(csv, texts={PAGE: page("Design comparison", "\n".join(body))}), out)
-    return Comparison(written[PAGE], moved, check)
+    return Comparison(written[PAGE], moved, check, verdicts=verdicts)
 
 
 def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: str | Path, players: int = 4,

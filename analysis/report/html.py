@@ -129,6 +129,12 @@ def significant(value: float, digits: int) -> str:
     return f"{float(f'{value:.{SNAP_DIGITS}g}'):,.{digits}g}"
 
 
+def p_text(p: float) -> str:
+    """A p value as text, never ``0``: one below a float's smallest (a z-test far out in
+    its tail underflows to 0) reads ``< 1e-300``."""
+    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"
+
+
 def count(n: float) -> str:
     """An integer count with thousands separators: ``20,000``."""
     return f"{int(n):,}"
@@ -162,7 +168,7 @@ def _cell(value, column: str, unit: str) -> str:
         if not np.isfinite(value):
             return "–"
         if column in P_VALUE_COLUMNS:
-            return f"{value:.2g}"
+            return p_text(value)
         if unit in ("%", "pp"):
             return estimate(value, np.nan, np.nan, unit)
         if float(value).is_integer():

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.data.runs import Run
-from analysis.report.html import count, estimate, rounded, signed, significant
+from analysis.report.html import count, estimate, p_text, rounded, signed, significant
 from analysis.skill_check import CANNOT_TELL, HOLDS
 from analysis.report.model import Answer, Note
 from analysis.task_calibration import points_text
@@ -522,8 +522,8 @@ def _seats(a: Answer, row, baseline, by_bot) -> tuple[str, str]:
     bot_text = f" By bot: {'; '.join(bot_rates)}." if len(bot_rates) > 1 else ""
     ratio = estimate(row["advantage_p1_ratio"], row["advantage_p1_ratio_low"], row["advantage_p1_ratio_high"], "",
                      least=2)  # fmt: skip
-    fair_test = (f"a χ² test rejects equal positions (p = {row['chi2_p_value']:.2g})" if row["chi2_p_value"] < 0.05
-                 else f"a χ² test finds no difference between positions (p = {row['chi2_p_value']:.2g})")  # fmt: skip
+    fair_test = (f"a χ² test rejects equal positions (p = {p_text(row['chi2_p_value'])})" if row["chi2_p_value"] < 0.05
+                 else f"a χ² test finds no difference between positions (p = {p_text(row['chi2_p_value'])})")  # fmt: skip
     return (f"{_prefix(a.label)}The first player wins {_value(row, 'advantage_p1', n=row['games'])} "
             f"against {estimate(baseline, float('nan'), float('nan'))} for a fair seat, {ratio} times the fair "
             f"rate; {fair_test}.{_detectable([row.get('mde_pp')], row['games'], 'a first-player edge of ±{size}', 'pp')}",
@@ -723,6 +723,35 @@ def side_effects_lead(n: int) -> str:
             f"first; every one is in side_effects.csv.")  # fmt: skip
 
 
+VERDICT_WORDS = {"stronger": "stronger than the average ally", "weaker": "weaker than the average ally",
+                 "": "no verdict"}  # fmt: skip
+"""An ally's verdict (:func:`analysis.cards.ally_strength`) as the findings say it."""
+
+
+def verdict_change_sentence(r: pd.Series) -> str:
+    """One ally's verdict before and after a change of the cards (a
+    :func:`analysis.experiments.compare_verdicts.verdict_changes` row), in the
+    report's measure: ``Evrart Claire: stronger than the average ally, +12.1 pp (95%
+    CI 11.7–12.4) → no verdict, +0.2 pp (95% CI -0.5 to 0.8): fixed.``"""
+    a, b = (estimate(r[f"effect_{k}_pp"] / 100, r[f"effect_{k}_low_pp"] / 100, r[f"effect_{k}_high_pp"] / 100, "pp")
+            for k in ("a", "b"))  # fmt: skip
+    said = {"fixed": "fixed", "overshot": f"overshot, now {r['verdict_b']}", "still": f"still {r['verdict_a']}",
+            "new": "a new verdict", "unchanged": "unchanged"}[r["outcome"]]  # fmt: skip
+    edited = "" if r["edited"] else " (not edited)"
+    return (f"{r['name']}{edited}: {VERDICT_WORDS[r['verdict_a']]}, {a} → {VERDICT_WORDS[r['verdict_b']]}, {b}: "
+            f"{said}.")  # fmt: skip
+
+
+def verdicts_lead(verdicts: pd.DataFrame) -> str:
+    """The sentence above a comparison's verdict lines
+    (:func:`analysis.experiments.compare_verdicts.verdict_changes`)."""
+    if verdicts.empty:
+        return "No ally was edited and no ally's verdict changed."
+    return (f"Each edited ally, and each whose verdict changed, in the report's measure (its effect on win rate "
+            f"against the average ally, 95% CI, n = {count(verdicts['games'].max())} games per deck), before → "
+            f"after:")  # fmt: skip
+
+
 def one_deck_only_sentence(only: dict[str, list[str]]) -> str:
     """The cards of a comparison in one deck only
     (:func:`analysis.experiments.compare.one_deck_only`), which have no paired row;
@@ -740,7 +769,7 @@ def change_sentence(row: pd.Series) -> str:
     a, b = ((f"{rounded(100 * v, 1):.1f}%" if share else significant(v, 3)) for v in (row["a"], row["b"]))
     difference = estimate(row["difference"], row["difference_low"], row["difference_high"], "pp" if share else "",
                           noun="" if share else row["unit"])  # fmt: skip
-    return f"{row['what']}: {a} → {b}, {difference}, p = {row['p_value']:.2g}"
+    return f"{row['what']}: {a} → {b}, {difference}, p = {p_text(row['p_value'])}"
 
 
 def skilled_allies_text(bot: str, before: int, after: int) -> str:

@@ -1,0 +1,78 @@
+"""Did my edit fix it? Each changed ally's verdict before and after, in the report's measure.
+
+``compare``'s paired table gives each ally's holders' win rate under A and B; a
+designer reads the report's own measure instead: the ally's effect on winning against
+the average ally (:func:`analysis.cards.ally_strength`, the game-stratified conditional
+logit) and its verdict, stronger or weaker beyond the practical threshold, or none. This
+module takes that measure on each deck's run and sets the two side by side for every
+ally whose data differ between the decks (R1.2: symbols, points, ability) and every
+ally whose verdict changes, matched by id. The outcome of each:
+
+========== =====================================================================
+outcome    when
+========== =====================================================================
+fixed      a verdict in A, none in B
+overshot   stronger in A and weaker in B, or weaker in A and stronger in B
+still      the same verdict in both
+new        no verdict in A, one in B
+unchanged  no verdict in either
+========== =====================================================================
+
+Each deck's verdicts are the report's on its own run (Benjamini–Hochberg across the
+deck's allies, the practical threshold), each with its own 95% CI; the paired changes
+of the rest of the comparison follow them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis.cards import ally_strength
+from analysis.data.runs import Run
+from analysis.thresholds import DEFAULT_THRESHOLD_PP
+
+OUTCOMES = ("overshot", "new", "fixed", "still", "unchanged")
+"""The outcomes, in the order the lines are shown: what went wrong first."""
+COLUMNS = ("ally", "name", "edited", "verdict_a", "effect_a_pp", "effect_a_low_pp", "effect_a_high_pp", "verdict_b",
+           "effect_b_pp", "effect_b_low_pp", "effect_b_high_pp", "games", "outcome")  # fmt: skip
+
+
+def outcome(before: str, after: str) -> str:
+    """The outcome of a verdict ``before`` → ``after`` (``stronger``, ``weaker`` or
+    empty for none), as the module docstring's table."""
+    if before and not after:
+        return "fixed"
+    if before and after:
+        return "still" if before == after else "overshot"
+    return "new" if after else "unchanged"
+
+
+def verdict_changes(a: Run, b: Run, edited: set[str], threshold_pp: float = DEFAULT_THRESHOLD_PP) -> pd.DataFrame:
+    """Each ally of both decks, matched by id, whose data differ (``edited``: ids) or
+    whose verdict changes, with its effect against the average ally and verdict in
+    each deck's run, and the outcome (module docstring).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`COLUMNS`: ``ally`` (id), ``name`` (B's), ``edited`` (bool), each deck's
+        ``verdict_*`` (``stronger``, ``weaker`` or empty) and ``effect_*_pp`` with its
+        95% bounds (pp), ``games`` (B's), ``outcome``; the edited allies first, then
+        the worst outcome (:data:`OUTCOMES`), then the largest change.
+    """
+    before, after = (ally_strength([run], threshold_pp=threshold_pp).set_index("ally") for run in (a, b))
+    both = after.index.intersection(before.index)
+    rows = pd.DataFrame({
+        "ally": both, "name": after.loc[both, "name"].to_numpy(), "edited": both.isin(list(edited)),
+        "verdict_a": before.loc[both, "verdict"].fillna("").to_numpy(),
+        **{f"effect_a{s}_pp": before.loc[both, f"effect{s}_pp"].to_numpy() for s in ("", "_low", "_high")},
+        "verdict_b": after.loc[both, "verdict"].fillna("").to_numpy(),
+        **{f"effect_b{s}_pp": after.loc[both, f"effect{s}_pp"].to_numpy() for s in ("", "_low", "_high")},
+        "games": after.loc[both, "games"].to_numpy(),
+    })  # fmt: skip
+    rows["outcome"] = [outcome(x, y) for x, y in zip(rows["verdict_a"], rows["verdict_b"])]
+    rows = rows[rows["edited"] | (rows["verdict_a"] != rows["verdict_b"])]
+    rank = rows["outcome"].map(OUTCOMES.index).to_numpy()
+    size = -np.abs(rows["effect_b_pp"] - rows["effect_a_pp"]).to_numpy()
+    return rows.iloc[np.lexsort((size, rank, ~rows["edited"].to_numpy()))].reset_index(drop=True).reindex(columns=list(COLUMNS))
