@@ -130,7 +130,7 @@ def first_run_phases(cards: str | Path, bot: str = "greedy", n_players: int = 4,
     """
     with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache:
         env = {**os.environ, "NUMBA_NUM_THREADS": "1", **({"NUMBA_CACHE_DIR": cache} if cold else {})}
-        command = [sys.executable, "-c", _FIRST_RUN, str(cards), bot, str(n_players)]
+        command = [sys.executable, "-P", "-c", _FIRST_RUN, str(cards), bot, str(n_players)]  # -P: not the cwd's sim/
         out = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
     return json.loads(out.stdout)
 

@@ -117,3 +117,25 @@ def test_revachol_bench_report_prints_the_table_without_importing_numba(run_dir)
     assert result.returncode == 0, result.stderr
     header, line = result.stdout.strip().splitlines()
     assert header.split()[:2] == ["run", "games"] and line.split()[:2] == ["g3k", "3,000"]
+
+
+@pytest.mark.slow
+def test_the_report_benchmark_runs_no_code_from_the_working_directory(run_dir, tmp_path):
+    """Issue 66 item 8: ``revachol bench --report`` starts ``python -P -m cli`` children,
+    so a ``cli.py``, ``sim/`` and ``analysis/`` in the folder it is run from never run."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    hostile = tmp_path / "hostile"
+    marker = tmp_path / "ran"
+    for name in ("cli.py", "sim/__init__.py", "analysis/__init__.py"):
+        (hostile / name).parent.mkdir(parents=True, exist_ok=True)
+        (hostile / name).write_text(f"open({str(marker)!r}, 'a').write({name!r})\nraise SystemExit(3)\n")
+    script = Path(sys.executable).with_name("revachol")
+    if not script.exists():
+        pytest.skip("the revachol console script is not installed")
+    result = subprocess.run([str(script), "bench", "--report", "--runs", str(run_dir.parent), "--report-games", "3000"],
+                            cwd=hostile, capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert not marker.exists(), marker.read_text()

@@ -25,7 +25,9 @@ from sim.rundir import RunError, read_manifest
 
 DEFAULT_SIZES = (1_000_000, 10_000_000)
 DEFAULT_RUNS = Path("runs") / "report-bench"
-CLI = (sys.executable, "-m", "cli")
+CLI = (sys.executable, "-P", "-m", "cli")
+"""The installed command line in a child process; ``-P`` (Python 3.11) leaves the working
+directory off ``sys.path``, so a ``cli.py``, ``sim/`` or ``analysis/`` there never runs."""
 SAMPLE_SECONDS = 0.1  # how often the memory of the report's processes is read
 
 
