@@ -62,7 +62,13 @@ def main(
     debug: bool = typer.Option(False, "--debug", help="Show the full traceback of an operating-system error (full disk, no permission …) instead of its one line."),
 ) -> None:
     """Balance toolkit for Echoes of Revachol."""
+    from sim.switches import SwitchError, read
+
     ctx.meta[SHOW_TRACEBACK] = debug
+    try:
+        read()  # every REVACHOL_* switch, before any module reads one
+    except SwitchError as exc:
+        _fail(str(exc))
 
 
 def _fail(message: str, code: int = 1) -> None:

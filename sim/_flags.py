@@ -12,5 +12,7 @@ that a cached build of one setting is never loaded for another.
 
 import os
 
-CHECK_INVARIANTS = os.environ.get("REVACHOL_CHECK_INVARIANTS", "0") == "1"
+from sim.switches import INVARIANTS_SWITCH, check_invariants
+
+CHECK_INVARIANTS = check_invariants(os.environ.get(INVARIANTS_SWITCH, ""))  # sim.switches validates it
 FLAGS = {"check_invariants": CHECK_INVARIANTS}  # every switch, for the cache stamp

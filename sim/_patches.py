@@ -38,9 +38,10 @@ import os
 
 import numba
 
+from sim.switches import PATCHES, PATCHES_SWITCH, numba_patches
+
 TESTED = ("0.61", "0.62", "0.63", "0.64", "0.65", "0.66", "0.67", "0.68")
-SWITCH = "REVACHOL_NUMBA_PATCHES"
-PATCHES = ("inline", "split", "engine_index")
+SWITCH = PATCHES_SWITCH
 
 
 def numba_minor(version: str = numba.__version__) -> str:
@@ -60,20 +61,11 @@ def active(setting: str | None = None, version: str = numba.__version__) -> froz
 
     Raises
     ------
-    ValueError
+    sim.switches.SwitchError
         For a list naming a patch not in :data:`PATCHES`.
     """
-    setting = (os.environ.get(SWITCH, "1") if setting is None else setting).strip()
-    if numba_minor(version) not in TESTED or setting == "0":
-        return frozenset()
-    if setting in ("", "1"):
-        return frozenset(PATCHES)
-    names = frozenset(filter(None, (name.strip() for name in setting.split(","))))
-    unknown = names - set(PATCHES)
-    if unknown:
-        raise ValueError(f"{SWITCH}={setting!r}: unknown patch {', '.join(sorted(unknown))}; "
-                         f"valid: 0, 1, or a list of {', '.join(PATCHES)}")  # fmt: skip
-    return names
+    names = numba_patches(os.environ.get(SWITCH, "") if setting is None else setting)
+    return names if numba_minor(version) in TESTED else frozenset()
 
 
 ACTIVE = active()

@@ -26,7 +26,7 @@ def test_the_floor_is_the_named_rung_or_none():
 
 
 def test_an_unknown_rung_name_is_refused_with_the_valid_ones():
-    with pytest.raises(ValueError, match="REVACHOL_COMPILE_RUNG='best': valid: random, greedy, planner, search"):
+    with pytest.raises(ValueError, match="REVACHOL_COMPILE_RUNG='best' is not a valid value; valid: unset, random, greedy, planner, search"):
         ids.compile_floor("best")
 
 

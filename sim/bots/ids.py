@@ -24,6 +24,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
+from sim.switches import RUNG_SWITCH, RUNGS, compile_rung
+
 RANDOM = 0
 SCRIPTED = 1
 UNIFORM = 2
@@ -37,8 +39,7 @@ EXPERT = 7
 # planner's kernels with other weights, so it shares planner's rung; search's
 # playouts seat planner everywhere (sim.bots.search), which sits below it.
 LADDER = ((RANDOM, SCRIPTED, UNIFORM, USER), (GREEDY,), (PLANNER, EXPERT), (SEARCH,))
-RUNG_NAMES = ("random", "greedy", "planner", "search")  # each rung by its first policy's name
-RUNG_SWITCH = "REVACHOL_COMPILE_RUNG"
+RUNG_NAMES = RUNGS  # each rung by its first policy's name (sim.switches, where the switch is validated)
 
 
 def compile_floor(setting: str | None = None) -> int:
@@ -47,15 +48,11 @@ def compile_floor(setting: str | None = None) -> int:
 
     Raises
     ------
-    ValueError
+    sim.switches.SwitchError
         For a name not in :data:`RUNG_NAMES`.
     """
-    setting = (os.environ.get(RUNG_SWITCH, "") if setting is None else setting).strip()
-    if not setting:
-        return 0
-    if setting not in RUNG_NAMES:
-        raise ValueError(f"{RUNG_SWITCH}={setting!r}: valid: {', '.join(RUNG_NAMES)}")
-    return RUNG_NAMES.index(setting)
+    setting = compile_rung(os.environ.get(RUNG_SWITCH, "") if setting is None else setting)
+    return RUNG_NAMES.index(setting) if setting else 0
 
 
 FLOOR = compile_floor()
