@@ -52,6 +52,21 @@ BOTS = ("Built-in bots: random, uniform (every rule path), greedy (the default),
 DOUBLE_ANY_SYMBOL = typer.Option(False, help="Rule option opt_double_any_symbol (A2 may double any symbol in its squad).")
 ONE_SPECIAL_CROWN = typer.Option(False, "--one-special-crown-per-squad", help="Rule option opt_one_special_crown_per_squad (A8: one extra crown per squad, not one per A8 card).")
 EXTRA_PLAY_EXISTING = typer.Option(False, "--extra-play-existing-squad", help="Rule option opt_extra_play_existing_squad (A4: the extra card goes into an existing squad only).")
+def _cores() -> int:
+    """The cores this process may use (its CPU affinity), at least 1."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else max(1, os.cpu_count() or 1)
+
+
+def _capped_jobs(value: int | None) -> int | None:
+    """``--jobs`` as the workers to start: more than this machine's cores is capped to
+    them, with one line saying so; ``-1`` (every core) and ``None`` as given."""
+    if value is not None and value > _cores():
+        typer.echo(f"--jobs {value} is more than this machine's {_cores()} cores: {_cores()} workers", err=True)
+        return _cores()
+    return value
+
+
+JOBS = typer.Option(-1, callback=_capped_jobs, help="Worker processes; -1 uses every core; more than the machine's cores are capped to them.")
 DEBUG = typer.Option(False, help="Run the engine's debug assertions (slower); every bot's choice is checked anyway.")
 STALL_TIMEOUT = typer.Option(60.0, min=1.0, help="Stop the run when no game finished for this many seconds (a bot that never returns, say), keeping the finished chunks.")
 
@@ -125,7 +140,7 @@ def run(
     seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
     runs: Path = typer.Option(Path("runs"), help="Folder that holds the run directories."),
     name: str | None = typer.Option(None, help="Name of the run directory; default: from the card file, its hash, players, bots, games and seed."),
-    jobs: int = typer.Option(-1, help="Worker processes for the games and the report; -1 uses every core."),
+    jobs: int = JOBS,
     quiet: bool = typer.Option(False, help="No progress bar and no findings: print only the report's path."),
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
@@ -213,7 +228,7 @@ def skill_check_command(
     games: int | None = typer.Option(None, "--games", "-n", min=1, help="Skilled games per run: the run's first K games. Default: as many as --minutes allow."),
     minutes: float | None = typer.Option(None, min=0.01, help="The budget in minutes of this machine's cores, from the bot's measured speed (default 4)."),
     bot: str = typer.Option("search", help="The bot of every seat: search, the reference of skilled play, or another bot's specification (the check then speaks of that bot's play)."),
-    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    jobs: int = JOBS,
     quiet: bool = typer.Option(False, help="No progress bar and no table: print the check's sentence and the report's path."),
     scheduler: str | None = typer.Option(None, help="Play on an existing Dask cluster, e.g. tcp://HOST:8786."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and play on it."),
@@ -253,7 +268,7 @@ def bench(
     report_games: list[int] = typer.Option([1_000_000, 10_000_000], min=1, help="With --report: the run sizes, repeat for several."),
     runs: Path = typer.Option(Path("runs") / "report-bench", help="With --report: the folder of the runs, g1m and g10m; complete runs there are reused (only read), missing ones are played there first (greedy, 4 players, seed 0)."),
     dask_local: int | None = typer.Option(None, min=1, help="With --report: time the reports on a local Dask cluster of this many workers."),
-    report_jobs: int | None = typer.Option(None, min=1, help="With --report: the reports' local worker processes (report --jobs; default every core)."),
+    report_jobs: int | None = typer.Option(None, min=1, callback=_capped_jobs, help="With --report: the reports' local worker processes (report --jobs; default every core)."),
 ) -> None:
     """Measure the engine's speed in games/s on one core: the card file and its ability-free variant, with 2 and 4 players. With --report, the report's wall time, peak memory and rows/s instead. A measurement, not a test."""
     if report:
@@ -289,7 +304,7 @@ def simulate(
     bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat: NAME[:key=value,...], e.g. greedy:w_points=2 or greedy:never=harry_du_bois. {BOTS}"),
     shuffle_seats: bool = typer.Option(False, help="Give the bots to the seats in a random order in each game (the first player is random anyway, R2.2)."),
     seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
-    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    jobs: int = JOBS,
     chunk_size: int = typer.Option(25_000, min=1, help="Games per chunk (one Parquet part each, and the unit of --resume)."),
     resume: bool = typer.Option(False, help="Continue an interrupted run in --out, reusing its finished chunks."),
     quiet: bool = typer.Option(False, help="No progress bar."),
@@ -338,7 +353,7 @@ def report(
     quiet: bool = typer.Option(False, help="No progress bar (shown for a million games or more) and no findings: print only the report's path."),
     scheduler: str | None = typer.Option(None, help="Read the run's parts on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see the run at the same path)."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and read the run's parts on it."),
-    jobs: int | None = typer.Option(None, min=1, help="Local worker processes that read the run's parts side by side (default: every core from 200,000 games on); the report is the same whatever their number."),
+    jobs: int | None = typer.Option(None, callback=_capped_jobs, help="Local worker processes that read the run's parts side by side; -1 uses every core (default: every core from 200,000 games on, one below); the report is the same whatever their number."),
     section: list[str] = typer.Option([], help="Also print this section of the report in the terminal, by title (e.g. \"card strength\"; repeat for several; all for every section): its answers, notes and tables, as the page shows them."),
 ) -> None:
     """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the Findings that open the page (the first eight, most important first) and the path of the HTML file."""
@@ -356,7 +371,7 @@ def report(
         report = build_report(run_dir, out, include_unfinished, threshold,
                               target_turns=(target.low, target.high) if target else None, bot=bot,
                               progress=False if quiet else None, scheduler=scheduler, dask_local=dask_local,
-                              workers=jobs)  # fmt: skip
+                              workers=_cores() if jobs == -1 else jobs)  # fmt: skip
     except (RunError, DeckError, ValueError) as exc:
         _fail(str(exc).replace("\n", "; "))
     titles = {s.title.lower(): s for s in report.sections}
@@ -409,7 +424,7 @@ def compare(
     bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat (NAME[:key=value,...], see simulate --help). {BOTS}"),
     seed: int = typer.Option(0, help="Root seed shared by both decks: the same deals and dice (common random numbers)."),
     out: Path | None = typer.Option(None, help="Where to write; default runs/compare-A-vs-B-..."),
-    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    jobs: int = JOBS,
     quiet: bool = typer.Option(False, help="No progress bar."),
     skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play both decks' first games with search, the reference of skilled play, in every seat (as many as 4 minutes of this machine's cores play, shared by the two decks) and say which changes depend on skill. Default: on only when it costs no more than the comparison, which search never does beside greedy or planner."),
     until_settled: bool = typer.Option(False, "--until-settled", help="Play both decks in rounds of --round-games games on the same seeds and stop when every change B − A is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within its practical threshold (2 pp for a rate, 5 turns, 0.5 morale-loss events); or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the comparison."),
@@ -476,7 +491,7 @@ def card_value(
     bot: list[str] = typer.Option(["greedy"], help="The bot of seat 0, the one restricted; give it twice, e.g. --bot search --bot planner, for a different bot in every other seat (card strength for a skilled player among weaker ones)."),
     seed: int = typer.Option(0, help="Root seed shared by every run (common random numbers)."),
     out: Path | None = typer.Option(None, help="Where to write the runs and card_value.csv; default runs/card-value-..."),
-    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    jobs: int = JOBS,
 ) -> None:
     """Causal card value by restricted play (Jaffe et al. 2012): for each ally, seat 0's bot may not play it, on the same deals as a run where it may not play a plain reference ally; the value is seat 0's win rate without the reference minus without the ally (positive: worth more than a plain ally), in pp with paired 95% CIs, exact McNemar tests and Benjamini–Hochberg flags, beside the value against no restriction, the value per game in which seat 0 held the ally, and the report's correlational IWD. Writes card_value.csv and prints the table."""
     from analysis.experiments.card_value import card_values, write_card_values
@@ -521,7 +536,7 @@ def sweep(
     bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat."),
     seed: int = typer.Option(0, help="Root seed shared by every value (common random numbers)."),
     out: Path | None = typer.Option(None, help="Where to write; default runs/sweep-CARD-FIELD-..."),
-    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    jobs: int = JOBS,
 ) -> None:
     """Vary one field of one card over a list of values, play the same games for each, and show how the chosen metrics respond: each point with its n and 95% CI, and the paired difference between neighbouring values with its 95% CI (common random numbers). Writes sweep.csv, sweep_differences.csv and sweep.png."""
     import yaml
@@ -569,7 +584,7 @@ def tune(
     bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat."),
     seed: int = typer.Option(0, help="Root seed shared by every candidate (common random numbers)."),
     out: Path | None = typer.Option(None, help="Where to write; default runs/tune-..."),
-    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    jobs: int = JOBS,
 ) -> None:
     """Search card fields towards your targets (SciPy's differential evolution over integer fields; each candidate plays the same games on the search seed). Prints the proposal as a diff of the card file and writes proposal.yaml; then plays the original and the proposal again on a fresh hold-out seed and reports that comparison (compare.html, and the targets' values reached), since the in-sample figures of the winner flatter it."""
     from analysis.report.terminal import print_table
@@ -608,7 +623,7 @@ def advise(
     seed: int = typer.Option(0, help="The search seed: every candidate plays the same games (common random numbers); the result is measured on a hold-out seed the search never uses."),
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (as in the report)."),
     out: Path | None = typer.Option(None, help="Where to write; default runs/advise-..."),
-    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    jobs: int = JOBS,
     lock: list[str] = typer.Option([], help="A field never to edit, CARD.FIELD (repeat), e.g. evrart_claire.symbols; a card's own locked: list counts too."),
     only_estimated: bool = typer.Option(False, help="Edit only the fields a card lists under estimated: (never a printed value)."),
     target_turns: str | None = typer.Option(None, help="Mean turns per game to keep within, LO..HI (e.g. 50..60), instead of within 5% of the original's; the same as --target turns=LO..HI."),
@@ -732,7 +747,7 @@ def skill(
     trace_games: int = typer.Option(2_000, min=1, help="Skill trace: games per budget (2 players, as Ludii's skill trace); at 2,000 a gain over 50% of about 2.2 pp is significant (Wilson 95%)."),
     seed: int = typer.Option(0, help="Root seed shared by every run."),
     out: Path | None = typer.Option(None, help="Where to write the runs and the report; default runs/skill-..."),
-    jobs: int = typer.Option(-1, help="Worker processes; -1 uses every core."),
+    jobs: int = JOBS,
     quiet: bool = typer.Option(False, help="No progress bar."),
     scheduler: str | None = typer.Option(None, help="Play the matches on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see OUT at the same path): a trace point at a large budget costs hours of CPU."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and play the matches on it."),

@@ -287,3 +287,16 @@ def test_plan_prints_the_games_per_section_and_one_line_for_a_path_that_is_not_a
     assert refused.stderr.count("\n") == 1 and refused.stderr.startswith("error: ")
     unit = revachol("plan", str(run_dir), "--effect", "1 point")
     assert unit.returncode == 1 and unit.stderr.strip() == "error: '1 point': write the effect in pp, e.g. 1pp or 1"
+
+
+def test_jobs_beyond_the_machines_cores_are_capped_with_one_line(tmp_path):
+    """Issue 66 item 6: --jobs 64 on a machine of fewer cores starts as many workers as
+    it has cores (the manifest records them), saying so in one line; -1 is every core
+    for the report too."""
+    cores = len(os.sched_getaffinity(0))
+    result = revachol("simulate", "-n", "200", "--jobs", "64", "--quiet", "--out", str(tmp_path / "run"))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [f"--jobs 64 is more than this machine's {cores} cores: {cores} workers"]
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["timings"]["runs"][0]["n_jobs"] == cores
+    report = revachol("report", str(tmp_path / "run"), "--jobs", "-1", "--quiet")
+    assert report.returncode == 0 and report.stderr == "", report.stderr
