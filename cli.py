@@ -799,7 +799,7 @@ def train_expert(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file the weights are trained on."),
     out: Path | None = typer.Option(None, help="The weights file to write (default: the package's own, sim/bots/expert_weights.json)."),
 ) -> None:
-    """Train the expert bot's weights by CMA-ES against planner (docs/BOTS.md). Needs the training extra: pip install 'revachol-balance[train]'. Prints one line per generation."""
+    """Train the expert bot's weights by CMA-ES against planner (docs/BOTS.md). Needs the training extra: pip install 'revachol-balance\\[train]'. Prints one line per generation."""
     import shlex
     import sys
 

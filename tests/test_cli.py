@@ -300,3 +300,9 @@ def test_jobs_beyond_the_machines_cores_are_capped_with_one_line(tmp_path):
     assert json.loads((tmp_path / "run" / "manifest.json").read_text())["timings"]["runs"][0]["n_jobs"] == cores
     report = revachol("report", str(tmp_path / "run"), "--jobs", "-1", "--quiet")
     assert report.returncode == 0 and report.stderr == "", report.stderr
+
+
+def test_help_shows_the_training_extra_as_written():
+    """Issue 68 item 7: rich markup took ``[train]`` for a tag and dropped it."""
+    result = revachol("train-expert", "--help")
+    assert result.returncode == 0 and "pip install 'revachol-balance[train]'" in " ".join(result.stdout.split())
