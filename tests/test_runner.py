@@ -256,6 +256,27 @@ def test_report_on_a_damaged_part_is_one_clear_line(tmp_path):
     assert "part players/part-00001.parquet: not readable Parquet" in line and "--resume" in line
 
 
+@pytest.mark.parametrize("how", ["dev_zero", "moved_out", "fifo"])
+def test_a_part_that_is_not_a_regular_file_is_refused_unread_and_resume_replays_it(tmp_path, how):
+    """Issue 66 item 5: a part replaced by a link to /dev/zero (reading it never ends),
+    moved out and linked back, or replaced by a FIFO (opening it blocks) is refused
+    before it is opened, in one line naming it; resume plays its chunk again."""
+    out = simulate(CARDS, 300, tmp_path / "run", players=2, seed=1, n_jobs=1, chunk_size=100, progress=False)
+    before = tables(out)
+    part = out / "games" / "part-00001.parquet"
+    if how == "moved_out":
+        part.rename(tmp_path / "elsewhere.parquet")
+        part.symlink_to(tmp_path / "elsewhere.parquet")
+    else:
+        part.unlink()
+        part.symlink_to("/dev/zero") if how == "dev_zero" else os.mkfifo(part)
+    with pytest.raises(RunError, match=r"part games/part-00001.parquet: not a regular file inside the run directory"):
+        check_parts(out, read_manifest(out))
+    simulate(CARDS, 300, out, players=2, seed=1, n_jobs=1, chunk_size=100, progress=False, resume=True)
+    assert not part.is_symlink() and part.is_file()
+    assert_same_tables(before, tables(out))
+
+
 def test_bad_jobs_or_seed_leave_the_directory_usable_by_the_corrected_command(tmp_path):
     out = tmp_path / "run"
     with pytest.raises(ValueError, match="n_jobs"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import uuid
 from pathlib import Path
 
@@ -68,6 +69,13 @@ def write_part(frame: pl.DataFrame, final: Path) -> dict:
     return record
 
 
+def _regular(path: Path) -> bool:
+    """Whether ``path`` is a regular file reached without a symbolic link from its
+    table's folder (Git's rule for its object store: a link out of it is never
+    followed): a hard link, as a donor's chunk is taken (:mod:`sim.runner`), is one."""
+    return not path.parent.is_symlink() and stat.S_ISREG(os.lstat(path).st_mode)
+
+
 def part_problem(path: Path, first_game: int, n_games: int, rows: int, recorded: dict | None) -> str | None:
     """What is wrong with one part, or None when it is sound.
 
@@ -93,8 +101,10 @@ def part_problem(path: Path, first_game: int, n_games: int, rows: int, recorded:
     str or None
         A short phrase such as ``"missing"`` or ``"12 rows, expected 40"``.
     """
-    if not path.exists():
+    if not os.path.lexists(path):
         return "missing"
+    if not _regular(path):
+        return "not a regular file inside the run directory (a link, a device or a FIFO): refused, never read"
     digest = sha256(path) if isinstance(recorded, dict) else None
     if digest is not None and digest == recorded.get("sha256"):
         return None  # bit for bit the part its writer recorded: its games and rows need no reading
