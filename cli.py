@@ -161,6 +161,7 @@ def run(
     from sim.runner import RunError, RunStopped, run_name
     from sim.runner import simulate as play
     from sim.bots.speed import SKILL_CHECK_MINUTES, games_in
+    from sim.rundir.lock import LockedError, job_locked
     from sim.skilled import SKILLED_BOT, by_default, play_skilled
 
     counts = _player_counts(players)
@@ -175,25 +176,26 @@ def run(
     outs = [runs / base] if len(counts) == 1 else [runs / base / f"{n}p" for n in counts]
     skilled = {n: by_default(bot, n, points_blind) if skill_check is None else skill_check for n in counts}
     try:
-        for n, out in zip(counts, outs):
-            if until_settled:
-                stopping = play_until_settled(deck, out, n, bots, seed, jobs, max_games, round_games,
-                                              threshold_pp=threshold, options=RuleOptions(debug=debug), cards_file=cards,
-                                              progress=None if not quiet else False, stall_timeout=stall_timeout)  # fmt: skip
-                games = stopping.games
-            else:
-                play(deck, games, out, n, bots, seed, jobs, RuleOptions(debug=debug), resume=(out / "manifest.json").exists(),
-                     progress=None if not quiet else False, cards_file=cards, stall_timeout=stall_timeout)  # fmt: skip
-            if points_blind:
-                play_points_blind(out, jobs, progress=None if not quiet else False)
-            if skilled[n]:
-                play_skilled(out, jobs, progress=None if not quiet else False,
-                             games=games_in(SKILL_CHECK_MINUTES, n))  # fmt: skip
-        report = build_report(outs, out=runs / base / "report", threshold_pp=threshold,
-                              workers=jobs if jobs > 0 else None)  # fmt: skip
+        with job_locked(runs / base):  # the games, the companions and the report: one job at a time
+            for n, out in zip(counts, outs):
+                if until_settled:
+                    stopping = play_until_settled(deck, out, n, bots, seed, jobs, max_games, round_games,
+                                                  threshold_pp=threshold, options=RuleOptions(debug=debug), cards_file=cards,
+                                                  progress=None if not quiet else False, stall_timeout=stall_timeout)  # fmt: skip
+                    games = stopping.games
+                else:
+                    play(deck, games, out, n, bots, seed, jobs, RuleOptions(debug=debug), resume=(out / "manifest.json").exists(),
+                         progress=None if not quiet else False, cards_file=cards, stall_timeout=stall_timeout)  # fmt: skip
+                if points_blind:
+                    play_points_blind(out, jobs, progress=None if not quiet else False)
+                if skilled[n]:
+                    play_skilled(out, jobs, progress=None if not quiet else False,
+                                 games=games_in(SKILL_CHECK_MINUTES, n))  # fmt: skip
+            report = build_report(outs, out=runs / base / "report", threshold_pp=threshold,
+                                  workers=jobs if jobs > 0 else None)  # fmt: skip
     except RunStopped as exc:
         _stopped(exc, resume=False)  # run resumes by itself
-    except (RunError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
+    except (RunError, LockedError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
     if quiet:
         typer.echo(str(report.path))
@@ -241,6 +243,7 @@ def skill_check_command(
     from analysis.report.terminal import print_skill_check
     from analysis.report.words import skill_check_lines
     from sim.rundir import RunError
+    from sim.rundir.lock import LockedError
     from sim.runner import RunStopped
 
     try:
@@ -248,7 +251,7 @@ def skill_check_command(
                            scheduler=scheduler, dask_local=dask_local)  # fmt: skip
     except RunStopped as exc:
         _stopped(exc, resume=False)  # the same command continues
-    except (RunError, ValueError) as exc:
+    except (RunError, LockedError, ValueError) as exc:
         _fail(str(exc))
     check = done.report.tables.get("skill_check")
     if not quiet and check is not None and not check.empty:

@@ -306,3 +306,26 @@ def test_help_shows_the_training_extra_as_written():
     """Issue 68 item 7: rich markup took ``[train]`` for a tag and dropped it."""
     result = revachol("train-expert", "--help")
     assert result.returncode == 0 and "pip install 'revachol-balance[train]'" in " ".join(result.stdout.split())
+
+
+def test_a_second_job_on_a_run_in_use_is_refused_in_one_line_from_its_games_to_its_report(tmp_path):
+    """Issue 66 item 7: the job lock is held from a job's first game to its last file
+    (here held by this process, as a first job would through its companions and
+    report); a second revachol run or skill-check on the same run is refused in one line
+    naming the holder, and runs once the first is done."""
+    from sim.rundir.lock import job_locked
+
+    args = ("run", "-n", "300", "--players", "2", "--jobs", "1", "--no-points-blind", "--runs", str(tmp_path),
+            "--name", "same", "--quiet")  # fmt: skip
+    with job_locked(tmp_path / "same"):
+        refused = revachol(*args)
+        assert not (tmp_path / "same" / "manifest.json").exists()  # not a game played beside the first job
+    assert revachol(*args).returncode == 0 and (tmp_path / "same" / "report" / "report.html").exists()
+    with job_locked(tmp_path / "same"):  # a first job rebuilding its report, say
+        again = revachol(*args)
+        checked = revachol("skill-check", str(tmp_path / "same"), "--games", "100")
+    for result in (refused, again, checked):
+        assert result.returncode == 1 and result.stdout == "", result.stderr
+        (line,) = result.stderr.splitlines()
+        assert line.startswith(f"error: {tmp_path / 'same'} is in use by another revachol job, process {os.getpid()}")
+    assert not (tmp_path / "same" / "skilled").exists()

@@ -19,6 +19,7 @@ from analysis.report.page import build_report
 from analysis.report.writer import WrittenReport
 from sim.bots.speed import SKILL_CHECK_MINUTES, SKILLED_REFERENCE_BOT, games_in
 from sim.rundir import MANIFEST, RunError, read_manifest
+from sim.rundir.lock import job_locked
 
 
 @dataclass(frozen=True)
@@ -77,17 +78,19 @@ def check_skill(run: str | Path, games: int | None = None, minutes: float | None
         For minutes with a bot whose speed was not measured.
     sim.rundir.RunError, sim.runner.RunStopped
         As :func:`sim.skilled.play_skilled`.
+    sim.rundir.lock.LockedError
+        When another job (``revachol run`` or ``skill-check``) holds the run.
     """
     from sim.skilled import play_skilled  # the engine: only to play
 
     dirs = run_dirs(run)
     played = []
-    for path in dirs:
-        players = int(read_manifest(path)["n_players"])
-        wanted = games if games is not None else games_in(minutes or SKILL_CHECK_MINUTES, players, bot)
-        companion = play_skilled(path, n_jobs, progress, scheduler, dask_local, bot=bot, games=wanted)
-        played.append(int(read_manifest(companion)["n_games"]))
-    out = Path(run) / "report"
-    report = build_report(dirs, out=out, progress=progress, scheduler=scheduler, dask_local=dask_local,
-                          workers=n_jobs if n_jobs > 0 else None)  # fmt: skip
+    with job_locked(Path(run)):  # the skilled games and the report: one job at a time (revachol run's lock)
+        for path in dirs:
+            players = int(read_manifest(path)["n_players"])
+            wanted = games if games is not None else games_in(minutes or SKILL_CHECK_MINUTES, players, bot)
+            companion = play_skilled(path, n_jobs, progress, scheduler, dask_local, bot=bot, games=wanted)
+            played.append(int(read_manifest(companion)["n_games"]))
+        report = build_report(dirs, out=Path(run) / "report", progress=progress, scheduler=scheduler,
+                              dask_local=dask_local, workers=n_jobs if n_jobs > 0 else None)  # fmt: skip
     return SkillCheck(tuple(dirs), tuple(played), report)

@@ -20,39 +20,57 @@ from filelock import FileLock, Timeout
 
 LOCK = ".lock"
 HOLDER = ".lock.holder"
-FILES = (LOCK, HOLDER)
+JOB_LOCK = ".job.lock"  # a whole job's: its games, companions, skill check and report (job_locked)
+FILES = (LOCK, HOLDER, JOB_LOCK, JOB_LOCK + ".holder")
 
 
 class LockedError(Exception):
     """The run directory is being written by another process."""
 
 
-def _holder(out_dir: Path) -> str:
+def _holder(out_dir: Path, holder: str = HOLDER) -> str:
     try:
-        who = json.loads((out_dir / HOLDER).read_text(encoding="utf-8"))
+        who = json.loads((out_dir / holder).read_text(encoding="utf-8"))
         return f"process {int(who['pid'])} on {str(who['host'])[:100]} (since {str(who['since'])[:40]})"
     except (OSError, ValueError, KeyError, TypeError):
         return "another process"
 
 
 @contextlib.contextmanager
-def locked(out_dir: Path) -> Iterator[None]:
-    """Hold ``out_dir``'s lock for the duration of the block; ``out_dir`` must exist.
+def locked(out_dir: Path, name: str = LOCK, what: str = "is being written by") -> Iterator[None]:
+    """Hold ``out_dir``'s lock ``name`` for the duration of the block; ``out_dir`` must exist.
 
     Raises
     ------
     LockedError
         At once, naming the holder, when another process holds the lock.
     """
-    lock = FileLock(out_dir / LOCK, timeout=0)
+    lock, holder = FileLock(out_dir / name, timeout=0), f"{name}.holder" if name != LOCK else HOLDER
     try:
         lock.acquire()
     except Timeout:
-        raise LockedError(f"{out_dir} is being written by {_holder(out_dir)}; wait for it to finish, or stop it") from None
+        raise LockedError(f"{out_dir} {what} {_holder(out_dir, holder)}; wait for it to finish, or stop it") from None
     try:
         since = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        (out_dir / HOLDER).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "since": since}))
+        (out_dir / holder).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "since": since}))
         yield
     finally:
-        (out_dir / HOLDER).unlink(missing_ok=True)
+        (out_dir / holder).unlink(missing_ok=True)
         lock.release()
+
+
+@contextlib.contextmanager
+def job_locked(out_dir: Path) -> Iterator[None]:
+    """Hold ``out_dir``'s job lock (:data:`JOB_LOCK`, apart from the writer's lock that
+    each run takes inside it) from a job's first game to its last file: the games, the
+    companions, the skill check and the report of ``revachol run`` or ``skill-check``.
+    Creates ``out_dir``.
+
+    Raises
+    ------
+    LockedError
+        At once, naming the holder, when another job holds it.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with locked(out_dir, JOB_LOCK, "is in use by another revachol job,"):
+        yield
