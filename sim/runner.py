@@ -52,7 +52,7 @@ from sim.rundir import (DECK_COPY, MANIFEST, TABLES, RunError, RunSpec, chunk_pr
                         read_manifest, recorded_parts, write_json)
 from sim.rundir.lock import FILES as LOCK_FILES
 from sim.rundir.lock import LockedError, locked
-from sim.rundir.parts import part_problem, temporary_name, write_part
+from sim.rundir.parts import part_problem, sha256, temporary_name, write_part
 from sim.rules import RULES_VERSION
 from sim.state import MAX_PLAYERS, new_state
 from sim.supervisor import DEFAULT_STALL_SECONDS, Stalled, Stopped, beat, supervised
@@ -117,6 +117,13 @@ def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSp
     return chunk, n, time.perf_counter() - start, written
 
 
+def bot_files(bots: list[BotSpec]) -> dict[str, str]:
+    """The SHA-256 of each user bot's file (:mod:`sim.bots.user`), by its path as given:
+    part of a run's identity, so that a bot file edited since is never resumed as the
+    run's bot (:func:`_same_run`). Raises OSError when a file cannot be read."""
+    return {bot.source: sha256(Path(bot.source)) for bot in bots if bot.source}
+
+
 def _manifest(spec: RunSpec, cards_file: str, bots: list[BotSpec]) -> dict:
     return {
         "toolkit_version": __version__,
@@ -127,6 +134,7 @@ def _manifest(spec: RunSpec, cards_file: str, bots: list[BotSpec]) -> dict:
         "n_players": spec.n_players,
         "bots": list(spec.bots),
         "bot_params": [bot.settings for bot in bots],
+        "bot_files": bot_files(bots),
         "root_seed": spec.seed,
         "chunk_size": spec.chunk_size,
         "rule_options": spec.options,
@@ -142,13 +150,16 @@ def _same_run(old: dict, new: dict) -> list[str]:
     (``search``) means its defaults of the day, so the parameters it resolved to
     (``bot_params``) are compared too: resuming a run whose bot has new defaults since
     would mix two bots in one run. Manifests written before they were recorded are
-    compared by label only. ``n_games`` may grow (never shrink): game ``i``'s random
+    compared by label only. A user bot's file must be the one played, to the byte
+    (``bot_files``, :func:`bot_files`). ``n_games`` may grow (never shrink): game ``i``'s random
     streams depend only on the root seed and ``i`` (:mod:`sim.rng`), so chunk ``k`` holds
     the same games whatever the run's size, and resuming with more games plays on (a
     last chunk that was short is replayed whole)."""
     keys = ("deck_hash", "n_games", "n_players", "bots", "root_seed", "chunk_size", "rule_options", "rules_version")
     differ = [key for key in keys if old.get(key) != new.get(key)
               and not (key == "n_games" and isinstance(old.get(key), int) and old[key] < new[key])]
+    differ += [f"bot file {path} (changed since this run was played: use a new --name or a new --out)"
+               for path, digest in new.get("bot_files", {}).items() if (old.get("bot_files") or {}).get(path) != digest]
     if "bots" in differ or "bot_params" not in old or old["bot_params"] == new["bot_params"]:
         return differ
     recorded = old["bot_params"]

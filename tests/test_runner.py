@@ -3,8 +3,10 @@
 import contextlib
 import errno
 import functools
+import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -275,6 +277,21 @@ def test_a_part_that_is_not_a_regular_file_is_refused_unread_and_resume_replays_
     simulate(CARDS, 300, out, players=2, seed=1, n_jobs=1, chunk_size=100, progress=False, resume=True)
     assert not part.is_symlink() and part.is_file()
     assert_same_tables(before, tables(out))
+
+
+def test_a_run_of_a_bot_file_edited_since_is_refused_not_resumed_as_its_bot(tmp_path):
+    """Issue 66 item 3: the run records each user bot file's SHA-256; a rerun or resume
+    after the file changed is refused in one line naming the file, never reported as
+    the edited bot's games; the same file, to the byte, resumes."""
+    bot_file = tmp_path / "mine.py"
+    bot_file.write_text((ROOT / "examples" / "mybots.py").read_text(encoding="utf-8"), encoding="utf-8")
+    spec = f"{bot_file}:careful"
+    out = simulate(CARDS, 100, tmp_path / "run", players=2, bots=spec, seed=1, n_jobs=1, progress=False)
+    assert read_manifest(out)["bot_files"] == {str(bot_file): hashlib.sha256(bot_file.read_bytes()).hexdigest()}
+    simulate(CARDS, 200, out, players=2, bots=spec, seed=1, n_jobs=1, progress=False, resume=True)  # the same file
+    bot_file.write_text(bot_file.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    with pytest.raises(RunError, match=f"bot file {re.escape(str(bot_file))} \\(changed since this run was played"):
+        simulate(CARDS, 200, out, players=2, bots=spec, seed=1, n_jobs=1, progress=False, resume=True)
 
 
 def test_bad_jobs_or_seed_leave_the_directory_usable_by_the_corrected_command(tmp_path):
