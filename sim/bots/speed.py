@@ -25,7 +25,7 @@ GAMES_PER_SECOND = {  # bot: games/s on one core at (2, 4) players, default deck
     "greedy": (39_216, 40_207),
     "planner": (18_762, 21_096),
     "expert": (13_608, 21_520),
-    "search": (2.2, 2.2),  # about 0.45 s of a core per 2-player game (docs/BOTS.md); slower at 4 players
+    "search": (2.5, 3.5),  # 0.40 and 0.29 core-s per game: benchmarks/reference/search-{2,4}p-seed52-4000g.csv
 }
 """Measured engine speed of the built-in bots, for :func:`sim.skilled.by_default`'s estimate of
 cost; 3 players take the mean of 2 and 4."""
@@ -45,7 +45,7 @@ SKILLED_CHUNK = 100
 """Games per chunk of a skilled companion (:mod:`sim.skilled`): the unit a stopped
 skill check keeps, and the step of its budget."""
 
-SKILL_CHECK_MINUTES = 4.0
+SKILL_CHECK_MINUTES = 3.0
 """The skill check's default budget, in minutes of this machine's cores."""
 
 
