@@ -8,6 +8,8 @@ more or fewer is not (planted). One small end-to-end test plays real games with
 their points-blind companion."""
 
 import json
+import os
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -177,8 +179,9 @@ def test_the_calibration_reads_difficulty_from_the_companion_and_falls_back_to_a
     manifest = json.loads((small_run / "manifest.json").read_text())
     bare = tmp_path / "bare"
     bare.mkdir()
-    for part in ("games", "players", "cards", "cards.yaml"):
-        (bare / part).symlink_to(small_run / part)
+    for table in ("games", "players", "cards"):  # hard links: a run's parts are regular files in it, never links
+        shutil.copytree(small_run / table, bare / table, copy_function=os.link)
+    shutil.copy(small_run / "cards.yaml", bare / "cards.yaml")
     (bare / "manifest.json").write_text(json.dumps({k: v for k, v in manifest.items() if k != "companions"}))
     fallback = task_calibration(bare, resamples=499)
     assert (fallback["difficulty"] == AS_PLAYED).all() and fallback["points_blind_rate"].isna().all()

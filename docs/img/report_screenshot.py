@@ -1,7 +1,7 @@
 """Make the README's screenshot, ``docs/img/report-first-screen.png``: the first 1400 × 900
 screen of the balance report of the quick start's run (100,000 four-player ``greedy``
-games of the default ``cards.yaml``, seed 0, with its points-blind and skilled
-companions, as ``revachol run`` plays them), in headless Chromium (Debian's ``chromium``).
+games of the default ``cards.yaml``, seed 0, with its points-blind companion, as
+``revachol run`` plays it), in headless Chromium (Debian's ``chromium``).
 
 Run it from the repository root with the change that alters the report's first screen,
 and commit the picture with that change::
@@ -36,14 +36,12 @@ def main() -> None:
     from sim.cards import load_deck
     from sim.points_blind import play_points_blind
     from sim.runner import run_name, simulate
-    from sim.skilled import play_skilled
 
     cards = ROOT / "cards.yaml"
     run = ROOT / "runs" / run_name(cards, load_deck(cards), 100_000, 0, players=4, bots="greedy")  # as revachol run names it
     simulate(cards, 100_000, run, players=4, bots="greedy", seed=0, resume=(run / "manifest.json").exists(),
              progress=False)  # fmt: skip
     play_points_blind(run, -1, progress=False)
-    play_skilled(run, -1, progress=False)
     page = build_report([run]).path
     with tempfile.TemporaryDirectory() as profile:
         subprocess.run([browser, *FLAGS, f"--user-data-dir={profile}", f"--screenshot={PICTURE}", page.as_uri()],

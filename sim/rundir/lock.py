@@ -64,13 +64,20 @@ def job_locked(out_dir: Path) -> Iterator[None]:
     """Hold ``out_dir``'s job lock (:data:`JOB_LOCK`, apart from the writer's lock that
     each run takes inside it) from a job's first game to its last file: the games, the
     companions, the skill check and the report of ``revachol run`` or ``skill-check``.
-    Creates ``out_dir``.
+    Creates ``out_dir``, and removes it again when the job wrote nothing in it.
 
     Raises
     ------
     LockedError
         At once, naming the holder, when another job holds it.
     """
+    created = not out_dir.exists()
     out_dir.mkdir(parents=True, exist_ok=True)
-    with locked(out_dir, JOB_LOCK, "is in use by another revachol job,"):
-        yield
+    try:
+        with locked(out_dir, JOB_LOCK, "is in use by another revachol job,"):
+            yield
+    finally:
+        if created and all(path.name in FILES for path in out_dir.iterdir()):  # a job refused before its first
+            for path in out_dir.iterdir():  # file leaves no directory behind
+                path.unlink()
+            out_dir.rmdir()
