@@ -75,11 +75,15 @@ def summary(run: Path) -> pd.DataFrame:
     return table.assign(core_seconds_per_game=round(seconds, 5))
 
 
-def distance(bot: pd.DataFrame, reference: pd.DataFrame) -> float:
+def distance(bot: pd.DataFrame, reference: pd.DataFrame, noise: bool = False) -> float:
     """``D(b) = Σ[(x_b − x_search)² − (se_b² + se_search²)]`` over the rows both hold,
-    matched by kind and subject; ``se`` from each 95% CI."""
+    matched by kind and subject; ``se`` from each 95% CI. With ``noise``, the
+    subtracted ``Σ(se_b² + se_search²)`` instead: what sampling alone adds, the scale
+    against which a gap is told from none."""
     both = bot.merge(reference, on=["kind", "subject"], suffixes=("_b", "_s"))
     se_b, se_s = ((both[f"high_{k}"] - both[f"low_{k}"]) / (2 * Z) for k in ("b", "s"))
+    if noise:
+        return float((se_b**2 + se_s**2).sum())
     return float(((both["value_b"] - both["value_s"]) ** 2 - (se_b**2 + se_s**2)).sum())
 
 
@@ -143,6 +147,10 @@ def main() -> None:
     print(f"against {args.reference.name} ({int(reference['n'].iloc[0]):,} search games, "
           f"{reference['core_seconds_per_game'].iloc[0]:.3f} core s/game):")
     print(agreement(bots, reference).to_string(index=False))
+    for name, kind in (("allies", "ally"), ("morale", "morale"), ("turns", "length")):  # is greedy's gap beyond noise?
+        greedy, ref = bots["greedy"][bots["greedy"]["kind"] == kind], reference[reference["kind"] == kind]
+        print(f"{name}: greedy's gap D = {distance(greedy, ref):.4g}, sampling's share Σ(se²) = "
+              f"{distance(greedy, ref, noise=True):.4g}: a share closed is readable only where D is several times it")
 
 
 def _of(path: Path) -> tuple[int, int]:

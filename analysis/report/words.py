@@ -344,7 +344,7 @@ def _skill_check_finding(r: pd.Series) -> str:
     return (f"{r['subject'][:1].upper()}{r['subject'][1:]} depends on skill: {SKILL_MEASURES[r['kind']]} is "
             f"{_measure(r['kind'], r['value'], r['low'], r['high'], r['unit'], n=r['n'])} with {bots}, and "
             f"{_measure(r['kind'], r['skilled'], r['skilled_low'], r['skilled_high'], r['unit'])} with "
-            f"{r['skilled_bot']} in every seat: a change of {_difference(r)}.")  # fmt: skip
+            f"{r['skilled_bot']} in every seat ({_skilled_games(r)}): a change of {_difference(r)}.")  # fmt: skip
 
 
 FINDINGS = {  # kind: its sentence, a function of the table's row (and the finding's extra facts)
