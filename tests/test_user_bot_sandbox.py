@@ -161,6 +161,24 @@ def test_a_bot_that_writes_to_its_observation_or_the_deck_is_refused_when_loaded
     assert message.endswith("a bot may not change its observation (obs is read-only)")
 
 
+@pytest.mark.parametrize(("body", "line", "reason"), [
+    ("return 1180591620717411303424", "line 10: return 1180591620717411303424", "Int value is too large"),
+    ("return len([1, 2]) + helper(n_options)", "line 10: return len([1, 2]) + helper(n_options)",
+     "Untyped global name 'helper'"),
+])  # fmt: skip
+def test_a_bot_that_does_not_compile_is_refused_naming_its_line_and_numbas_reason(tmp_path, body, line, reason):
+    """Issue 66 item 2: an integer no int64 holds, or a call of a plain Python helper,
+    was refused with "Failed in nopython mode pipeline (step: nopython frontend)" alone;
+    now the line numba points to and its own reason, in one line."""
+    path = bot_file(tmp_path, body, name=f"untyped{abs(hash(body))}.py")
+    helper = "def helper(n):  # plain Python, not compiled\n    return n - 1\n\n\n@bot()"
+    path.write_text(path.read_text(encoding="utf-8").replace("@bot()", helper), encoding="utf-8")
+    with pytest.raises(ValueError) as caught:
+        parse_bot(f"{path}:b")
+    message = str(caught.value)
+    assert message.startswith(f"bot file {path}: TypingError: {line}: {reason}") and "\n" not in message
+
+
 def test_cli_a_bot_file_that_calls_sys_exit_at_import_is_one_clear_error(tmp_path):
     """Before, ``sys.exit(0)`` in the bot file ended simulate silently with exit code 0."""
     path = tmp_path / "quitter.py"

@@ -246,6 +246,8 @@ def load_bot(path: str, name: str) -> UserBot:
 
 
 ANSI_CODE = re.compile(r"\x1b\[[0-9;]*m")
+_NOT_A_REASON = ("File ", "During:", "<source", "def ", "^", "- Resolution failure", "Enable logging")
+"""Lines of numba's message that say where or when, not what could not be typed."""
 
 
 def _error_detail(exc: BaseException, file_name: str) -> str:
@@ -257,15 +259,17 @@ def _error_detail(exc: BaseException, file_name: str) -> str:
     hidden = next((line for line in lines if "Unknown attribute" in line), None)
     if hidden:
         return f"{hidden.split(' of type ')[0]}: a bot sees only {', '.join(VISIBLE)}"
+    places = [i for i, line in enumerate(lines) if line.startswith("File ") and file_name in line]
+    where = ""
+    if places:  # numba quotes the file, the function's first line, the offending line and a caret
+        at = places[-1]
+        caret = next((i for i in range(at + 1, len(lines)) if set(lines[i]) == {"^"}), at + 2)
+        where = f"{lines[at].rstrip(':').split(', ')[-1]}: {lines[min(caret, len(lines)) - 1]}: "
     if any("readonly array" in line for line in lines):
-        places = [i for i, line in enumerate(lines) if line.startswith("File ") and file_name in line]
-        where = ""
-        if places:  # numba quotes the file, the function's first line, the offending line and a caret
-            at = places[-1]
-            caret = next((i for i in range(at + 1, len(lines)) if set(lines[i]) == {"^"}), at + 2)
-            where = f"{lines[at].rstrip(':').split(', ')[-1]}: {lines[caret - 1]}: "
         return f"{where}a bot may not change its observation (obs is read-only)"
-    return lines[0]
+    # numba's own reason: the first line after its pipeline's name that is not a location or a stage
+    reason = next((line for line in lines[1:] if not line.startswith(_NOT_A_REASON)), lines[0])
+    return f"{where}{reason}"
 
 
 @kernel
