@@ -20,13 +20,27 @@ if output_width() is not None:  # a file or a pipe: --help at that width too (ty
     os.environ.setdefault("TERMINAL_WIDTH", str(output_width()))
 
 
+class Terminated(Exception):
+    """SIGTERM arrived while a command ran outside a run's own supervision."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated()
+
+
 class OneLineErrors(TyperGroup):
     """The commands, with every operating-system failure (a full disk, no permission,
     a read-only filesystem, too many open files …) printed as one line naming the
     path and what to do, and exit code 1; ``revachol --debug COMMAND`` shows the
-    traceback instead."""
+    traceback instead. SIGINT or SIGTERM outside a run's supervision (a report read
+    by worker processes, say) stops the command in one line: its local workers are
+    ended and their semaphores released first, so nothing leaks and no warning
+    follows (a run's games stop through :mod:`sim.supervisor`, which says what was kept)."""
 
     def invoke(self, ctx):
+        import signal
+
+        previous = signal.signal(signal.SIGTERM, _terminate) if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL else None
         try:
             return super().invoke(ctx)
         except OSError as exc:
@@ -34,6 +48,16 @@ class OneLineErrors(TyperGroup):
                 raise
             typer.echo(f"error: {explain(exc)}", err=True)
             raise typer.Exit(code=1) from None
+        except (Terminated, KeyboardInterrupt) as exc:
+            from sim.workers import kill_workers
+
+            kill_workers()
+            number = signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
+            typer.echo(f"error: stopped by {number.name}; run the same command again to continue", err=True)
+            raise typer.Exit(code=128 + number) from None
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
 
 
 SHOW_TRACEBACK = "revachol.debug"

@@ -192,3 +192,21 @@ def test_of_failures_finished_together_the_first_submitted_is_raised(tmp_path):
     supervisor.order = {future: chunk for chunk, future in enumerate(failures)}
     with pytest.raises(ValueError, match="chunk 0"):
         next(supervisor.results())
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_report_read_by_workers_in_one_line_with_nothing_leaked(tmp_path):
+    """Issue 66 item 4: `revachol report --jobs 2` ended by SIGTERM printed loky's
+    "resource_tracker: There appear to be 8 leaked semlock objects"; now its workers
+    are ended first and it stops in one line, exit 143, with no process left."""
+    from sim.runner import simulate
+
+    run = simulate(ROOT / "cards.yaml", 400_000, tmp_path / "run", players=4, bots="greedy", seed=1, n_jobs=2,
+                   progress=False)  # fmt: skip
+    process = subprocess.Popen([str(SCRIPT), "report", str(run), "--jobs", "2", "--quiet"], cwd=ROOT, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    time.sleep(4)  # the workers are reading the parts
+    assert process.poll() is None, "the report ended before it could be stopped"
+    stderr, seconds = _stop_and_wait(process, signal.SIGTERM)
+    assert process.returncode == 128 + signal.SIGTERM and seconds < STOP_SECONDS, stderr
+    assert stderr.splitlines() == ["error: stopped by SIGTERM; run the same command again to continue"]
