@@ -61,6 +61,7 @@ class OneLineErrors(TyperGroup):
 
 
 SHOW_TRACEBACK = "revachol.debug"
+_DEBUG = False  # revachol --debug, for _fail: set by the group's callback before any command runs
 app = typer.Typer(
     cls=OneLineErrors,
     help="Balance toolkit for Echoes of Revachol: validate card data, simulate games, read balance reports.",
@@ -98,12 +99,13 @@ STALL_TIMEOUT = typer.Option(60.0, min=1.0, help="Stop the run when no game fini
 @app.callback()
 def main(
     ctx: typer.Context,
-    debug: bool = typer.Option(False, "--debug", help="Show the full traceback of an operating-system error (full disk, no permission …) instead of its one line."),
+    debug: bool = typer.Option(False, "--debug", help="Show the full traceback of a failing command (an operating-system error, a bot file that does not compile: numba's whole message) above its one line."),
 ) -> None:
     """Balance toolkit for Echoes of Revachol."""
     from sim.switches import SwitchError, read
 
-    ctx.meta[SHOW_TRACEBACK] = debug
+    global _DEBUG
+    ctx.meta[SHOW_TRACEBACK] = _DEBUG = debug
     try:
         read()  # every REVACHOL_* switch, before any module reads one
     except SwitchError as exc:
@@ -111,7 +113,14 @@ def main(
 
 
 def _fail(message: str, code: int = 1) -> None:
-    """Print one clear error and exit non-zero."""
+    """Print one clear error and exit non-zero; with ``revachol --debug``, the whole
+    story of the exception being handled first (a bot's compile error: numba's
+    whole message)."""
+    import sys
+    import traceback
+
+    if _DEBUG and sys.exc_info()[1] is not None:
+        traceback.print_exception(sys.exc_info()[1])
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code=code)
 

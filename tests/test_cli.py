@@ -329,3 +329,18 @@ def test_a_second_job_on_a_run_in_use_is_refused_in_one_line_from_its_games_to_i
         (line,) = result.stderr.splitlines()
         assert line.startswith(f"error: {tmp_path / 'same'} is in use by another revachol job, process {os.getpid()}")
     assert not (tmp_path / "same" / "skilled").exists()
+
+
+def test_simulate_and_report_run_no_code_from_the_working_directory(tmp_path):
+    """Issue 66 item 8: the command, its loky workers and the compile helper never import
+    a cli.py, sim/ or analysis/ of the folder they are run from."""
+    hostile, marker = tmp_path / "hostile", tmp_path / "ran"
+    for name in ("cli.py", "sim/__init__.py", "analysis/__init__.py"):
+        (hostile / name).parent.mkdir(parents=True, exist_ok=True)
+        (hostile / name).write_text(f"open({str(marker)!r}, 'a').write({name!r})\nraise SystemExit(3)\n")
+    out = tmp_path / "run"
+    played = revachol("simulate", "--cards", str(ROOT / "cards.yaml"), "-n", "400", "--chunk-size", "100", "--jobs", "2",
+                      "--quiet", "--out", str(out), cwd=hostile)  # fmt: skip
+    read = revachol("report", str(out), "--jobs", "2", "--quiet", cwd=hostile)
+    assert played.returncode == 0 and read.returncode == 0, played.stderr + read.stderr
+    assert not marker.exists(), marker.read_text()

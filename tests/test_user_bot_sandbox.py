@@ -179,6 +179,17 @@ def test_a_bot_that_does_not_compile_is_refused_naming_its_line_and_numbas_reaso
     assert message.startswith(f"bot file {path}: TypingError: {line}: {reason}") and "\n" not in message
 
 
+def test_cli_debug_shows_numbas_whole_message_above_the_one_line(tmp_path):
+    """Issue 66 item 2: --debug shows what the one line leaves out."""
+    path = bot_file(tmp_path, "return 1180591620717411303424", name="huge.py")
+    args = ("simulate", "-n", "10", "--bot", f"{path}:b", "--out", str(tmp_path / "run"), "--quiet")
+    plain, debug = revachol(*args), revachol("--debug", *args)
+    assert plain.returncode == debug.returncode == 1
+    assert len(plain.stderr.splitlines()) == 1 and "Traceback" not in plain.stderr
+    assert "Traceback" in debug.stderr and "Failed in nopython mode pipeline" in debug.stderr
+    assert debug.stderr.splitlines()[-1] == plain.stderr.splitlines()[0]
+
+
 def test_cli_a_bot_file_that_calls_sys_exit_at_import_is_one_clear_error(tmp_path):
     """Before, ``sys.exit(0)`` in the bot file ended simulate silently with exit code 0."""
     path = tmp_path / "quitter.py"

@@ -237,7 +237,7 @@ def load_bot(path: str, name: str) -> UserBot:
     try:
         module_spec.loader.exec_module(module)
     except (Exception, SystemExit) as exc:  # the user's code: report any failure, exit included, as one line
-        raise ValueError(f"bot file {path}: {type(exc).__name__}: {_error_detail(exc, file.name)}") from None
+        raise ValueError(f"bot file {path}: {type(exc).__name__}: {_error_detail(exc, file.name)}") from exc
     found = getattr(module, name, None)
     if not isinstance(found, UserBot):
         bots = [k for k, v in vars(module).items() if isinstance(v, UserBot)]
