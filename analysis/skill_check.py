@@ -38,8 +38,9 @@ one **state**:
 
 * ``depends on skill``: marked, as above;
 * ``holds``: its difference's interval at the level ``a`` lies wholly within
-  ±threshold, so a change that matters would have been seen (an equivalence test,
-  two one-sided tests, Schuirmann 1987);
+  ±threshold (an equivalence test, two one-sided tests, Schuirmann 1987) *and* its
+  detectable change is under the threshold, so a change that matters would have been
+  seen;
 * ``cannot tell yet``: neither; ``games_to_tell`` gives the skilled games at which
   the interval would clear the threshold on the side of the estimate, with the main
   run's error as it is (``K · se_s² / ((gap / z)² − se_m²)``, the gap at least a
@@ -199,7 +200,8 @@ def compare_measures(main: pd.DataFrame, skilled: pd.DataFrame, bot: dict[str, s
     out["depends_on_skill"] = (out["q_value"] < ALPHA) & (out["difference"].abs() >= out["threshold"])
     z_level = stats.norm.ppf(1 - level / 2)
     out["detectable"] = (z_level + Z_POWER) * se
-    holds = out["difference"].abs() + z_level * se < out["threshold"]
+    # holds: the interval lies within ±threshold, and the games could have seen a change of the threshold
+    holds = (out["difference"].abs() + z_level * se < out["threshold"]) & (out["detectable"] < out["threshold"])
     out["state"] = np.where(out["depends_on_skill"], DEPENDS, np.where(holds, HOLDS, CANNOT_TELL))
     out["games_to_tell"] = np.where(out["state"] == CANNOT_TELL,
                                     games_to_tell(out["skilled_n"], out["difference"], se_main, se_skilled,

@@ -92,6 +92,8 @@ def test_a_check_on_the_first_games_of_the_run_itself_marks_nothing_and_says_wha
     assert len(check) == MEASURES and (check["skilled_n"] == 500).all() and (check["n"] == 2_000).all()
     assert not check["depends_on_skill"].any() and not check["skilled_play"].any()
     assert set(check["state"]) <= {HOLDS, CANNOT_TELL} and (check["detectable"] > 0).all()
+    held = check[check["state"] == HOLDS]
+    assert (held["detectable"] < held["threshold"]).all()  # a measure holds only where its games could see the change
     allies = check[check["kind"] == "ally"]
     assert (allies["state"] == CANNOT_TELL).all()  # 500 games cannot see an ally's 2 pp
     assert (allies["games_to_tell"].dropna() > 500).all()
@@ -123,3 +125,13 @@ def test_the_skilled_games_that_would_tell_keep_the_main_runs_error():
     K = 100 · 1 / 0.24 = 416.7, 500 in whole chunks; with the main run's se 0.6 no K does."""
     assert games_to_tell([100], [1.0], [0.1], [1.0], [2.0], [2.0])[0] == 500
     assert np.isnan(games_to_tell([100], [1.0], [0.6], [1.0], [2.0], [2.0])[0])
+
+
+def test_a_measure_whose_games_could_not_see_its_threshold_does_not_hold():
+    """Issue 64 item 2: no change (0 pp), its interval ±1.66 pp within the 2 pp
+    threshold, but 80% power only for a change of 2.4 pp: "cannot tell yet", not "holds"."""
+    main = pd.DataFrame({"run": ["r"], "bots": "4 × greedy", "kind": "ally", "subject": "Kim", "unit": "pp",
+                         "value": [1.0], "low": [1.0 - 1.176], "high": [1.0 + 1.176], "n": 100_000, "threshold": 2.0})  # fmt: skip
+    (row,) = compare_measures(main, main.copy(), {"r": "search"}).itertuples()
+    assert abs(row.difference) < 1e-12 and row.difference_high < 2.0 and row.detectable > 2.0
+    assert row.state == CANNOT_TELL
