@@ -11,6 +11,7 @@ import typer
 from typer.core import TyperGroup
 
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
+from sim.bots.speed import SKILLED_REFERENCE_BOT
 from sim.console import output_width, stdout_console
 from sim.os_errors import explain
 from sim.workers import skip_last_collection, start_workers
@@ -85,9 +86,10 @@ def _cores() -> int:
 def _capped_jobs(value: int | None) -> int | None:
     """``--jobs`` as the workers to start: more than this machine's cores is capped to
     them, with one line saying so; ``-1`` (every core) and ``None`` as given."""
-    if value is not None and value > _cores():
-        typer.echo(f"--jobs {value} is more than this machine's {_cores()} cores: {_cores()} workers", err=True)
-        return _cores()
+    cores = _cores()
+    if value is not None and value > cores:
+        typer.echo(f"--jobs {value} is more than this machine's {cores} cores: {cores} workers", err=True)
+        return cores
     return value
 
 
@@ -102,12 +104,13 @@ def main(
     debug: bool = typer.Option(False, "--debug", help="Show the full traceback of a failing command (an operating-system error, a bot file that does not compile: numba's whole message) above its one line."),
 ) -> None:
     """Balance toolkit for Echoes of Revachol."""
+    from sim.bots.rungs import RUNG_NAMES
     from sim.switches import SwitchError, read
 
     global _DEBUG
     ctx.meta[SHOW_TRACEBACK] = _DEBUG = debug
     try:
-        read()  # every REVACHOL_* switch, before any module reads one
+        read(RUNG_NAMES)  # every REVACHOL_* switch, before any module reads one
     except SwitchError as exc:
         _fail(str(exc))
 
@@ -262,7 +265,7 @@ def skill_check_command(
     run_dir: Path = typer.Argument(..., metavar="RUN", help="A run directory of revachol run or simulate, complete; or the folder of a revachol run of several player counts."),
     games: int | None = typer.Option(None, "--games", "-n", min=1, help="Skilled games per run: the run's first K games. Default: as many as --minutes allow."),
     minutes: float | None = typer.Option(None, min=0.01, help="The budget in minutes of this machine's cores, from the bot's measured speed (default 3)."),
-    bot: str = typer.Option("search", help="The bot of every seat: search, the reference of skilled play, or another bot's specification (the check then speaks of that bot's play)."),
+    bot: str = typer.Option(SKILLED_REFERENCE_BOT, help="The bot of every seat: by default the reference of skilled play, or another bot's specification (the check then speaks of that bot's play)."),
     jobs: int = JOBS,
     quiet: bool = typer.Option(False, help="No progress bar and no table: print the check's sentence and the report's path."),
     scheduler: str | None = typer.Option(None, help="Play on an existing Dask cluster, e.g. tcp://HOST:8786."),

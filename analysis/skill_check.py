@@ -70,9 +70,10 @@ from analysis.length import game_length
 from analysis.morale import morale_per_game
 from analysis.seats import first_player_edge, seat_balance
 from analysis.stats.inference import ALPHA, bh_flags
-from analysis.stats.power import RESOLUTION, Z_POWER, bh_level
+from analysis.stats.power import RESOLUTION, Z_POWER, bh_level, standard_error
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
-from sim.bots.speed import AGREEING_BOTS, SKILL_CHECK_MINUTES, SKILLED_REFERENCE_BOT, games_in, minutes_for
+from sim.bots.speed import (AGREEING_BOTS, SKILL_CHECK_MINUTES, SKILLED_CHUNK, SKILLED_REFERENCE_BOT, games_in,
+                            minutes_for)
 from sim.rundir import SKILLED_COMPANION
 
 TASK_THRESHOLD_PP = 5.0  # a change of a task's completion rate (pp) that matters
@@ -85,7 +86,6 @@ PASSES = (length.passes, morale.passes, cards.passes, seats.passes)
 COLUMNS = ("run", "bots", "kind", "subject", "unit", "value", "low", "high", "n", "threshold")
 DEPENDS, HOLDS, CANNOT_TELL = "depends on skill", "holds", "cannot tell yet"
 """A measure's states (module docstring)."""
-CHUNK = 100  # games_to_tell in whole chunks of the skilled companion (sim.skilled.SKILLED_CHUNK)
 
 
 def skilled_run(run: Run) -> tuple[Run | None, str]:
@@ -186,7 +186,7 @@ def compare_measures(main: pd.DataFrame, skilled: pd.DataFrame, bot: dict[str, s
     out = main.merge(renamed, on=["run", "kind", "subject"], how="inner", validate="one_to_one")
     out.insert(5, "skilled_bot", out["run"].map(bot))
     z = stats.norm.ppf(1 - ALPHA / 2)
-    se_main, se_skilled = (out["high"] - out["low"]) / (2 * z), (out["skilled_high"] - out["skilled_low"]) / (2 * z)
+    se_main, se_skilled = standard_error(out["low"], out["high"]), standard_error(out["skilled_low"], out["skilled_high"])
     se = np.hypot(se_main, se_skilled)
     out["difference"] = out["skilled"] - out["value"]
     out["difference_low"], out["difference_high"] = out["difference"] - z * se, out["difference"] + z * se
@@ -226,7 +226,7 @@ def games_to_tell(games, difference, se_main, se_skilled, threshold, z) -> np.nd
     Returns
     -------
     ndarray of float64, shape (k,)
-        Games, rounded up to whole chunks of :data:`CHUNK`; NaN where no number of
+        Games, rounded up to whole chunks of :data:`sim.bots.speed.SKILLED_CHUNK`; NaN where no number of
         skilled games would do (the main run's own error is too large).
     """
     games, difference, threshold = (np.asarray(x, np.float64) for x in (games, difference, threshold))
@@ -234,7 +234,7 @@ def games_to_tell(games, difference, se_main, se_skilled, threshold, z) -> np.nd
     room = (gap / np.asarray(z, np.float64)) ** 2 - np.asarray(se_main, np.float64) ** 2
     with np.errstate(divide="ignore", invalid="ignore"):
         needed = np.where(room > 0, games * np.asarray(se_skilled, np.float64) ** 2 / room, np.nan)
-    return np.ceil(np.maximum(needed, games) / CHUNK) * CHUNK
+    return np.ceil(np.maximum(needed, games) / SKILLED_CHUNK) * SKILLED_CHUNK
 
 
 def skill_check(runs: list[Run], include_unfinished: bool = False, threshold_pp: float = DEFAULT_THRESHOLD_PP,
@@ -277,8 +277,8 @@ def unchecked(runs: list[Run]) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per run without a sound skilled companion: ``run``, ``bots`` (the run's
-        bot mix), ``command``, ``games`` (skilled games in the budget) and
-        ``minutes`` (their estimated time here).
+        bot mix), ``command``, ``bot`` (the check's), ``games`` (skilled games in the
+        budget) and ``minutes`` (their estimated time here).
     """
     rows = []
     for run in open_runs(runs):
@@ -286,5 +286,6 @@ def unchecked(runs: list[Run]) -> pd.DataFrame:
             continue
         games = min(games_in(SKILL_CHECK_MINUTES, run.players), int(run.manifest.get("n_games", 0)) or 1)
         rows.append({"run": run.name, "bots": run.bots, "command": f"revachol skill-check {run.path}",
-                     "games": games, "minutes": minutes_for(games, run.players, SKILLED_REFERENCE_BOT)})
-    return pd.DataFrame(rows, columns=["run", "bots", "command", "games", "minutes"])
+                     "bot": SKILLED_REFERENCE_BOT, "games": games,
+                     "minutes": minutes_for(games, run.players, SKILLED_REFERENCE_BOT)})  # fmt: skip
+    return pd.DataFrame(rows, columns=["run", "bots", "command", "bot", "games", "minutes"])

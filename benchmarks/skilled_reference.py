@@ -47,12 +47,12 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from analysis.skill_check import measures, tables
+from analysis.stats.power import standard_error
 from analysis.data.runs import Run
 from sim.runner import simulate
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE / "reference"
-Z = 1.959964  # the 95% interval's z
 
 
 def play(out: Path, players: int, games: int, seed: int, bot: str, chunk: int, jobs: int) -> Path:
@@ -81,7 +81,7 @@ def distance(bot: pd.DataFrame, reference: pd.DataFrame, noise: bool = False) ->
     subtracted ``Σ(se_b² + se_search²)`` instead: what sampling alone adds, the scale
     against which a gap is told from none."""
     both = bot.merge(reference, on=["kind", "subject"], suffixes=("_b", "_s"))
-    se_b, se_s = ((both[f"high_{k}"] - both[f"low_{k}"]) / (2 * Z) for k in ("b", "s"))
+    se_b, se_s = (standard_error(both[f"low_{k}"], both[f"high_{k}"]) for k in ("b", "s"))
     if noise:
         return float((se_b**2 + se_s**2).sum())
     return float(((both["value_b"] - both["value_s"]) ** 2 - (se_b**2 + se_s**2)).sum())

@@ -61,18 +61,20 @@ def by_default(bots: list[str], players: int, points_blind: bool, skilled: str =
     return 1 / speed(skilled, players) <= (1 + points_blind) / min(speeds)
 
 
-def _replace_other_bot(run_dir: Path, bot: str) -> None:
-    """Remove a skilled companion of another bot or chunk size, which cannot be
-    continued: the check asked for now is played afresh in its place."""
-    out = run_dir / SKILLED_COMPANION
+def _kept_games(out: Path, bot: str) -> int:
+    """The games a skilled companion of ``bot`` already played in ``out`` (0 when there
+    is none). One of another bot or chunk size cannot be continued, and a damaged one
+    is never trusted: either is removed, and the check asked for now plays afresh."""
     if not (out / MANIFEST).exists():
-        return
+        return 0
     try:
         manifest = read_manifest(out)
-    except RunError:  # a damaged companion is never trusted: played again
+    except RunError:
         manifest = {}
-    if manifest.get("bots", [None])[0] != bot or manifest.get("chunk_size") != SKILLED_CHUNK:
-        shutil.rmtree(out)
+    if manifest.get("bots", [None])[0] == bot and manifest.get("chunk_size") == SKILLED_CHUNK:
+        return int(manifest.get("n_games", 0))
+    shutil.rmtree(out)
+    return 0
 
 
 def play_skilled(run_dir: str | Path, n_jobs: int = -1, progress: bool | None = None, scheduler: str | None = None,
@@ -91,10 +93,7 @@ def play_skilled(run_dir: str | Path, n_jobs: int = -1, progress: bool | None = 
     """
     run_dir = Path(run_dir)
     spec = complete_spec(run_dir, "skilled companion")
-    _replace_other_bot(run_dir, bot)
-    out = run_dir / SKILLED_COMPANION
-    played = read_manifest(out).get("n_games", 0) if (out / MANIFEST).exists() else 0
-    wanted = max(min(games or spec.n_games, spec.n_games), played)
+    wanted = max(min(games or spec.n_games, spec.n_games), _kept_games(run_dir / SKILLED_COMPANION, bot))
     return play_companion(run_dir, spec, SKILLED_COMPANION, load_deck(run_dir / DECK_COPY), [bot] * spec.n_players,
                           {"bot": bot}, f"{bot.split(':', 1)[0]} games", n_jobs, progress, scheduler, dask_local,
                           n_games=wanted, chunk_size=SKILLED_CHUNK)  # fmt: skip

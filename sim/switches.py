@@ -25,11 +25,10 @@ module imports nothing of numba, so the check costs nothing.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 RUNG_SWITCH, PATCHES_SWITCH, INVARIANTS_SWITCH = "REVACHOL_COMPILE_RUNG", "REVACHOL_NUMBA_PATCHES", "REVACHOL_CHECK_INVARIANTS"
-RUNGS = ("random", "greedy", "planner", "search")  # the rungs of sim.bots.ids.LADDER by their first policy's name
 PATCHES = ("inline", "split", "engine_index")  # sim._patches' patches
 
 
@@ -41,12 +40,13 @@ def _wrong(name: str, value: str, valid: str) -> SwitchError:
     return SwitchError(f"{name}={value!r} is not a valid value; valid: {valid}")
 
 
-def compile_rung(value: str) -> str:
-    """``REVACHOL_COMPILE_RUNG``'s value: empty (unset) or one of :data:`RUNGS`.
-    Raises :class:`SwitchError` for another."""
+def compile_rung(value: str, rungs: Sequence[str]) -> str:
+    """``REVACHOL_COMPILE_RUNG``'s value: empty (unset) or one of ``rungs`` (the
+    ladder's, :data:`sim.bots.rungs.RUNG_NAMES`, given by the caller: the bots are
+    named only in :mod:`sim.bots`). Raises :class:`SwitchError` for another."""
     value = value.strip()
-    if value and value not in RUNGS:
-        raise _wrong(RUNG_SWITCH, value, f"unset, {', '.join(RUNGS)}")
+    if value and value not in rungs:
+        raise _wrong(RUNG_SWITCH, value, f"unset, {', '.join(rungs)}")
     return value
 
 
@@ -83,8 +83,9 @@ class Switches:
     check_invariants: bool
 
 
-def read(environ: Mapping[str, str] = os.environ) -> Switches:
-    """Every switch of ``environ``, validated. Raises :class:`SwitchError` for the first
+def read(rungs: Sequence[str], environ: Mapping[str, str] = os.environ) -> Switches:
+    """Every switch of ``environ``, validated, ``rungs`` the ladder's rung names
+    (:data:`sim.bots.rungs.RUNG_NAMES`). Raises :class:`SwitchError` for the first
     wrong one."""
-    return Switches(compile_rung(environ.get(RUNG_SWITCH, "")), numba_patches(environ.get(PATCHES_SWITCH, "")),
+    return Switches(compile_rung(environ.get(RUNG_SWITCH, ""), rungs), numba_patches(environ.get(PATCHES_SWITCH, "")),
                     check_invariants(environ.get(INVARIANTS_SWITCH, "")))  # fmt: skip

@@ -10,17 +10,18 @@ from pathlib import Path
 
 import pytest
 
+from sim.bots.rungs import RUNG_NAMES
 from sim.switches import SwitchError, read
 
 SCRIPT = Path(sys.executable).with_name("revachol")
 
 
 def test_every_switch_reads_its_documented_values():
-    assert read({}) == read({"REVACHOL_NUMBA_PATCHES": "1", "REVACHOL_CHECK_INVARIANTS": "0"})
-    got = read({"REVACHOL_COMPILE_RUNG": "planner", "REVACHOL_NUMBA_PATCHES": "inline, split",
+    assert read(RUNG_NAMES, {}) == read(RUNG_NAMES, {"REVACHOL_NUMBA_PATCHES": "1", "REVACHOL_CHECK_INVARIANTS": "0"})
+    got = read(RUNG_NAMES, {"REVACHOL_COMPILE_RUNG": "planner", "REVACHOL_NUMBA_PATCHES": "inline, split",
                 "REVACHOL_CHECK_INVARIANTS": "1"})  # fmt: skip
     assert (got.compile_rung, got.numba_patches, got.check_invariants) == ("planner", {"inline", "split"}, True)
-    assert read({"REVACHOL_NUMBA_PATCHES": "0"}).numba_patches == frozenset()
+    assert read(RUNG_NAMES, {"REVACHOL_NUMBA_PATCHES": "0"}).numba_patches == frozenset()
 
 
 @pytest.mark.parametrize("name, value, valid", [
@@ -30,7 +31,7 @@ def test_every_switch_reads_its_documented_values():
 ])  # fmt: skip
 def test_a_wrong_value_is_one_line_naming_the_variable_the_value_and_the_valid_ones(tmp_path, name, value, valid):
     with pytest.raises(SwitchError, match=re.escape(f"{name}='{value}' is not a valid value; {valid}")):
-        read({name: value})
+        read(RUNG_NAMES, {name: value})
     if not SCRIPT.exists():
         pytest.skip("the revachol console script is not installed")
     result = subprocess.run([str(SCRIPT), "simulate", "-n", "10", "--out", str(tmp_path / "run")], capture_output=True,

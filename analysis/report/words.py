@@ -18,6 +18,7 @@ from analysis.skill_check import CANNOT_TELL, HOLDS
 from analysis.report.model import Answer, Note
 from analysis.task_calibration import points_text
 from sim import __version__
+from sim.bots.speed import SKILLED_REFERENCE_BOT
 from sim.rundir import POINTS_BLIND_COMPANION, SKILLED_COMPANION
 
 # --- notes under the answers, by key ----------------------------------------------------------------------------
@@ -99,7 +100,7 @@ SKILL_CHECK_NOTE = (
     "each measure then also has the smallest change those games detect with 80% power, and holds only when its "
     "difference's interval lies wholly within its threshold; otherwise the check cannot tell yet and gives the "
     "skilled games that would tell. A check speaks of skilled play only when its bot agrees with the reference of "
-    "skilled play (search); with another bot, it speaks of that bot's play."
+    f"skilled play ({SKILLED_REFERENCE_BOT}); with another bot, it speaks of that bot's play."
 )
 CLOSENESS_NOTE = (
     "Ludii's LeadChange, Drama and Decisiveness metrics, adapted to a game scored at its end: after every turn "
@@ -649,17 +650,17 @@ def skill_check_sentence(rows: pd.DataFrame, label: str = "") -> str:
         out.append(f"Every verdict holds for {play}: each measure's change lies within its threshold.")
     if not agrees:
         out.append(f"{bot} has not been shown to play as skilled players do (its card effects against the reference "
-                   f"of skilled play, search), so this says nothing of skilled play.")  # fmt: skip
+                   f"of skilled play, {SKILLED_REFERENCE_BOT}), so this says nothing of skilled play.")  # fmt: skip
     return " ".join(out)
 
 
-def no_skill_check_line(bots: str, command: str, games: int, minutes: float | None) -> str:
+def no_skill_check_line(bots: str, command: str, bot: str, games: int, minutes: float | None) -> str:
     """The line the findings end with when no skill check ran: the verdicts are the
     run's bots', and the command that checks them, with its games and its estimated
     time on this machine."""
     took = f", about {minutes:.0f} minutes on this machine" if minutes is not None else ""
     return (f"Skill check — not played: these verdicts are for the run's bots ({bots}). To see which hold for skilled "
-            f"play: {command} ({count(games)} games of search in every seat{took}).")  # fmt: skip
+            f"play: {command} ({count(games)} games of {bot} in every seat{took}).")  # fmt: skip
 
 
 def skill_check_lines(check: pd.DataFrame | None, unchecked: pd.DataFrame | None = None) -> list[str]:
@@ -673,7 +674,8 @@ def skill_check_lines(check: pd.DataFrame | None, unchecked: pd.DataFrame | None
         lines += [f"Skill check — {skill_check_sentence(rows, str(run) if several else '')}"
                   for run, rows in check.groupby("run", sort=False)]  # fmt: skip
     if unchecked is not None:
-        lines += [no_skill_check_line(r["bots"], r["command"], r["games"], r["minutes"]) for _, r in unchecked.iterrows()]
+        lines += [no_skill_check_line(r["bots"], r["command"], r["bot"], r["games"], r["minutes"])
+                  for _, r in unchecked.iterrows()]  # fmt: skip
     return lines
 
 

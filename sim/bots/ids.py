@@ -24,7 +24,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from sim.switches import RUNG_SWITCH, RUNGS, compile_rung
+from sim.bots.rungs import RUNG_NAMES
+from sim.switches import RUNG_SWITCH, compile_rung
 
 RANDOM = 0
 SCRIPTED = 1
@@ -39,7 +40,6 @@ EXPERT = 7
 # planner's kernels with other weights, so it shares planner's rung; search's
 # playouts seat planner everywhere (sim.bots.search), which sits below it.
 LADDER = ((RANDOM, SCRIPTED, UNIFORM, USER), (GREEDY,), (PLANNER, EXPERT), (SEARCH,))
-RUNG_NAMES = RUNGS  # each rung by its first policy's name (sim.switches, where the switch is validated)
 
 
 def compile_floor(setting: str | None = None) -> int:
@@ -51,7 +51,7 @@ def compile_floor(setting: str | None = None) -> int:
     sim.switches.SwitchError
         For a name not in :data:`RUNG_NAMES`.
     """
-    setting = compile_rung(os.environ.get(RUNG_SWITCH, "") if setting is None else setting)
+    setting = compile_rung(os.environ.get(RUNG_SWITCH, "") if setting is None else setting, RUNG_NAMES)
     return RUNG_NAMES.index(setting) if setting else 0
 
 
