@@ -257,7 +257,8 @@ def ally_differences(a: Run, b: Run) -> pd.DataFrame:
                     for x, at in ((batch_a, at_a), (batch_b, at_b)))  # fmt: skip
         moments = add_totals(moments, {"z": pair_moments(z_a, z_b)})
     columns = rate_difference(moments["z"])
-    table = pd.DataFrame({"ally": [b.deck.allies[k].name for k in at_b], "metric": "holders' win rate",
+    table = pd.DataFrame({"ally": [b.deck.allies[k].name for k in at_b], "id": [b.deck.allies[k].id for k in at_b],
+                          "metric": "holders' win rate",
                           "unit": "share", "n": int(moments["z"].games), "holders_a": columns.pop("trials_a").astype(np.int64),
                           "holders_b": columns.pop("trials_b").astype(np.int64), **columns})  # fmt: skip
     table["significant"], table["q_value"] = bh_flags(table["p_value"].to_numpy())
@@ -459,7 +460,8 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
     a, b = Run.open(a_dir), Run.open(b_dir)
     tables = comparison_tables(a_dir, b_dir)
     moved, diff, unpaired = changes(tables), card_diff(a, b), one_deck_only_sentence(one_deck_only(a, b))
-    verdicts = verdict_changes(a, b, set(diff["card"]))
+    allies = tables["allies"]
+    verdicts = verdict_changes(a, b, set(diff["card"]), set(allies.loc[allies["significant"], "id"]))
     skilled, bot = skilled_tables(a, b)
     check = changes_skill_check(tables, skilled, bot, a.players) if skilled else None
     csv = {f"tables/compare_{name}.csv": table for name, table in

@@ -5,8 +5,12 @@ designer reads the report's own measure instead: the ally's effect on winning ag
 the average ally (:func:`analysis.cards.ally_strength`, the game-stratified conditional
 logit) and its verdict, stronger or weaker beyond the practical threshold, or none. This
 module takes that measure on each deck's run and sets the two side by side for every
-ally whose data differ between the decks (R1.2: symbols, points, ability) and every
-ally whose verdict changes, matched by id. The outcome of each:
+ally whose data differ between the decks (R1.2: symbols, points, ability), and for
+every other ally whose verdict changes *and* whose holders' win rate moved in the
+paired comparison (significant after Benjamini–Hochberg, :mod:`analysis.experiments.compare`),
+matched by id. An ally at its threshold flips its verdict between any two runs of
+the same deck; only the paired games tell an edit's side effect from that noise (the
+deck against itself with its cards in another order lists no ally). The outcome of each:
 
 ========== =====================================================================
 outcome    when
@@ -48,10 +52,12 @@ def outcome(before: str, after: str) -> str:
     return "new" if after else "unchanged"
 
 
-def verdict_changes(a: Run, b: Run, edited: set[str], threshold_pp: float = DEFAULT_THRESHOLD_PP) -> pd.DataFrame:
-    """Each ally of both decks, matched by id, whose data differ (``edited``: ids) or
-    whose verdict changes, with its effect against the average ally and verdict in
-    each deck's run, and the outcome (module docstring).
+def verdict_changes(a: Run, b: Run, edited: set[str], moved: set[str],
+                    threshold_pp: float = DEFAULT_THRESHOLD_PP) -> pd.DataFrame:  # fmt: skip
+    """Each ally of both decks, matched by id, whose data differ (``edited``: ids), or
+    whose verdict changes and whose paired holders' win rate moved (``moved``: ids),
+    with its effect against the average ally and verdict in each deck's run, and the
+    outcome (module docstring).
 
     Returns
     -------
@@ -72,7 +78,7 @@ def verdict_changes(a: Run, b: Run, edited: set[str], threshold_pp: float = DEFA
         "games": after.loc[both, "games"].to_numpy(),
     })  # fmt: skip
     rows["outcome"] = [outcome(x, y) for x, y in zip(rows["verdict_a"], rows["verdict_b"])]
-    rows = rows[rows["edited"] | (rows["verdict_a"] != rows["verdict_b"])]
+    rows = rows[rows["edited"] | ((rows["verdict_a"] != rows["verdict_b"]) & rows["ally"].isin(list(moved)))]
     rank = rows["outcome"].map(OUTCOMES.index).to_numpy()
     size = -np.abs(rows["effect_b_pp"] - rows["effect_a_pp"]).to_numpy()
     return rows.iloc[np.lexsort((size, rank, ~rows["edited"].to_numpy()))].reset_index(drop=True).reindex(columns=list(COLUMNS))
