@@ -350,11 +350,11 @@ def _link_word(context, builder, view_type, view):
     return builder.load(builder.gep(words, [ir.Constant(ir.IntType(64), context.get_abi_sizeof(payload) // 8)]))
 
 
-def linked_view(policies: tuple[int, ...]):
+def linked_view(policies: tuple[int, ...] | None):
     """``(is_linked, linked)``: ``is_linked(st)`` whether the engine's view ``st``
     links a second state's view (:class:`View`), and ``linked(st)`` that view, typed
     with policy set ``policies`` (its kernels are compiled for those policies, not
-    ``st``'s). Only a full view links one; from a narrowed view neither compiles.
+    ``st``'s), or with ``st``'s own set when ``policies`` is None. Only a full view links one; from a narrowed view neither compiles.
     ``linked(st)`` of a view that links none is a null pointer: callers ask
     ``is_linked`` first. In plain Python (``NUMBA_DISABLE_JIT=1``) the link is the
     ``link`` attribute of the state that :func:`sim.state.kernel_state` returns."""
@@ -373,7 +373,7 @@ def linked_view(policies: tuple[int, ...]):
     def link_of(typingctx, st):
         if not isinstance(st, ViewType) or st.visible is not None:
             return None
-        linked_type = ViewType(st.ref_type, None, policies, None)
+        linked_type = ViewType(st.ref_type, None, st.policies if policies is None else policies, None)
 
         def codegen(context, builder, signature, args):
             return builder.inttoptr(_link_word(context, builder, st, args[0]), context.get_value_type(linked_type))

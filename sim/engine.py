@@ -25,10 +25,10 @@ from sim.state import (
 
 
 @inline_kernel
-def play_game(st, backup, deck, n_players, keys, game_index):
+def play_game(st, deck, n_players, keys, game_index):
     """Play game ``game_index`` to its end (R9.1, stalled or truncated) and score it.
     Each turn starts with the active seat's turn-start hook (:data:`sim.port.turn_start`,
-    which may use ``backup`` as scratch, to plan the turn). A bad choice
+    which may plan the turn). A bad choice
     (``st.g[BAD_CHOICE]``) stops the game after the turn. In debug mode every turn ends
     with :func:`sim.rules.zones.check_zones`. A ``REVACHOL_CHECK_INVARIANTS=1`` build
     checks the rules' invariants after setup, after every turn and at the end
@@ -37,7 +37,7 @@ def play_game(st, backup, deck, n_players, keys, game_index):
     while st.g[OUTCOME] == OUTCOME_RUNNING and st.g[BAD_CHOICE] == 0:
         if CHECK_INVARIANTS:
             check_invariants(st, deck)
-        port.turn_start(st, backup, deck)
+        port.turn_start(st, deck)
         take_turn(st, deck)
         note_leaders(st, deck)
         if st.rules[R_DEBUG]:
@@ -48,13 +48,13 @@ def play_game(st, backup, deck, n_players, keys, game_index):
 
 
 @kernel
-def play_batch(st, backup, deck, n_players, keys, first_game, games, players, held, played, opening, tasks, morale, allies):
+def play_batch(st, deck, n_players, keys, first_game, games, players, held, played, opening, tasks, morale, allies):
     """Play ``games.shape[0]`` consecutive games and fill their record rows, from the
     game part and the record part of ``st`` (their typed views, :mod:`sim.state`);
     stop at a game with a bad choice. Returns the number of games recorded."""
     for i in range(games.shape[0]):
         game_index = first_game + i
-        play_game(st, backup, deck, n_players, keys, game_index)
+        play_game(st, deck, n_players, keys, game_index)
         if st.g[BAD_CHOICE]:
             return i
         games[i, 0] = game_index

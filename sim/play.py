@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from sim import decisions
 from sim.bots import policy  # noqa: F401 (binds the bots to sim.port)
+from sim.bots.memory import with_bot_memory
 from sim.bots.spec import BotSpec, bot_tables, parse_bot
 from sim.bots.user import NOT_AN_INDEX
 from sim.deck_arrays import DeckArrays
@@ -106,11 +107,12 @@ def run_games(
     st = state if state is not None else new_state(deck, options.to_array())
     st.rules[:] = options.to_array(trace=st.log.shape[0] > 1)
     st.bots[:], st.bot_params[:] = bot_tables(specs)
+    st = with_bot_memory(st, deck)  # the seated bots' own memory (the search bot's tree)
     record = record if record is not None else Record.empty(n_games, MAX_PLAYERS, deck.n_allies, deck.n_tasks,
                                                             deck.n_morale)  # fmt: skip
     handle = kernel_state(st, new_twin(st, deck))  # the search bot's playouts run in the twin
     with split_compile(play_batch, __name__):
-        played = play_batch(handle, handle.link, deck.kernel_ref(), n_players, stream_keys(seed), first_game, *record)
+        played = play_batch(handle, deck.kernel_ref(), n_players, stream_keys(seed), first_game, *record)
     if st.g[BAD_CHOICE]:
         raise BadChoiceError(bad_choice_message(st, specs, first_game + played))
     return record

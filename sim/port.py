@@ -26,9 +26,9 @@ decide = _unbound
 bot of ``seat`` picks among the ``n_options`` rows of ``st.options`` for a decision
 of ``kind`` (:func:`sim.bots.policy.decide`)."""
 turn_start = _unbound
-"""``turn_start(st, backup, deck)``: the turn-start hook of the active seat's policy
-(``search`` plans its turn; ``backup`` is a second state for scratch that shares
-``st``'s bot memory, :func:`sim.state.new_twin`)."""
+"""``turn_start(st, deck)``: the turn-start hook of the active seat's policy
+(``search`` plans its turn, in the second state that ``st``'s handle links for its
+playouts, :func:`sim.state.kernel_state`)."""
 reads_option_rows = _unbound
 """``reads_option_rows(st, seat) -> bool``: whether the bot of ``seat`` reads the rows
 of a ``D_PLAY`` decision, or picks from their number alone."""

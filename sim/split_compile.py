@@ -136,7 +136,7 @@ class _Split(event.Listener):
         if ev.kind == "numba:compile" and ev.data["dispatcher"] is self.loop and self.helper is None:
             if joblib.cpu_count() < 2 or not sys.executable:  # CPUs this process may use (affinity, cgroups)
                 return
-            state_type, deck_type = ev.data["args"][0], ev.data["args"][2]
+            state_type, deck_type = ev.data["args"][0], ev.data["args"][1]
             try:
                 self.helper = _start_helper(self.entry, state_type, deck_type)
             except OSError:  # no helper: numba compiles everything here, as unsplit
@@ -195,7 +195,7 @@ def _start_helper(entry: str, state_type: types.Type, deck_type: types.Type) -> 
 @contextmanager
 def split_compile(loop, entry: str) -> Iterator[None]:
     """Within this block, a compilation of the game-loop dispatcher ``loop`` (whose
-    arguments are the state's view, the backup's and the deck's first) starts with
+    arguments are the state's view and the deck's first) starts with
     the two shares compiled side by side (module docstring); the helper imports the
     module ``entry``, the caller's, as this process did."""
     if numba.config.DISABLE_JIT or not _patches.on("split"):

@@ -51,8 +51,9 @@ rules scratch   :data:`SCRATCH`: ``options``, the need        the rules, within 
                                                               dispatch fills by the rules'
                                                               kernel
 bot memory      :data:`BOT_MEMORY`: the search tree           the bots (:mod:`sim.bots`):
-                (``tree_*``), ``pool``, ``own_hand``,         shared by a state and its
-                ``bot_stream``, ``script``                    twin (:func:`new_twin`)
+                (``tree_*``, ``penalty_stats``, empty until   shared by a state and its
+                a run seats the bot), ``own_hand``,           twin (:func:`new_twin`)
+                ``bot_stream``, ``script``
 record          :data:`RECORD`: ``seat_stats``,               the rules write, only the
                 ``task_fate``, ``held``, ``leaders``,         record (:mod:`sim.record`,
                 ``log``, ...                                  :mod:`sim.lead`) reads
@@ -208,22 +209,6 @@ LOG_WIDTH = 6
 MAX_SCRIPT = 256
 MAX_TURN_CAP = 30_000  # turns a game may last at most (R4 Reading); turns are stored as int16
 
-# --- tree_g: the search bot's tree scalars, int64 (TREE_G_LEN,) (sim.bots.search_tree) ----
-TG_NODES = 0  # nodes in use, the root included
-TG_FULL = 1  # expansions refused because the node pool was full
-TG_SEAT = 2  # the seat whose turn the tree searches
-TG_TURN = 3  # that turn (g[TURN] when it began)
-TG_MODE = 4  # off, searching, or followed by the real turn (sim.bots.search_tree.MODE_*)
-TG_NODE = 5  # the node the turn stands at, EMPTY off the tree
-TG_PATH_N = 6  # nodes in tree_path
-TG_EXPANDED = 7  # 1 once this iteration added its node
-TREE_G_LEN = 8
-MAX_ITERATIONS = 65_536  # the search bot's largest budget (sim.bots.search_tree.LIMITS)
-MAX_TREE_NODES = MAX_ITERATIONS + 1  # the node pool: the root, and one node an iteration at most
-MAX_TREE_DEPTH = 64  # decisions of one turn followed down the tree at most
-KEY_WIDTH = 1 + OPTION_WIDTH  # a node's key: decision kind and option row (sim.bots.search_tree)
-
-
 class State(NamedTuple):
     """All arrays of one game; see the module docstring for the layout.
 
@@ -283,11 +268,12 @@ class State(NamedTuple):
     seat_bot: np.ndarray  # int64 (MAX_PLAYERS,): the bot (row of ``bots``) of each seat this game
     own_hand: np.ndarray  # int64 (HAND_LIMIT,): the deciding seat's hand, for a user bot's observation
     bot_stream: np.ndarray  # uint64 (1,): a view of streams[BOT], the one stream a user bot may draw from
-    pool: np.ndarray  # int64 (A + M,): scratch for the search bot's determinisation
+    pool: np.ndarray  # int64 (A + M,): scratch for dealing a seat's unseen cards again (sim.rules.redeal)
     leaders: np.ndarray  # int8 (MAX_TURN_CAP + 1,): seats with the most points after each turn (sim.lead)
-    # The search bot's tree (sim.bots.search_tree), N = MAX_TREE_NODES:
-    tree_g: np.ndarray  # int64 (TREE_G_LEN,): its scalars (TG_* above)
-    tree_key: np.ndarray  # int64 (N, KEY_WIDTH): each node's decision kind and option row
+    # The search bot's own memory (sim.bots.search_tree.tree_memory): empty, of length 0
+    # along every axis but the last, until a run seats the bot (sim.bots.memory):
+    tree_g: np.ndarray  # int64 (TREE_G_LEN,): its tree's scalars
+    tree_key: np.ndarray  # int64 (N, KEY_WIDTH): each node's decision kind and option row, N nodes
     tree_child: np.ndarray  # int64 (N, 2): first child, next sibling (EMPTY for none)
     tree_stats: np.ndarray  # float64 (N, 3): visits, reward sum, availability
     tree_path: np.ndarray  # int64 (MAX_TREE_DEPTH,): the nodes of the current iteration
@@ -306,12 +292,12 @@ HIDDEN = ("hand", "task_deck", "statue", "statue_discard", "streams")
 sees its own row of ``hand`` as ``own_hand``."""
 SCRATCH = (
     "options", "needs", "special_needs", "subset_ok", "doubles", "lenders", "lender_ok", "borrows", "flow",
-    "flow_parent", "flow_queue", "members", "completed", "choice",
+    "flow_parent", "flow_queue", "members", "completed", "choice", "pool",
 )  # fmt: skip
 """The rules' scratch: rewritten before it is read, or kept while the task row stays
 as it was (``needs``, ``special_needs``)."""
 BOT_MEMORY = (
-    "script", "own_hand", "bot_stream", "pool", "tree_g", "tree_key", "tree_child", "tree_stats", "tree_path",
+    "script", "own_hand", "bot_stream", "tree_g", "tree_key", "tree_child", "tree_stats", "tree_path",
     "tree_match", "penalty_stats",
 )  # fmt: skip
 """The bots' own arrays (:mod:`sim.bots`)."""
@@ -402,7 +388,9 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
     they are full: :mod:`sim.trace` checks ``g[LOG_N]``).
 
     The arrays are reset by :func:`sim.rules.setup.setup_game` for each game, so one
-    state serves a whole batch.
+    state serves a whole batch. The search bot's memory (``tree_*``,
+    ``penalty_stats``) is empty: a run sizes it for the bots it seats
+    (:func:`sim.bots.memory.with_bot_memory`).
     """
     a, m, t, p = deck.n_allies, deck.n_morale, deck.n_tasks, MAX_PLAYERS
     i8 = np.int64
@@ -462,20 +450,21 @@ def new_state(deck: DeckArrays, rules: np.ndarray, trace: bool = False, log_rows
         bot_stream=streams[BOT : BOT + 1],
         pool=np.zeros(a + m, i8),
         leaders=np.zeros(MAX_TURN_CAP + 1, np.int8),
-        tree_g=np.zeros(TREE_G_LEN, i8),
-        tree_key=np.zeros((MAX_TREE_NODES, KEY_WIDTH), i8),
-        tree_child=np.full((MAX_TREE_NODES, 2), EMPTY, i8),
-        tree_stats=np.zeros((MAX_TREE_NODES, 3), np.float64),
-        tree_path=np.zeros(MAX_TREE_DEPTH, i8),
-        tree_match=np.zeros(rows, i8),
-        penalty_stats=np.zeros((rows, 2), np.float64),
+        # the search bot's memory: empty until a run seats it (sim.bots.memory)
+        tree_g=np.zeros(0, i8),
+        tree_key=np.zeros((0, 0), i8),
+        tree_child=np.zeros((0, 0), i8),
+        tree_stats=np.zeros((0, 0), np.float64),
+        tree_path=np.zeros(0, i8),
+        tree_match=np.zeros(0, i8),
+        penalty_stats=np.zeros((0, 0), np.float64),
     )
 
 
 def new_twin(st: State, deck: DeckArrays) -> State:
     """A second state for ``deck`` whose bot memory is ``st``'s (the same buffers, but
-    ``bot_stream``, which views the twin's own ``streams``): what the game loop passes
-    to the turn-start hook, for the search bot's playouts (:mod:`sim.bots.search`),
+    ``bot_stream``, which views the twin's own ``streams``): what ``st``'s handle
+    links (:func:`kernel_state`) for the search bot's playouts (:mod:`sim.bots.search`),
     which then write the twin's game part, scratch and record, never ``st``'s. Its
     bots table is ``st``'s, so that kernels take its view with the same policy set."""
     twin = new_state(deck, st.rules)
@@ -514,8 +503,8 @@ def kernel_state(state: State, twin: State | None = None) -> View | State:
     """The handle that kernels take for ``state``: a view of its buffers (why:
     :mod:`sim._numba`), typed with the policy set of its bots. With ``twin``
     (:func:`new_twin`), the handle links the twin's own handle, which kernels reach
-    by :func:`sim._numba.linked_view` (the search bot's playouts from a penalty on
-    another seat's turn, :mod:`sim.bots.penalty_search`). With
+    by :func:`sim._numba.linked_view` (the search bot's playouts, :mod:`sim.bots.search`
+    and :mod:`sim.bots.penalty_search`). With
     ``NUMBA_DISABLE_JIT=1`` kernels are plain Python and take ``state`` itself, or
     a :class:`LinkedState` of it. The twin's handle is typed with ``state``'s policy
     set now, so that the playouts' writes to the twin's bots table do not retype it."""

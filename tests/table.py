@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim._numba import View
+from sim.bots.memory import with_bot_memory
 from sim.bots.policy import SCRIPTED
 from sim.cards import dump_yaml, parse_deck
 from sim.deck_arrays import compile_deck
@@ -27,7 +28,6 @@ from sim.state import (
     STATUE_N,
     TASK_DECK_N,
     TRACK_N,
-    State,
     kernel_state,
     new_state,
     new_twin,
@@ -132,11 +132,13 @@ class Table:
         self.st.task_fate[:] = 0
         self.st.task_fate[:, 1] = EMPTY
 
-    def twin(self, st: State | None = None) -> View:
-        """The view of a twin of ``st`` (default this table's state), sharing its bot
-        memory (:func:`sim.state.new_twin`): the second state the search bot's
-        ``plan_turn`` plays out in."""
-        return kernel_state(new_twin(self.st if st is None else st, ARRAYS))
+    def for_search(self) -> View:
+        """The table's handle as a run gives it to the search bot: its state given the
+        seated bots' memory (:func:`sim.bots.memory.with_bot_memory`), linking a twin
+        for the playouts (:func:`sim.state.kernel_state`). Replaces ``st`` and ``ref``."""
+        self.st = with_bot_memory(self.st, ARRAYS)
+        self.ref = kernel_state(self.st, new_twin(self.st, ARRAYS))
+        return self.ref
 
     # --- laying out zones ----------------------------------------------------------
     def hand(self, seat: int, *allies: str) -> Table:

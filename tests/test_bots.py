@@ -17,7 +17,8 @@ from sim.play import run_games
 from sim.options import RuleOptions
 from sim.record import PLAYER_FIELDS
 from sim import rng
-from sim.state import EMPTY, MAX_TREE_NODES
+from sim.bots.search_tree import MAX_ITERATIONS
+from sim.state import EMPTY
 from sim.rules.abilities import play_options
 from sim.rules.completion import completion_options
 from sim.rules.turn import take_turn
@@ -187,7 +188,7 @@ def test_bot_specs_parse_parameters_and_name_what_is_wrong():
     with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 65536, got 2.5"):
         parse_bot("search:iterations=2.5")
     # The largest budget's tree fits the node pool: the root and a node an iteration.
-    assert parse_bot("search:iterations=65536").params[0] == MAX_TREE_NODES - 1
+    assert parse_bot("search:iterations=65536").params[0] == MAX_ITERATIONS
     with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 65536, got 65537"):
         parse_bot("search:iterations=65537")
     with pytest.raises(ValueError, match="explore must be a number from 0 to 10, got -1"):

@@ -19,7 +19,8 @@ from numba.core.errors import TypingError
 from sim.bots.ids import SEARCH
 from sim.bots.observation import seat_view
 from sim.bots.policy import decide
-from sim.bots.search import determinise, plan_turn
+from sim.bots.memory import with_bot_memory
+from sim.bots.search import plan_turn
 from sim.bots.spec import bot_tables, parse_bot
 from sim.cards import Penalty
 from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_PENALTY, D_PLAY
@@ -28,6 +29,7 @@ from sim.play import run_games
 from sim.rng import BOT, DEAL, DICE
 from sim.rules.abilities import play_options
 from sim.rules.morale import penalty_options
+from sim.rules.redeal import redeal_unseen
 from sim.rules.zones import check_zones
 from sim.state import (
     ACTIVE, BOT_POLICY, EMPTY, HAND_LIMIT, N_PLAYERS, OUTCOME, OUTCOME_RUNNING, PERM_TASKS_N, R_TURN_CAP,
@@ -88,12 +90,14 @@ def permute_hidden(st: State, arrays, seat: int, rng: np.random.Generator) -> St
     return other
 
 
-def seat_bot(st: State, seat: int, text: str, arrays) -> None:
-    """Seat ``text``'s bot at ``seat``; an unused row names search, so that every
-    state's kernels are compiled for the one policy set that holds all bots."""
+def seat_bot(st: State, seat: int, text: str, arrays) -> State:
+    """``st`` with ``text``'s bot seated at ``seat`` and the bots' memory
+    (sim.bots.memory); an unused row names search, so that every state's kernels are
+    compiled for the one policy set that holds all bots."""
     specs = [parse_bot(text)] * PLAYERS + [parse_bot("search")] * (4 - PLAYERS)
     st.bots[:], st.bot_params[:] = bot_tables(specs)
     assert st.bots[PLAYERS:, BOT_POLICY].tolist() == [SEARCH] * (4 - PLAYERS)
+    return with_bot_memory(st, arrays)
 
 
 def decisions(st: State, seat: int):
@@ -109,13 +113,11 @@ def decisions(st: State, seat: int):
 def choices(st: State, arrays, seat: int, text: str) -> list:
     """The bot's choice at each decision of :func:`decisions`, and the bot stream
     after each; for ``search``, its turn planned first, and its tree."""
-    st = clone(st, arrays)
-    seat_bot(st, seat, text, arrays)
+    st = seat_bot(clone(st, arrays), seat, text, arrays)
     deck = arrays.kernel_ref()
     made = []
     if text.startswith("search"):
-        twin = new_twin(st, arrays)
-        plan_turn(kernel_state(st), kernel_state(twin), deck)
+        plan_turn(kernel_state(st, new_twin(st, arrays)), deck)
         n = int(st.tree_g[0])
         made.append((st.tree_key[:n].tolist(), st.tree_stats[:n].tolist()))
     for kind, n_options in decisions(st, seat):
@@ -146,15 +148,15 @@ def test_r3_1_r3_2_r3_3_hidden_cards_permuted_same_choice(text, positions, defau
     assert compared >= 2 * len(POSITIONS)
 
 
-def test_r3_1_r3_2_r3_3_determinisation_deals_the_unseen_cards(positions, default_arrays):
-    """The search bot's determinisation deals the cards its seat cannot see again:
+def test_r3_1_r3_2_r3_3_the_redeal_for_a_seat_deals_the_unseen_cards(positions, default_arrays):
+    """The rules' redeal for a seat, the search bot's determinisation
+    (sim.rules.redeal), deals the cards the seat cannot see again:
     every card stays in exactly one zone, every pile keeps its size, the same cards
     stay hidden, and the seat's own hand and the task row stay as they were."""
     for st in positions:
         seat = int(st.g[ACTIVE])
-        dealt = clone(st, default_arrays)
-        seat_bot(dealt, seat, "search", default_arrays)
-        determinise(kernel_state(dealt), default_arrays.kernel_ref(), seat)
+        dealt = seat_bot(clone(st, default_arrays), seat, "search", default_arrays)
+        redeal_unseen(kernel_state(dealt), default_arrays.kernel_ref(), seat, BOT)
         check_zones(kernel_state(dealt), default_arrays.kernel_ref())
         for name in ("hand_n", "g", "row", "squad_cards"):
             assert np.array_equal(getattr(dealt, name), getattr(st, name)), name
@@ -258,8 +260,7 @@ def penalty_choice(st: State, arrays, seat: int, n_options: int) -> tuple:
     """The search bot's choice of ``seat``'s penalty on the active seat's turn, with
     its twin linked (sim.bots.penalty_search), the bot stream after it, and each
     row's playouts and wins."""
-    st = clone(st, arrays)
-    seat_bot(st, seat, "search:iterations=24,penalty_iterations=24", arrays)
+    st = seat_bot(clone(st, arrays), seat, "search:iterations=24,penalty_iterations=24", arrays)
     choice = decide(kernel_state(st, new_twin(st, arrays)), arrays.kernel_ref(), seat, D_PENALTY, n_options)
     return choice, int(st.streams[BOT]), st.penalty_stats[:n_options].tolist()
 

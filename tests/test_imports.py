@@ -4,6 +4,7 @@ sim.bots.port); in analysis/, imports that run one way, down its layers (data, t
 statistics, then the questions, then the report and the experiments)."""
 
 import ast
+import inspect
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,6 +117,15 @@ def test_the_rules_and_game_loop_name_no_bot():
     found = {path.relative_to(ROOT).as_posix(): sorted(code_words(path) & names)
              for path in GAME_SIDE if path.name != "state.py"}  # fmt: skip
     assert {path: words for path, words in found.items() if words} == {}
+
+
+def test_the_game_loop_passes_no_bot_an_argument_of_its_own():
+    """The game loop's kernels take the state's handle, the deck and the run's numbers:
+    the search bot reaches its playout state through the handle (sim.state.kernel_state)."""
+    from sim.engine import play_batch, play_game
+
+    assert list(inspect.signature(play_game.py_func).parameters) == ["st", "deck", "n_players", "keys", "game_index"]
+    assert list(inspect.signature(play_batch.py_func).parameters)[:3] == ["st", "deck", "n_players"]
 
 
 def test_the_name_check_sees_a_bot_named_in_code(tmp_path):

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from sim.bots.policy import POLICY_IDS
+from sim.bots.memory import with_bot_memory
 from sim.bots.search import plan_turn
 from sim.bots.spec import bot_tables, parse_bot
 from sim.cards import MAX_ALLIES, MAX_MORALE, MAX_POINTS, MAX_TASKS
@@ -47,8 +48,9 @@ def play_arranged(deck, arrays, options: RuleOptions, n_players: int, seed: int,
     start needs this driver; unarranged games use the loop itself (:func:`play_checked`)."""
     s = new_state(arrays, options.to_array())
     s.bots[:], s.bot_params[:] = bot_tables([parse_bot(name) for name in bots])
+    s = with_bot_memory(s, arrays)
     ref = kernel_state(s, new_twin(s, arrays))  # the search bot's playout state: shares s's bot memory
-    backup_ref, deck_ref = ref.link, arrays.kernel_ref()
+    deck_ref = arrays.kernel_ref()
     setup_game(ref, deck_ref, n_players, stream_keys(seed), game_index)
     arrange(s, ref, deck_ref)
     ctx = f"seed={seed} n_players={n_players} game_index={game_index} bots={bots} {options}"
@@ -56,7 +58,7 @@ def play_arranged(deck, arrays, options: RuleOptions, n_players: int, seed: int,
         while s.g[OUTCOME] == OUTCOME_RUNNING:
             check_invariants(ref, deck_ref)
             if s.bots[s.seat_bot[s.g[ACTIVE]], BOT_POLICY] == POLICY_IDS["search"]:  # its turn-start hook
-                plan_turn(ref, backup_ref, deck_ref)
+                plan_turn(ref, deck_ref)
             take_turn(ref, deck_ref)
         check_invariants(ref, deck_ref)
     except AssertionError as error:  # the check's rule and message, then the values

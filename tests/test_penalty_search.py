@@ -3,6 +3,7 @@ played out from the turn in progress, in the linked twin, with planner everywher
 
 import pytest
 
+from sim.bots.memory import with_bot_memory
 from sim.bots.policy import decide
 from sim.bots.spec import bot_tables, parse_bot
 from sim.cards import Penalty
@@ -33,6 +34,7 @@ def last_event(bot: str) -> Table:
     t.st.perm_tasks[0], t.st.g[PERM_TASKS_N] = TASK["t_yellow"], 1
     t.st.g[TURN_ACTION] = ACTION_DRAW
     t.st.bots[:], t.st.bot_params[:] = bot_tables([parse_bot("planner"), parse_bot(bot)])
+    t.st = with_bot_memory(t.st, ARRAYS)  # as a run gives it (sim.bots.memory)
     return t
 
 

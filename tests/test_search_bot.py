@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from sim.bots.search import plan_turn
-from sim.bots.search_tree import MODE_FOLLOW, search_choose
+from sim.bots.search_tree import KEY_WIDTH, MODE_FOLLOW, TG_FULL, TG_MODE, TG_NODES, search_choose
 from sim.decisions import ACTION_DRAW, ACTION_PLAY, D_ACTION, D_PLAY
 from sim.options import RuleOptions
 from sim.play import run_games
@@ -19,8 +19,8 @@ from sim.record import PLAYER_FIELDS
 from sim.rules.abilities import play_options
 from sim.rules.scoring import score_game
 from sim.rules.turn import take_turn
-from sim.state import KEY_WIDTH, TG_FULL, TG_MODE, TG_NODES, WINNER, kernel_state
-from tests.table import Table
+from sim.state import WINNER, kernel_state, new_twin
+from tests.table import ARRAYS, Table
 from tests.test_bots import seat_bots
 
 pytestmark = pytest.mark.slow
@@ -37,7 +37,7 @@ def win_at_once(iterations: int) -> Table:
 
 def test_search_plans_the_move_that_wins_at_once():
     t = win_at_once(30)
-    plan_turn(t.ref, t.twin(), t.deck)
+    plan_turn(t.for_search(), t.deck)
     assert t.hand_of(0) == ["red", "blue"] and t.row_names() == [None, None, "t_blue"]  # the position is restored
     assert t.st.tree_g[TG_MODE] == MODE_FOLLOW and 2 < t.st.tree_g[TG_NODES] <= 31  # one node per iteration at most
     take_turn(t.ref, t.deck)  # the real turn follows the tree
@@ -63,7 +63,7 @@ def test_search_chooses_the_a1_lender_that_wins_where_planner_does_not(bot, lend
     """The tree searches the D_BORROW decision (A1), not only play or draw (R4)."""
     t = lend_to_the_trailing_seat(bot)
     if bot.startswith("search"):
-        plan_turn(t.ref, t.twin(), t.deck)
+        plan_turn(t.for_search(), t.deck)
     take_turn(t.ref, t.deck)
     score_game(t.ref, t.deck)
     assert t.done_of(0) == ["t_red", "t_blue2"] and t.received_of(lender) == ["lena"]
@@ -83,7 +83,7 @@ def test_search_chooses_the_completion_that_wins_where_planner_saves_position_3(
     t = seat_bots(Table(), bot, "planner").row("t_blue_red", None, "t_red").track("m_hand", "m_task")
     t.squad(0, "blue").hand(0, "red").squad(1, "blue2").hand(1, "red2").statue("m_squad")
     if bot.startswith("search"):
-        plan_turn(t.ref, t.twin(), t.deck)
+        plan_turn(t.for_search(), t.deck)
     take_turn(t.ref, t.deck)
     assert t.done_of(0) == [task]
     take_turn(t.ref, t.deck)
@@ -94,10 +94,11 @@ def test_search_chooses_the_completion_that_wins_where_planner_saves_position_3(
 def test_a_full_node_pool_stops_expanding_and_the_turn_still_follows_the_tree():
     # A pool of 3 nodes: the root and its two children (play, draw) fill it.
     t = win_at_once(20)
+    t.for_search()
     st = t.st._replace(tree_key=np.zeros((3, KEY_WIDTH), np.int64), tree_child=np.full((3, 2), -1, np.int64),
                        tree_stats=np.zeros((3, 3)))  # fmt: skip
-    ref = kernel_state(st)
-    plan_turn(ref, t.twin(st), t.deck)
+    ref = kernel_state(st, new_twin(st, ARRAYS))
+    plan_turn(ref, t.deck)
     assert st.tree_g[TG_NODES] == 3 and st.tree_g[TG_FULL] > 0
     assert st.tree_stats[1:3, 0].sum() == 20  # every iteration went through one of the two children
     take_turn(ref, t.deck)
@@ -109,7 +110,7 @@ def test_the_tree_names_an_offered_row_when_the_offers_differ_from_the_search():
     # After searching the position, the real turn's placement offers rows the tree never
     # saw (another hand): search_choose falls back to planner, inside [0, n).
     t = win_at_once(30)
-    plan_turn(t.ref, t.twin(), t.deck)
+    plan_turn(t.for_search(), t.deck)
     t.st.hand_n[0] = 0
     t.hand(0, "yellow", "green", "orange").squad(0, "purple")
     t.st.options[0, 0], t.st.options[1, 0] = ACTION_PLAY, ACTION_DRAW
@@ -141,3 +142,15 @@ def test_search_with_no_decision_kind_searched_plays_planners_games(default_arra
     assert (searched.games == planner.games).all()
     fields = [f for f in range(searched.players.shape[-1]) if f != PLAYER_FIELDS.index("bot")]
     assert (searched.players[..., fields] == planner.players[..., fields]).all()
+
+
+def test_a_search_seat_without_its_memory_or_playout_state_raises_instead_of_writing_past_an_array():
+    """The search bot's tree is its own memory, allocated by the run (sim.bots.memory):
+    a state built without it, or a handle that links no twin, raises at the turn's
+    start, never writes into an empty array."""
+    t = win_at_once(8)
+    with pytest.raises(RuntimeError, match="no playout state or no memory"):
+        plan_turn(kernel_state(t.st, new_twin(t.st, ARRAYS)), t.deck)  # a twin, no memory
+    t.for_search()
+    with pytest.raises(RuntimeError, match="no playout state or no memory"):
+        plan_turn(kernel_state(t.st), t.deck)  # memory, no twin

@@ -137,6 +137,6 @@ def test_a_helper_that_cannot_start_leaves_the_compilation_unsplit(monkeypatch):
     monkeypatch.setattr(sys, "executable", str(ROOT / "no-such-python"))
     split = _Split(loop="the loop", entry="sim.play")
     start = event.Event(kind="numba:compile", status=event.EventStatus.START,
-                        data={"dispatcher": "the loop", "args": ("state type", "backup type", "deck type")})  # fmt: skip
+                        data={"dispatcher": "the loop", "args": ("state type", "deck type")})  # fmt: skip
     split.on_start(start)  # compiles no share: the loop's own compilation does it all
     assert split.helper is None

@@ -99,11 +99,19 @@ def search_penalty(st, deck, seat, n_options, params):
     :mod:`sim.bots.search_tree`). Without a linked twin, with one row or with
     ``penalty_iterations=0``: ``planner``'s choice.
 
-    Returns an index in ``[0, n_options)``; ``st.options`` is as it was."""
+    Returns an index in ``[0, n_options)``; ``st.options`` is as it was.
+
+    Raises
+    ------
+    RuntimeError
+        When ``st`` has no penalty statistics: the bot was not given its memory
+        (:func:`sim.bots.memory.with_bot_memory`)."""
     favourite = planner_choose(seat_view(st), deck, seat, D_PENALTY, n_options, PLANNER_DEFAULTS)
     budget = int(params[PENALTY_ITERATIONS])
     if budget == 0 or n_options == 1 or not has_twin(st):
         return favourite
+    if st.penalty_stats.shape[0] < n_options:
+        raise RuntimeError("the search bot has no memory: play it through sim.play.run_games")
     twin = playout_twin(st)
     stats = st.penalty_stats
     stats[:n_options] = 0.0

@@ -99,13 +99,13 @@ def _choose_for(st, deck, seat, kind, n_options, bot, policy):
 
 
 def _turn_start(policies):
-    """A function ``(st, backup, deck)`` that calls the turn-start hook of the active
+    """A function ``(st, deck)`` that calls the turn-start hook of the active
     seat's policy, for the policies in ``policies`` that have one."""
     hooked = [p for p in policies if BY_ID[p].turn_start is not None]
     if not hooked:
-        return lambda st, backup, deck: None
-    lines = ["def turn_start(st, backup, deck):", "    policy = st.bots[st.seat_bot[st.g[ACTIVE]], BOT_POLICY]"]
-    lines += [f"    if policy == {p}:\n        hook_{p}(st, backup, deck)" for p in hooked]
+        return lambda st, deck: None
+    lines = ["def turn_start(st, deck):", "    policy = st.bots[st.seat_bot[st.g[ACTIVE]], BOT_POLICY]"]
+    lines += [f"    if policy == {p}:\n        hook_{p}(st, deck)" for p in hooked]
     return _compile_source("turn_start", lines, {f"hook_{p}": BY_ID[p].turn_start for p in hooked})
 
 
@@ -113,7 +113,7 @@ turn_start = _turn_start(sorted(BY_ID))  # plain Python: every policy
 
 
 @overload(turn_start, jit_options={"nogil": True})
-def _turn_start_for(st, backup, deck):
+def _turn_start_for(st, deck):
     """Compiled :func:`turn_start` for the policy set of ``st``'s type: compiled for a
     set without a hooked policy, it does nothing."""
     return _turn_start(_set_of(st))

@@ -43,10 +43,11 @@ search's skill lies (docs/BOTS.md).
 
 A key is the decision kind and the row's fields in use (``KEY_COLUMNS``), with hand
 positions replaced by the ally they hold (a draw changes what a position holds).
-The tree lives in preallocated arrays of :class:`sim.state.State`'s bot memory (``tree_*``,
-``MAX_TREE_NODES`` nodes, paths of ``MAX_TREE_DEPTH``); each iteration expands one
-node at most, so the pool holds the tree of the largest budget (``MAX_ITERATIONS``).
-A smaller pool stops expanding once full (``TG_FULL`` counts the refusals) and the
+The tree lives in the bot's own memory, arrays of :class:`sim.state.State`'s bot-memory
+part that a run allocates for the bots it seats (:func:`tree_memory`,
+:mod:`sim.bots.memory`), paths of ``MAX_TREE_DEPTH``; each iteration expands one node
+at most, so a pool of ``iterations + 1`` nodes holds the budget's whole tree. A
+smaller pool stops expanding once full (``TG_FULL`` counts the refusals) and the
 search goes on over the nodes it has. Selection and backpropagation are
 iterative over ``tree_path`` (no recursion between kernels, docs/ARCHITECTURE.md).
 
@@ -68,22 +69,22 @@ from sim.cards import Penalty
 from sim.decisions import D_EXTRA_PLAY, D_PENALTY, D_PLAY, P_INDEX, P_TYPE
 from sim.bots.observation import BOT_STREAM
 from sim.rng import below
-from sim.state import (
-    ACTIVE,
-    EMPTY,
-    KEY_WIDTH,
-    MAX_ITERATIONS,
-    MAX_TREE_DEPTH,
-    TG_EXPANDED,
-    TG_FULL,
-    TG_MODE,
-    TG_NODE,
-    TG_NODES,
-    TG_PATH_N,
-    TG_SEAT,
-    TG_TURN,
-    TURN,
-)
+from sim.deck_arrays import DeckArrays
+from sim.state import ACTIVE, EMPTY, OPTION_WIDTH, TURN, option_rows
+
+# --- tree_g: the tree's scalars, int64 (TREE_G_LEN,) ------------------------------------
+TG_NODES = 0  # nodes in use, the root included
+TG_FULL = 1  # expansions refused because the node pool was full
+TG_SEAT = 2  # the seat whose turn the tree searches
+TG_TURN = 3  # that turn (g[TURN] when it began)
+TG_MODE = 4  # off, searching, or followed by the real turn (MODE_*)
+TG_NODE = 5  # the node the turn stands at, EMPTY off the tree
+TG_PATH_N = 6  # nodes in tree_path
+TG_EXPANDED = 7  # 1 once this iteration added its node
+TREE_G_LEN = 8
+MAX_ITERATIONS = 65_536  # the largest budget (LIMITS)
+MAX_TREE_DEPTH = 64  # decisions of one turn followed down the tree at most
+KEY_WIDTH = 1 + OPTION_WIDTH  # a node's key: decision kind and option row
 
 # 192 iterations by default: at 4 players one search seat still plays 12 games/s on one
 # core and wins 47.9% against planner, where 128 won 45.2%; 512 playouts a penalty on
@@ -104,6 +105,25 @@ FIRST_CHILD, NEXT_SIBLING = 0, 1  # columns of tree_child
 # D_PLAY, D_EXTRA_PLAY, D_SWAP, D_RELOCATE, D_COMPLETE, D_PENALTY, D_BORROW.
 KEY_COLUMNS = np.array([1, 2, 2, 6, 4, 2, 3, 2], np.int64)
 HAND_ALLY = np.int64(int(Penalty.HAND_ALLY))
+
+
+def tree_memory(deck: DeckArrays, params: np.ndarray) -> dict[str, np.ndarray]:
+    """The bot's own memory for ``deck`` and its parameters ``params`` (float64,
+    ``PARAMS``' order): the arrays of the state's bot-memory part that the tree and
+    the penalty search use (:class:`sim.state.State`, ``tree_*`` and
+    ``penalty_stats``). The node pool holds ``iterations + 1`` nodes, the root and
+    one an iteration at most (module docstring), so the tree of the budget is never
+    cut short: 112 bytes a node, 21.6 kB at the default 192 iterations."""
+    nodes, rows = int(params[ITERATIONS]) + 1, option_rows(deck)
+    return {
+        "tree_g": np.zeros(TREE_G_LEN, np.int64),
+        "tree_key": np.zeros((nodes, KEY_WIDTH), np.int64),
+        "tree_child": np.full((nodes, 2), EMPTY, np.int64),
+        "tree_stats": np.zeros((nodes, 3), np.float64),
+        "tree_path": np.zeros(MAX_TREE_DEPTH, np.int64),
+        "tree_match": np.zeros(rows, np.int64),
+        "penalty_stats": np.zeros((rows, 2), np.float64),
+    }
 
 
 @kernel

@@ -8,14 +8,16 @@ if any; its ``choose`` kernel and the arguments the dispatch passes it
 (:mod:`sim.bots.observation`), never the state itself, but for the test-only
 ``scripted``, which reads no position; its parameters' defaults and valid ranges
 (:mod:`sim.bots.spec`); its turn-start hook, called by the game loop before each of
-its seat's turns; its off-turn penalty kernel, which the dispatch calls with the whole
+its seat's turns (the state's handle links a second state for scratch,
+:func:`sim.state.kernel_state`); its off-turn penalty kernel, which the dispatch calls with the whole
 state for an R8.3 penalty of its seat on another seat's turn (the search bot plays
 out from there, :mod:`sim.bots.penalty_search`), and the function giving the address
 of the C callback that kernel calls (a bot row's ``BOT_ADDRESS``,
 :func:`sim.bots.spec.bot_tables`); whether it reads the option rows of a ``D_PLAY`` decision; and
 whether it reads the need tables of the face-up tasks (``needs``, ``subset_ok``),
 which the dispatch fills before it decides (:func:`sim.rules.completion.subset_needs`):
-the seat view shows them read-only.
+the seat view shows them read-only; and the memory it keeps between decisions, which
+a run allocates for the bots it seats (:mod:`sim.bots.memory`).
 """
 
 from __future__ import annotations
@@ -51,11 +53,12 @@ class Policy:
     arguments: str  # choose's arguments, from decide's locals
     params: dict[str, float] = field(default_factory=dict)
     limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
-    turn_start: object | None = None  # kernel (st, backup, deck), or None
+    turn_start: object | None = None  # kernel (st, deck), or None
     off_turn_penalty: object | None = None  # kernel (st, deck, seat, n_options, bot) -> index, or None
     callback_address: object | None = None  # () -> int, the bot row's BOT_ADDRESS, or None
     reads_option_rows: bool = True
     reads_need_tables: bool = False
+    memory: object | None = None  # (deck, params row) -> {bot-memory field: array} (sim.bots.memory), or None
 
 
 POLICIES = (
@@ -68,7 +71,7 @@ POLICIES = (
            reads_need_tables=True),
     # plans its turn at turn start (sim.bots.search), then follows its tree, else as planner:
     Policy(SEARCH, "search", search_choose, WITH_PARAMS, search_tree.PARAMS, search_tree.LIMITS, plan_turn,
-           off_turn_penalty, penalty_address, reads_need_tables=True),
+           off_turn_penalty, penalty_address, reads_need_tables=True, memory=search_tree.tree_memory),
     Policy(SCRIPTED, None, scripted_choose, "st"),  # tests only: replays a script, reads no position
     Policy(USER, None, user_choose, DECISION + ", obs.bots[bot, BOT_ADDRESS]"),  # a user's file (sim.bots.user)
 )
