@@ -474,8 +474,8 @@ def compare(
     from analysis.experiments.compare import changes_settled_words, run_comparison
     from analysis.report.words import change_skill_text, verdict_change_sentence, verdicts_lead
     from sim.rundir import RunError
+    from analysis.experiments.check_skill import games_per_deck
     from sim.runner import RunStopped, run_name
-    from sim.bots.speed import SKILL_CHECK_MINUTES, games_in
     from sim.skilled import SKILLED_BOT, by_default
 
     if until_settled and max_games is None:
@@ -490,7 +490,7 @@ def compare(
     try:
         comparison = run_comparison(a, b, games, target, players, bots, seed, jobs, progress=None if not quiet else False,
                                     skill_check=SKILLED_BOT if skilled else None, max_games=max_games,
-                                    round_games=round_games, skill_games=games_in(SKILL_CHECK_MINUTES / 2, players))  # fmt: skip
+                                    round_games=round_games, skill_games=games_per_deck(players))  # fmt: skip
     except RunStopped as exc:
         _stopped(exc, resume=False)  # compare resumes by itself
     except (RunError, ValueError) as exc:
@@ -671,7 +671,9 @@ def advise(
     holdout_games: int = typer.Option(100_000, min=100, help="Fresh games per deck on the hold-out seed, where the proposal is measured."),
     only: list[str] = typer.Option([], help="Edit only this card, by id (repeat for several), e.g. kim_kitsuragi; default: every card."),
     max_edits: int | None = typer.Option(None, min=1, help="The proposal holds at most this many edits, those the search ranks best (a move or a swap of two allies' fields is one edit)."),
-    confirm_with: str | None = typer.Option(None, help="Also play the hold-out's original and proposal with this bot in every seat (e.g. expert) and say which of the proposal's changes depend on skill."),
+    skill_check: bool = typer.Option(False, "--skill-check", help="Also play the hold-out's first games of the original and the proposal with search, the reference of skilled play, in every seat (as many as 3 minutes of this machine's cores play, shared by the two decks) and say which of the proposal's changes depend on skill, hold, or cannot be told yet on those games."),
+    confirm_with: str | None = typer.Option(None, metavar="BOT", help="--skill-check with this bot in every seat instead of search (e.g. planner); only search's play is called skilled play."),
+    confirm_games: int | None = typer.Option(None, min=100, metavar="GAMES", help="With --skill-check: skilled games per deck, the hold-out's first (default: the budget above)."),
     own_effects: bool = typer.Option(True, help="Also play each edit alone on the original deck on the hold-out's seed and games (--holdout-games games, and as many points-blind, per edit) and show its own effect beside its effect in the proposal."),
     short_list: str = typer.Option("3,6", help="Shorter proposals to confirm on the hold-out: the K edits the search ranks best, for each K (comma-separated; a move or a swap is one edit; --holdout-games games, and as many points-blind, per K); written to proposal-K.yaml. Empty for none."),
     quiet: bool = typer.Option(False, help="No progress (else a status line on a terminal, one line per stage in a log)."),
@@ -698,6 +700,7 @@ def advise(
     from analysis.experiments.compare import changes
     from analysis.report.words import (NO_SIDE_EFFECT, change_sentence, change_skill_text, side_effects_lead,
                                        skilled_allies_text)
+    from sim.bots.speed import SKILLED_REFERENCE_BOT
     from sim.cards import DeckError
     from sim.rundir import RunError
     from sim.runner import run_name
@@ -720,6 +723,9 @@ def advise(
         _fail(f"--short-list {short_list!r}: write edit counts separated by commas, e.g. 3,6")
     if round_games is not None and not until_settled:
         _fail("--round-games is for --until-settled")
+    confirm = confirm_with or (SKILLED_REFERENCE_BOT if skill_check else None)
+    if confirm_games is not None and confirm is None:
+        _fail("--confirm-games is for --skill-check (or --confirm-with BOT)")
     bots = bot[0] if len(bot) == 1 else bot
     target = out or Path("runs") / run_name(cards, deck, games, seed, players=players,
                                             kind="advise-settled" if until_settled else "advise")  # fmt: skip
@@ -728,7 +734,8 @@ def advise(
         advice = run_advise(cards, target, games, players, bots, seed, threshold, locks=lock,
                             only_estimated=only_estimated, target_turns=ranges.get("turns"),
                             holdout_games=holdout_games, n_jobs=jobs, progress=not quiet, only=only,
-                            max_edits=max_edits, confirm_with=confirm_with, own_effects=own_effects,
+                            max_edits=max_edits, confirm_with=confirm, confirm_games=confirm_games,
+                            own_effects=own_effects,
                             short_list=sizes, abilities=abilities, target_edge=ranges.get("edge"),
                             round_games=(round_games or default_round(games)) if until_settled else None,
                             restricted_play=restricted_play)  # fmt: skip
@@ -760,8 +767,8 @@ def advise(
     if advice.restricted is not None:
         typer.echo(restricted_sentence(advice.restricted))
     if advice.skill_check is not None:
-        typer.echo(f"{skilled_allies_text(confirm_with, *advice.skilled_allies)} "
-                   f"{change_skill_text(advice.skill_check, confirm_with)}")  # fmt: skip
+        typer.echo(f"{skilled_allies_text(confirm, *advice.skilled_allies, advice.skill_check['skilled_n'].max())} "
+                   f"{change_skill_text(advice.skill_check, confirm)}")  # fmt: skip
     print_table(shown(summary), f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "
                 "deck, original (before) and proposal (after); differences paired on the same games")  # fmt: skip
     typer.echo(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {seed} "

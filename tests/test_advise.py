@@ -27,7 +27,7 @@ from analysis.experiments.advise_page import (
 from analysis.report.terminal import print_table
 from analysis.experiments import advise_search
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
-from analysis.report.words import free_text
+from analysis.report.words import change_skill_text, free_text
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
 from sim.rundir import read_manifest
 from sim.deck_summary import short_colours, summarise
@@ -422,7 +422,7 @@ def test_placebo_identical_allies_get_no_proposal(tmp_path, default_deck):
 def test_planted_an_extra_white_crown_gets_the_edit_that_removes_it(tmp_path, default_deck):
     cards = _deck_file(default_deck, tmp_path / "planted.yaml", planted=True)
     advice = advise(cards, tmp_path / "out", n_games=10_000, holdout_games=10_000, n_jobs=2, progress=False,
-                    locks=["cuno.symbols"], restricted_play=5_000)  # fmt: skip
+                    locks=["cuno.symbols"], restricted_play=5_000, confirm_with="planner", confirm_games=1_000)  # fmt: skip
     planted = [c for c in advice.changes if c.card == default_deck.allies[0].id]
     assert [(c.field, c.old, c.new) for c in planted] == [("symbols", ["crown", "crown"], ["crown"])]
     assert all(c.card != "cuno" and c.section == "allies" for c in advice.changes)  # locked: tasks and cuno
@@ -442,6 +442,9 @@ def test_planted_an_extra_white_crown_gets_the_edit_that_removes_it(tmp_path, de
     assert restricted["n"] == 5_000 and "Restricted play" in html.read_text()
     assert (tmp_path / "out" / "restricted.csv").exists()
     assert advice.games["restricted"] == 2 * (3 + len(advice.restricted)) * 5_000
+    # The skill check plays the hold-out's first 1,000 games of each deck again, not all 10,000 (issue 64).
+    assert advice.confirmed_with == "planner" and advice.skill_check["skilled_n"].max() == 1_000
+    assert "planner's play" in change_skill_text(advice.skill_check, "planner")  # not called skilled play
 
 
 def test_restricted_play_passes_an_ally_moved_toward_zero_and_names_one_across_it_or_no_closer():
@@ -503,6 +506,16 @@ def test_the_command_line_refuses_an_unknown_lock_with_one_line(tmp_path):
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [
         "error: --lock 'evrart.symbols': 'evrart' is not a card id of cards.yaml; did you mean 'evrart_claire'?"]
+
+
+def test_the_command_line_refuses_confirm_games_without_a_skill_check_with_one_line(tmp_path):
+    script = Path(sys.executable).with_name("revachol")
+    if not script.exists():
+        pytest.skip("the revachol console script is not installed")
+    result = subprocess.run([str(script), "advise", "--confirm-games", "500", "-n", "100", "--out", str(tmp_path)],
+                            capture_output=True, text=True, timeout=120, cwd=DEFAULT_CARDS.parent)  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == ["error: --confirm-games is for --skill-check (or --confirm-with BOT)"]
 
 
 def test_a_block_style_list_is_rewritten_on_its_keys_line(default_deck):

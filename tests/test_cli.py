@@ -251,7 +251,7 @@ def test_advise_with_only_edits_that_card_prints_its_stages_to_a_log_and_writes_
         assert re.findall(r"\bnan\b", text, flags=re.IGNORECASE) == []
     assert "Evrart Claire still has a verdict, stronger" in page and "--only left it out" in page
     # issue 52: --confirm-with, here greedy under another label: the same games, so no change depends on skill
-    assert stages[-3] == "advise: confirming with greedy:w_points=1 in every seat: the same fresh games …"
+    assert stages[-3] == "advise: confirming with greedy:w_points=1 in every seat: the first 1,500 of the same fresh games …"
     # issue 48 item 2: the one edit alone (the proposal's own deck, reused); no shorter proposal than 1 edit
     assert stages[-2] == "advise: each edit alone (1 deck) on the same 1,500 fresh games …"
     # issue 48's causal check: Kim Kitsuragi valued by restricted play in both decks

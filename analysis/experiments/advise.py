@@ -34,6 +34,7 @@ from analysis.experiments.advise_measures import (Measures, edge_change, edge_se
 from analysis.experiments.advise_progress import progress as stages
 from analysis.experiments.advise_rounds import Guards, Trial, alone_in_rounds, screened_in_rounds, whole_in_rounds
 from analysis.experiments.advise_search import AIM, LENGTH_TOLERANCE, Search, Settings
+from analysis.experiments.check_skill import games_per_deck
 from analysis.experiments.compare import changes_skill_check, comparison_tables
 from analysis.experiments.tune import holdout_seed
 from analysis.experiments.until_settled import round_plan
@@ -214,6 +215,7 @@ def advise(
     only: Sequence[str] = (),
     max_edits: int | None = None,
     confirm_with: str | None = None,
+    confirm_games: int | None = None,
     own_effects: bool = True,
     short_list: Sequence[int] = SHORT_LIST,
     abilities: bool = False,
@@ -259,10 +261,16 @@ def advise(
         The most edited fields the proposal may hold (``--max-edits K``), those the
         search ranks best (:mod:`.advise_search`); None for no limit.
     confirm_with : str, optional
-        A bot specification (``--confirm-with expert``): the hold-out's original and
-        proposal are also played with it in every seat (their skilled companions,
-        :mod:`sim.skilled`), and :attr:`Advice.skill_check` says which of the
-        proposal's changes depend on skill.
+        A bot specification (``--skill-check``: ``search``, the reference of skilled
+        play; ``--confirm-with BOT``): the hold-out's first ``confirm_games`` games of
+        the original and the proposal are also played with it in every seat (their
+        skilled companions, :mod:`sim.skilled`: the same deals and dice), and
+        :attr:`Advice.skill_check` says which of the proposal's changes depend on
+        skill, with what those games can detect.
+    confirm_games : int, optional
+        The skilled games per deck; default the skill check's budget shared by the
+        two decks (:func:`analysis.experiments.check_skill.games_per_deck`), at most
+        ``holdout_games``.
     own_effects : bool
         Play each edit alone on the original deck on the hold-out seed and games (one
         deck of ``holdout_games`` games, and as many points-blind, per edit):
@@ -534,9 +542,12 @@ def advise(
         differences = comparison_tables(runs["original"], runs["proposal"])
         skilled = {}
         if confirm_with:
-            bar(f"confirming with {confirm_with} in every seat: the same fresh games", search, current)
-            skilled = {name: play_skilled(runs[name], n_jobs, progress=False, bot=confirm_with) for name in runs}
-            games["holdout"] += 2 * holdout_games
+            k = min(confirm_games or games_per_deck(players, confirm_with, most=holdout_games), holdout_games)
+            bar(f"confirming with {confirm_with} in every seat: the first {k:,} of the same fresh games", search,
+                current)  # fmt: skip
+            skilled = {name: play_skilled(runs[name], n_jobs, progress=False, bot=confirm_with, games=k)
+                       for name in runs}  # fmt: skip
+            games["holdout"] += 2 * k
         deviations = edits if own_effects else []  # an ability moved or swapped: both fields
         if deviations:
             bar(f"each edit alone ({len(deviations)} deck{'s' * (len(deviations) != 1)}) on the same {holdout_games:,} "

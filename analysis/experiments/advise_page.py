@@ -480,11 +480,12 @@ def _side_effects_html(side: pd.DataFrame) -> list[str]:
 
 
 def _skill_check_html(advice: Advice) -> list[str]:
-    """The page's section on the proposal under ``--confirm-with`` (empty without it)."""
+    """The page's section on the proposal under ``--skill-check`` (empty without it)."""
     if advice.skill_check is None:
         return []
+    allies = skilled_allies_text(advice.confirmed_with, *advice.skilled_allies, advice.skill_check["skilled_n"].max())
     return [f"<h2>{escape(SKILL_CHECK_TITLE)}</h2>",
-            f"<p class=\"answer\">{escape(skilled_allies_text(advice.confirmed_with, *advice.skilled_allies))} "
+            f"<p class=\"answer\">{escape(allies)} "
             f"{escape(change_skill_text(advice.skill_check, advice.confirmed_with))}</p>",
             _wide(table_html(advice.skill_check, hide=("p_value", "skilled_bot", "n", "skilled_n")), "estimates")]  # fmt: skip
 

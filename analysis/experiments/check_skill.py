@@ -31,6 +31,27 @@ class SkillCheck:
     report: WrittenReport  # the report rebuilt with the check
 
 
+def games_per_deck(players: int, bot: str = SKILLED_REFERENCE_BOT, decks: int = 2, most: int | None = None) -> int:
+    """The skilled games each of ``decks`` decks plays when they share the skill
+    check's default budget (:data:`sim.bots.speed.SKILL_CHECK_MINUTES` of this
+    machine's cores, from ``bot``'s measured speed: :func:`sim.bots.speed.games_in`),
+    never more than ``most`` games; ``most`` for a bot whose speed was not measured
+    (``compare --skill-check``, ``advise --skill-check``).
+
+    Raises
+    ------
+    ValueError
+        For a bot whose speed was not measured and no ``most``.
+    """
+    try:
+        games = games_in(SKILL_CHECK_MINUTES / decks, players, bot)
+    except ValueError:
+        if most is None:
+            raise
+        return most
+    return games if most is None else min(games, most)
+
+
 def run_dirs(run: str | Path) -> list[Path]:
     """The run directories under ``run``: itself, or for a ``revachol run`` of several
     player counts, its ``2p``, ``3p`` … runs.

@@ -774,11 +774,12 @@ def change_sentence(row: pd.Series) -> str:
     return f"{row['what']}: {a} → {b}, {difference}, p = {p_text(row['p_value'])}"
 
 
-def skilled_allies_text(bot: str, before: int, after: int) -> str:
-    """One sentence: the allies with a verdict under ``bot`` in every seat, in the
-    original and in the proposal (``advise --confirm-with``)."""
-    return (f"With {bot} in every seat on the same fresh games, {before} all{'y' if before == 1 else 'ies'} "
-            f"had a verdict in the original and {after} in the proposal.")  # fmt: skip
+def skilled_allies_text(bot: str, before: int, after: int, games: int) -> str:
+    """One sentence: the allies with a verdict under ``bot`` in every seat on the
+    hold-out's first ``games`` games, in the original and in the proposal
+    (``advise --skill-check``)."""
+    return (f"With {bot} in every seat on the first {count(games)} of the same fresh games, {before} "
+            f"all{'y' if before == 1 else 'ies'} had a verdict in the original and {after} in the proposal.")  # fmt: skip
 
 
 def change_skill_text(check: pd.DataFrame, bot: str) -> str:
