@@ -263,28 +263,29 @@ def _player_counts(text: str) -> list[int]:
 @app.command("skill-check")
 def skill_check_command(
     run_dir: Path = typer.Argument(..., metavar="RUN", help="A run directory of revachol run or simulate, complete; or the folder of a revachol run of several player counts."),
-    games: int | None = typer.Option(None, "--games", "-n", min=1, help="Skilled games per run: the run's first K games. Default: as many as --minutes allow."),
-    minutes: float | None = typer.Option(None, min=0.01, help="The budget in minutes of this machine's cores, from the bot's measured speed (default 3)."),
+    games: int | None = typer.Option(None, "--games", "-n", min=1, help="Skilled games per run: the run's first K games (with --until-settled, the most). Default: as many as --minutes allow."),
+    minutes: float | None = typer.Option(None, min=0.01, help="The budget in minutes of this machine's cores, from the bot's measured speed (default 3; with --until-settled, the most, default 30)."),
     bot: str = typer.Option(SKILLED_REFERENCE_BOT, help="The bot of every seat: by default the reference of skilled play, or another bot's specification (the check then speaks of that bot's play)."),
+    until_settled: bool = typer.Option(False, "--until-settled", help="Play in rounds of a tenth of the budget and stop when every measure's change is settled: its anytime-valid 95% interval lies wholly beyond its threshold (depends on skill) or wholly within it (holds); or at the budget. The same command, or a larger budget, continues."),
     jobs: int = JOBS,
     quiet: bool = typer.Option(False, help="No progress bar and no table: print the check's sentence and the report's path."),
     scheduler: str | None = typer.Option(None, help="Play on an existing Dask cluster, e.g. tcp://HOST:8786."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and play on it."),
 ) -> None:
-    """Which verdicts hold for skilled play? Plays the run's first K games again (the same deals and dice) with search in every seat, in chunks of 100 (Ctrl-C keeps them; the same command continues; a larger K adds games), rebuilds the report with the skill check, and prints every measure: depends on skill, holds (its change lies within its threshold), or cannot tell yet, with the smallest change K games detect and the games that would tell."""
+    """Which verdicts hold for skilled play? Plays the run's first K games again (the same deals and dice) with search in every seat, in chunks of 100 (Ctrl-C keeps them; the same command continues; a larger K adds games), rebuilds the report with the skill check, and prints every measure: depends on skill, holds (its change lies within its threshold), or cannot tell yet, with the smallest change K games detect and the games that would tell. With --until-settled, K grows in rounds until every measure is settled or the budget is spent, and the last line says where it stopped and why."""
     if games is not None and minutes is not None:
         _fail("give --games or --minutes, not both")
     start_workers(jobs, "sim.runner")
     from analysis.experiments.check_skill import check_skill
     from analysis.report.terminal import print_skill_check
-    from analysis.report.words import skill_check_lines
+    from analysis.report.words import skill_check_lines, skill_settled_sentence
     from sim.rundir import RunError
     from sim.rundir.lock import LockedError
     from sim.runner import RunStopped
 
     try:
         done = check_skill(run_dir, games, minutes, bot, jobs, progress=None if not quiet else False,
-                           scheduler=scheduler, dask_local=dask_local)  # fmt: skip
+                           scheduler=scheduler, dask_local=dask_local, until_settled=until_settled)  # fmt: skip
     except RunStopped as exc:
         _stopped(exc, resume=False)  # the same command continues
     except (RunError, LockedError, ValueError) as exc:
@@ -294,6 +295,8 @@ def skill_check_command(
         print_skill_check(check)
     for line in skill_check_lines(check, done.report.unchecked):
         typer.echo(line)
+    for path, stopping in zip(done.runs, done.stopping):
+        typer.echo(skill_settled_sentence(stopping, path.name if len(done.runs) > 1 else ""))
     typer.echo(f"report: {done.report.path}")
 
 

@@ -47,6 +47,26 @@ one **state**:
   tenth of the threshold); NaN when the main run's own interval is too wide for any
   number of skilled games.
 
+**Played until settled** (``revachol skill-check --until-settled``,
+:mod:`analysis.experiments.check_skill`), the skilled games grow in rounds and are
+looked at after each, so a fixed interval would be read too often; the check's
+companion then records its rule under :data:`SETTLED_KEY`, and each change gets an
+anytime-valid interval instead (:func:`difference_sequence`): the skilled estimate's
+confidence sequence at ``alpha/2`` (:func:`analysis.stats.sequential.sequence_interval`:
+Waudby-Smith et al. 2024, Thm 2.2, with the normal-mixture boundary of Howard et al.
+2021, eq. 14, at the rule's ``ρ``), the main run's fixed interval at ``alpha/2``
+(``value ± z_{1−alpha/4} · se``: the main run is not looked at again), combined as
+``[low_s − high_m, high_s − low_m]``. Both hold at once, at every number of skilled
+games, with probability at least ``1 − alpha`` (a union bound; no independence
+needed), and then so does the change, whenever the rounds stop. Its state is
+:func:`analysis.settled.settled_state`'s in this module's words
+(:data:`SETTLED_STATES`): **depends on skill** when the interval lies wholly beyond
+±threshold, **holds** when wholly within it, **cannot tell yet** otherwise, each
+measure at ``alpha`` (as :mod:`analysis.settled`; no Benjamini–Hochberg, whose
+p-values, kept as the fixed test's, do not survive optional stopping). Its
+``games_to_tell`` are the skilled games at which that interval would clear the
+threshold (:func:`games_to_settle`).
+
 A check says that the verdicts hold **for skilled play** only when its bot agrees
 with skilled play (:data:`sim.bots.speed.AGREEING_BOTS`: ``skilled_play``) and no
 measure is marked or undecided; with any other bot it speaks of that bot's play.
@@ -69,8 +89,10 @@ from analysis.data.runs import Run, companion_run, open_runs
 from analysis.length import game_length
 from analysis.morale import morale_per_game
 from analysis.seats import first_player_edge, seat_balance
+from analysis.settled import DEFAULT_ALPHA, FLAGGED, NO_VERDICT, NOT_SETTLED, settled_state
 from analysis.stats.inference import ALPHA, bh_flags
 from analysis.stats.power import RESOLUTION, Z_POWER, bh_level, standard_error
+from analysis.stats.sequential import sequence_games, sequence_interval
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
 from sim.bots.speed import (AGREEING_BOTS, SKILL_CHECK_MINUTES, SKILLED_CHUNK, SKILLED_REFERENCE_BOT, games_in,
                             minutes_for)
@@ -86,6 +108,14 @@ PASSES = (length.passes, morale.passes, cards.passes, seats.passes)
 COLUMNS = ("run", "bots", "kind", "subject", "unit", "value", "low", "high", "n", "threshold")
 DEPENDS, HOLDS, CANNOT_TELL = "depends on skill", "holds", "cannot tell yet"
 """A measure's states (module docstring)."""
+SETTLED_STATES = {FLAGGED: DEPENDS, NO_VERDICT: HOLDS, NOT_SETTLED: CANNOT_TELL}
+"""A settled state (:func:`analysis.settled.settled_state`) in the skill check's words."""
+SETTLED_KEY = "until_settled"
+"""The manifest key of a run played in rounds until settled
+(:data:`analysis.experiments.until_settled.KEY`, which the runner keeps on resume):
+in the skilled companion's manifest, the rule of a check played until settled and
+where it stopped (:mod:`analysis.experiments.check_skill`); with it, the check's
+intervals are anytime-valid (module docstring)."""
 
 
 def skilled_run(run: Run) -> tuple[Run | None, str]:
@@ -154,7 +184,8 @@ def measures(tables: dict[str, pd.DataFrame], threshold_pp: float = DEFAULT_THRE
     return pd.concat([p for p in parts if len(p)], ignore_index=True)
 
 
-def compare_measures(main: pd.DataFrame, skilled: pd.DataFrame, bot: dict[str, str]) -> pd.DataFrame:
+def compare_measures(main: pd.DataFrame, skilled: pd.DataFrame, bot: dict[str, str],
+                     rules: dict[str, dict] | None = None) -> pd.DataFrame:  # fmt: skip
     """Each measure under the run's bots and under its skilled companion's, their
     difference and the "depends on skill" mark (module docstring).
 
@@ -165,6 +196,11 @@ def compare_measures(main: pd.DataFrame, skilled: pd.DataFrame, bot: dict[str, s
         keyed by their run's name.
     bot : dict
         Each run's skilled bot (:func:`skilled_bot`).
+    rules : dict, optional
+        Each run's rule of a check played until settled (its companion's
+        :data:`SETTLED_KEY` record: ``rho_games``, ``alpha``): that run's rows take
+        the anytime-valid interval, its state and ``games_to_tell``
+        (:func:`settled_columns`).
 
     Returns
     -------
@@ -179,7 +215,8 @@ def compare_measures(main: pd.DataFrame, skilled: pd.DataFrame, bot: dict[str, s
         (:data:`DEPENDS`, :data:`HOLDS` or :data:`CANNOT_TELL`), ``games_to_tell``
         (skilled games, for a measure that cannot tell yet) and ``skilled_play``
         (the skilled bot agrees with skilled play, :data:`sim.bots.speed.AGREEING_BOTS`);
-        module docstring.
+        ``until_settled`` (the row's interval, state and games to tell are those of a
+        check played until settled); module docstring.
     """
     renamed = skilled.drop(columns=["bots", "unit", "threshold"]).rename(
         columns={"value": "skilled", "low": "skilled_low", "high": "skilled_high", "n": "skilled_n"})
@@ -207,7 +244,114 @@ def compare_measures(main: pd.DataFrame, skilled: pd.DataFrame, bot: dict[str, s
                                     games_to_tell(out["skilled_n"], out["difference"], se_main, se_skilled,
                                                   out["threshold"], z_level), np.nan)  # fmt: skip
     out["skilled_play"] = out["skilled_bot"].isin(AGREEING_BOTS)
+    out["until_settled"] = out["run"].isin(list(rules or {}))
+    for run, rows in out[out["until_settled"]].groupby("run", sort=False):
+        settled = settled_columns(rows, rules[run]["rho_games"], rules[run]["alpha"])
+        out.loc[rows.index, settled.columns] = settled
     return out
+
+
+def _main_half(rows: pd.DataFrame, alpha: float) -> np.ndarray:
+    """The half-width of the main run's fixed interval at ``alpha/2``,
+    ``z_{1−alpha/4} · se``, from its 95% ``low``/``high`` (module docstring)."""
+    return stats.norm.ppf(1 - alpha / 4) * standard_error(rows["low"], rows["high"])
+
+
+def difference_sequence(rows: pd.DataFrame, rho: float, alpha: float = DEFAULT_ALPHA) -> tuple[np.ndarray, np.ndarray]:
+    """Each change's anytime-valid interval while the skilled games grow and the main
+    run stays as it is (module docstring): the skilled estimate's confidence sequence
+    at ``alpha/2`` at its games, ``[low_s, high_s]``
+    (:func:`analysis.stats.sequential.sequence_interval`; Waudby-Smith et al. 2024,
+    Thm 2.2; Howard et al. 2021, eq. 14), and the main estimate's fixed interval at
+    ``alpha/2``, ``[low_m, high_m] = value ± z_{1−alpha/4} · se``, combined as
+    ``[low_s − high_m, high_s − low_m]``. By a union bound both hold together, at
+    every number of skilled games, with probability at least ``1 − alpha``, and then
+    the change skilled − main lies in the interval.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        :func:`compare_measures`'s ``value``, ``low``, ``high`` (main, 95%) and
+        ``skilled``, ``skilled_low``, ``skilled_high`` (95%), ``skilled_n`` (the
+        skilled games of each estimate: the sequence's time).
+    rho : float
+        The boundary's mixture parameter, games (the rule's ``rho_games``).
+    alpha : float
+        The interval's error rate over every look at once.
+
+    Returns
+    -------
+    low, high : ndarray of float64, shape (len(rows),)
+        In each row's unit; NaN where an estimate or its interval is.
+
+    Raises
+    ------
+    ValueError
+        As :func:`analysis.stats.sequential.sequence_interval` (e.g. no skilled game).
+    """
+    low, high = np.full(len(rows), np.nan), np.full(len(rows), np.nan)
+    for games, at in rows.groupby("skilled_n").indices.items():
+        skilled = rows.iloc[at]
+        low[at], high[at] = sequence_interval(skilled["skilled"], skilled["skilled_low"], skilled["skilled_high"],
+                                              int(games), rho, alpha / 2)  # fmt: skip
+    half, value = _main_half(rows, alpha), rows["value"].to_numpy(np.float64)
+    return low - (value + half), high - (value - half)
+
+
+def settled_columns(rows: pd.DataFrame, rho: float, alpha: float = DEFAULT_ALPHA) -> pd.DataFrame:
+    """The columns of :func:`compare_measures`'s ``rows`` that a check played until
+    settled replaces: ``difference_low``/``difference_high`` (:func:`difference_sequence`),
+    ``state`` (:func:`analysis.settled.settled_state` in :data:`SETTLED_STATES`'
+    words), ``depends_on_skill`` (the state is :data:`DEPENDS`) and ``games_to_tell``
+    (:func:`games_to_settle`, for a measure that cannot tell yet); indexed as ``rows``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`difference_sequence`.
+    """
+    low, high = difference_sequence(rows, rho, alpha)
+    state = pd.Series(settled_state(low, high, rows["threshold"]), rows.index).map(SETTLED_STATES)
+    return pd.DataFrame({"difference_low": low, "difference_high": high, "state": state,
+                         "depends_on_skill": state == DEPENDS,
+                         "games_to_tell": np.where(state == CANNOT_TELL, games_to_settle(rows, rho, alpha), np.nan)},
+                        index=rows.index)  # fmt: skip
+
+
+def _gap(difference, threshold) -> np.ndarray:
+    """How far each difference lies from its threshold, at least a tenth of it
+    (:data:`analysis.stats.power.RESOLUTION`: that close is as good as on it)."""
+    threshold = np.asarray(threshold, np.float64)
+    return np.maximum(np.abs(np.abs(np.asarray(difference, np.float64)) - threshold), RESOLUTION * threshold)
+
+
+def _in_chunks(needed, games) -> np.ndarray:
+    """``needed`` skilled games, at least the ``games`` played, rounded up to whole
+    chunks of :data:`sim.bots.speed.SKILLED_CHUNK` (NaN stays NaN)."""
+    return np.ceil(np.maximum(needed, np.asarray(games, np.float64)) / SKILLED_CHUNK) * SKILLED_CHUNK
+
+
+def games_to_settle(rows: pd.DataFrame, rho: float, alpha: float = DEFAULT_ALPHA) -> np.ndarray:
+    """The skilled games at which each change's anytime-valid interval
+    (:func:`difference_sequence`) would clear its threshold on the side of the
+    estimate, the difference and the main run's interval kept and the skilled
+    estimate's standard deviation per game, ``se_s · sqrt(K)``, as at its ``K`` games
+    (:func:`analysis.stats.sequential.sequence_games`).
+
+    Parameters
+    ----------
+    rows, rho, alpha
+        As :func:`difference_sequence`, with ``difference`` and ``threshold``.
+
+    Returns
+    -------
+    ndarray of float64, shape (len(rows),)
+        Games, in whole chunks of :data:`sim.bots.speed.SKILLED_CHUNK`; NaN where no
+        number of skilled games would do (the main run's own interval is too wide).
+    """
+    sd = standard_error(rows["skilled_low"], rows["skilled_high"]) * np.sqrt(rows["skilled_n"].to_numpy(np.float64))
+    room = _gap(rows["difference"], rows["threshold"]) - _main_half(rows, alpha)
+    return _in_chunks(sequence_games(sd, room, rho, alpha / 2), rows["skilled_n"])
 
 
 def games_to_tell(games, difference, se_main, se_skilled, threshold, z) -> np.ndarray:
@@ -229,12 +373,11 @@ def games_to_tell(games, difference, se_main, se_skilled, threshold, z) -> np.nd
         Games, rounded up to whole chunks of :data:`sim.bots.speed.SKILLED_CHUNK`; NaN where no number of
         skilled games would do (the main run's own error is too large).
     """
-    games, difference, threshold = (np.asarray(x, np.float64) for x in (games, difference, threshold))
-    gap = np.maximum(np.abs(np.abs(difference) - threshold), RESOLUTION * threshold)
-    room = (gap / np.asarray(z, np.float64)) ** 2 - np.asarray(se_main, np.float64) ** 2
+    games = np.asarray(games, np.float64)
+    room = (_gap(difference, threshold) / np.asarray(z, np.float64)) ** 2 - np.asarray(se_main, np.float64) ** 2
     with np.errstate(divide="ignore", invalid="ignore"):
         needed = np.where(room > 0, games * np.asarray(se_skilled, np.float64) ** 2 / room, np.nan)
-    return np.ceil(np.maximum(needed, games) / SKILLED_CHUNK) * SKILLED_CHUNK
+    return _in_chunks(needed, games)
 
 
 def skill_check(runs: list[Run], include_unfinished: bool = False, threshold_pp: float = DEFAULT_THRESHOLD_PP,
@@ -254,7 +397,8 @@ def skill_check(runs: list[Run], include_unfinished: bool = False, threshold_pp:
     Returns
     -------
     pandas.DataFrame
-        :func:`compare_measures`'s rows; empty when no run has a skilled companion.
+        :func:`compare_measures`'s rows, those of a companion played until settled with
+        its rule (:data:`SETTLED_KEY`); empty when no run has a skilled companion.
     """
     pairs = [(run, skilled_run(run)[0]) for run in open_runs(runs)]
     pairs = [(run, companion) for run, companion in pairs if companion is not None]
@@ -265,7 +409,8 @@ def skill_check(runs: list[Run], include_unfinished: bool = False, threshold_pp:
     main = main[main["run"].isin([run.name for run in mains])]
     skilled = pd.concat([measures(tables([c], include_unfinished, threshold_pp), threshold_pp).assign(run=run.name)
                          for run, c in pairs], ignore_index=True)  # every companion is named "skilled"
-    return compare_measures(main, skilled, {run.name: skilled_bot(run) for run in mains})
+    rules = {run.name: c.manifest[SETTLED_KEY] for run, c in pairs if isinstance(c.manifest.get(SETTLED_KEY), dict)}
+    return compare_measures(main, skilled, {run.name: skilled_bot(run) for run in mains}, rules)
 
 
 def unchecked(runs: list[Run]) -> pd.DataFrame:

@@ -14,6 +14,7 @@ import pandas as pd
 
 from analysis.data.runs import Run
 from analysis.report.html import count, estimate, p_text, rounded, signed, significant
+from analysis.settled import FLAGGED, NO_VERDICT, NOT_SETTLED
 from analysis.skill_check import CANNOT_TELL, HOLDS
 from analysis.report.model import Answer, Note
 from analysis.task_calibration import points_text
@@ -99,7 +100,11 @@ SKILL_CHECK_NOTE = (
     "at least its practical threshold: {thresholds}. The companion may have played only the run's first games: "
     "each measure then also has the smallest change those games detect with 80% power, and holds only when its "
     "difference's interval lies wholly within its threshold; otherwise the check cannot tell yet and gives the "
-    "skilled games that would tell. A check speaks of skilled play only when its bot agrees with the reference of "
+    "skilled games that would tell. A check played until settled (revachol skill-check --until-settled) looks at "
+    "its skilled games after every round, so each change has an anytime-valid 95% interval instead (the skilled "
+    "estimate's confidence sequence at 2.5% less the main run's fixed interval at 2.5%), and depends on skill when "
+    "that interval lies wholly beyond its threshold, holds when it lies wholly within it, and cannot tell yet "
+    "otherwise. A check speaks of skilled play only when its bot agrees with the reference of "
     f"skilled play ({SKILLED_REFERENCE_BOT}); with another bot, it speaks of that bot's play."
 )
 CLOSENESS_NOTE = (
@@ -622,25 +627,27 @@ def skill_check_sentence(rows: pd.DataFrame, label: str = "") -> str:
     rows of the run): the measures that depend on skill, largest change first, the
     measures that hold and those the check's games cannot tell yet, with the
     smallest change they detect; that every verdict holds for skilled play only when
-    the check's bot agrees with skilled play and every measure holds. ``label`` names
-    the run."""
+    the check's bot agrees with skilled play and every measure holds; a check played
+    until settled marks by its anytime-valid interval. ``label`` names the run."""
     prefix, bot, r = _prefix(label, ": "), rows["skilled_bot"].iloc[0], rows.iloc[0]
     skilled_n = count(r["skilled_n"])
     where = f"{prefix}With {bot} in every seat on {_skilled_games(r)} (n = {skilled_n} games)"
     marked, undecided = rows[rows["depends_on_skill"]], rows[rows["state"] == CANNOT_TELL]
     holding = int((rows["state"] == HOLDS).sum())
-    agrees = bool(rows["skilled_play"].all())
+    agrees, settled = bool(rows["skilled_play"].all()), bool(rows["until_settled"].all())
     play = "skilled play" if agrees else f"{bot}'s play"
     out = []
     if len(marked):
         listed = "; ".join(f"{m['subject']} {_difference(m)}" for _, m in
                            marked.reindex(marked["difference"].abs().sort_values(ascending=False).index).iterrows())  # fmt: skip
         verb = "depends" if len(marked) == 1 else "depend"
-        out.append(f"{where}, {len(marked)} of {len(rows)} measures {verb} on skill (a change of at least the "
-                   f"practical threshold after Benjamini–Hochberg correction): {listed}.")  # fmt: skip
+        how = ("its anytime-valid 95% interval wholly beyond the practical threshold" if settled else
+               "a change of at least the practical threshold after Benjamini–Hochberg correction")  # fmt: skip
+        out.append(f"{where}, {len(marked)} of {len(rows)} measures {verb} on skill ({how}): {listed}.")
     else:
-        out.append(f"{where}, no measure of the findings changes by its practical threshold or more after "
-                   f"Benjamini–Hochberg correction ({len(rows)} measures).")  # fmt: skip
+        how = "surely" if settled else "after Benjamini–Hochberg correction"
+        out.append(f"{where}, no measure of the findings changes by its practical threshold or more {how} "
+                   f"({len(rows)} measures).")  # fmt: skip
     if len(undecided):
         tell = undecided["games_to_tell"].dropna()
         more = (f"; about {count(tell.median())} skilled games would tell the median one" if len(tell) else "")
@@ -652,6 +659,43 @@ def skill_check_sentence(rows: pd.DataFrame, label: str = "") -> str:
         out.append(f"{bot} has not been shown to play as skilled players do (its card effects against the reference "
                    f"of skilled play, {SKILLED_REFERENCE_BOT}), so this says nothing of skilled play.")  # fmt: skip
     return " ".join(out)
+
+
+def skill_settled_sentence(stopping, label: str = "") -> str:
+    """Where a skill check played until settled stopped, in one sentence: the skilled
+    games played, why it stopped and, when not every change is settled, how many are
+    not, the first five, and the skilled games that would settle them at their present
+    estimates (their ``games_to_tell``).
+
+    Parameters
+    ----------
+    stopping : analysis.experiments.until_settled.Stopping
+        Of :func:`analysis.experiments.check_skill.play_until_settled`: its
+        ``sequences`` are :func:`analysis.skill_check.compare_measures` rows with
+        ``state`` in :func:`analysis.settled.settled_state`'s words.
+    label : str
+        Names the run, when several were checked.
+    """
+    rows = stopping.sequences
+    played = (f"{_prefix(label, ': ')}Until settled: {count(stopping.games)} skilled games of at most "
+              f"{count(stopping.max_games)} in {stopping.rounds} round{'s' * (stopping.rounds != 1)}")  # fmt: skip
+    if stopping.reason == "settled":
+        return (f"{played}, stopped because every measure's change is settled: {int((rows['state'] == FLAGGED).sum())} "
+                f"surely beyond its threshold (depends on skill), {int((rows['state'] == NO_VERDICT).sum())} surely "
+                f"within it (holds).")  # fmt: skip
+    open_ = rows[rows["state"] == NOT_SETTLED]
+    shown = "; ".join(open_["subject"][:5]) + (" …" if len(open_) > 5 else "")
+    tell, games, stuck = open_["games_to_tell"].dropna(), int(rows["n"].max()), int(open_["games_to_tell"].isna().sum())
+    need = []
+    if len(tell):
+        which = f"{len(tell)} of them" if stuck else "them"
+        longer = f" (more than the run's {count(games)}: a longer run first)" if tell.max() > games else ""
+        need.append(f"about {count(tell.max())} skilled games would settle {which}{longer}")
+    if stuck:
+        need.append(f"no number of skilled games would settle {f'the other {stuck}' if len(tell) else 'them'}, the "
+                    f"main run's own interval being too wide")  # fmt: skip
+    return (f"{played}, stopped at the most games with {len(open_)} of {len(rows)} measures not settled ({shown}): "
+            f"at their present estimates {', and '.join(need)}.")  # fmt: skip
 
 
 def no_skill_check_line(bots: str, command: str, bot: str, games: int, minutes: float | None) -> str:

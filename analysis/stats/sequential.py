@@ -85,3 +85,44 @@ def sequence_interval(value, low, high, games: int, rho: float, alpha: float = 0
     value, low, high = (np.asarray(x, dtype=float) for x in (value, low, high))
     half = (high - low) / (2 * Z_975) * mixture_boundary(games, rho, alpha) / np.sqrt(games)
     return value - half, value + half
+
+
+def sequence_games(sd, half, rho: float, alpha: float = 0.05, most: float = 1e9) -> np.ndarray:
+    """The games at which the confidence sequence of an estimate whose standard
+    deviation per game is ``sd`` narrows to the half-width ``half`` (same unit): the
+    smallest ``t`` with ``sd · u(t) / t ≤ half`` (:func:`sequence_interval` with
+    ``se_t = sd / sqrt(t)``; ``u(t) / t`` decreases in ``t``), found by bisection on
+    ``log t``. Not rounded.
+
+    Parameters
+    ----------
+    sd, half : array_like of float, shape (k,)
+        The standard deviation per game, ``se_t · sqrt(t)``, and the half-width wanted.
+    rho, alpha : float
+        The boundary's (:func:`mixture_boundary`).
+    most : float
+        The most games looked at.
+
+    Returns
+    -------
+    ndarray of float64, shape (k,)
+        Games; NaN where ``half`` is not positive or ``most`` games do not narrow the
+        sequence to it (and where ``sd`` is NaN).
+
+    Raises
+    ------
+    ValueError
+        As :func:`mixture_boundary`.
+    """
+    sd, half = np.broadcast_arrays(np.asarray(sd, dtype=float), np.asarray(half, dtype=float))
+
+    def narrow(log_games):
+        games = np.exp(log_games)
+        return sd * mixture_boundary(games, rho, alpha) / games <= half
+
+    low, high = np.zeros(sd.shape), np.full(sd.shape, np.log(most))
+    for _ in range(50):  # log(1e9) / 2**50: well under a game
+        mid = (low + high) / 2
+        fits = narrow(mid)
+        low, high = np.where(fits, low, mid), np.where(fits, mid, high)
+    return np.where(narrow(np.log(most)), np.exp(high), np.nan)
