@@ -1,5 +1,5 @@
 """What a batch run shows while it works: the first compilation, then games done,
-games/s and the ETA.
+games/s and the ETA; a bar on a terminal, lines in a log.
 
 Games finish a chunk at a time, so the rate between two chunk completions a moment
 apart says nothing (it spiked past 1,000,000 games/s), and games reused from an
@@ -57,68 +57,105 @@ class SlidingRate:
         return remaining / rate if rate else None
 
 
-class RunProgress:
-    """A rich display for a batch run: a "compiling the engine" status with its
-    elapsed seconds, then a bar of games done with games/s and ETA from
-    :class:`SlidingRate`, labelled ``label``. Disabled, every method does nothing."""
+LOG_SECONDS = 15.0
+"""In a log (standard error not a terminal), a line at least this often, seconds."""
+COMPILING = "compiling the engine: a one-time cost, later runs load it from the cache"
 
-    def __init__(self, enabled: bool, total: int, done: int, label: str = "games"):
-        self.enabled, self.total, self.done, self.label = enabled, total, done, label
+
+class RunProgress:
+    """What a batch run shows on standard error, by ``mode``:
+
+    * ``"bar"`` (a terminal): a rich "compiling the engine" status with its elapsed
+      seconds, then a bar of games done with games/s and ETA from :class:`SlidingRate`,
+      labelled ``label``;
+    * ``"log"`` (output redirected): the same as plain lines, one when each stage
+      starts and one at least every :data:`LOG_SECONDS` while it runs, so that a log
+      shows the run is alive;
+    * ``"off"``: nothing; every method does nothing.
+    """
+
+    def __init__(self, mode: str, total: int, done: int, label: str = "games"):
+        self.mode, self.total, self.done, self.label = mode, total, done, label
         self.rate = SlidingRate()
         self._bar = None
         self._task = None
 
     @contextlib.contextmanager
     def compiling(self) -> Iterator[None]:
-        """Show "compiling the engine (first run only)…" with elapsed time while the
-        body runs (it loads the compiled engine from the cache after the first run)."""
-        if not self.enabled:
+        """Show that the engine compiles, with elapsed time, while the body runs (it
+        loads the compiled engine from the cache after the first run); then, when it
+        took 2 s or more, how long."""
+        if self.mode == "off":
             yield
             return
         from rich.console import Console
 
-        console = Console(stderr=True)
+        console = Console(stderr=True, soft_wrap=True)
         started = time.monotonic()
-        with console.status("compiling the engine (first run only)…") as status:
 
-            def tick() -> None:
-                status.update(f"compiling the engine (first run only)… {time.monotonic() - started:.0f} s")
+        def elapsed() -> str:
+            return f"{time.monotonic() - started:.0f} s"
 
-            with _every_second(tick):
+        if self.mode == "log":
+            console.print(f"{COMPILING}…", highlight=False)
+            with _every(LOG_SECONDS, lambda: console.print(f"compiling the engine… {elapsed()}", highlight=False)):
                 yield
-        seconds = time.monotonic() - started
-        if seconds >= 2:
-            console.print(f"engine ready in {seconds:.0f} s")
+        else:
+            with console.status(f"{COMPILING}…") as status:
+                with _every(1.0, lambda: status.update(f"{COMPILING}… {elapsed()}")):
+                    yield
+        if time.monotonic() - started >= 2:
+            console.print(f"engine ready in {elapsed()}", highlight=False)
 
     @contextlib.contextmanager
     def games(self) -> Iterator[RunProgress]:
-        """The bar of games, shown while the body runs."""
-        if not self.enabled:
+        """The games done, shown while the body runs: a bar, or lines in a log."""
+        self.rate = SlidingRate()  # from the first game on, compilation left out
+        if self.mode == "off":
             yield self
+            return
+        if self.mode == "log":
+            from rich.console import Console
+
+            console = Console(stderr=True, soft_wrap=True)
+            with _every(LOG_SECONDS, lambda: console.print(self.line(), highlight=False)):
+                console.print(self.line(), highlight=False)
+                yield self
+            console.print(self.line(), highlight=False)
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn
         from rich.text import Text
 
-        self.rate = rate = SlidingRate()  # from the first game on, compilation left out
+        rate = self.rate
 
         class Speed(ProgressColumn):
             def render(self, task) -> Text:
-                value = rate.rate()
-                eta = rate.eta(int(task.total - task.completed))
-                speed = "" if value is None else f"{value:,.0f} games/s"
-                left = "" if eta is None else f"ETA {clock(eta)}"
-                return Text(f"{speed}  {left}".strip())
+                return Text(speed_text(rate, int(task.total - task.completed)))
 
         self._bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), Speed(), transient=False)
         self._task = self._bar.add_task(self.label, total=self.total, completed=self.done)
         with self._bar:
             yield self
 
+    def line(self) -> str:
+        """One line of a log: ``label: done of total``, games/s and ETA once known."""
+        done = self.done + self.rate.done
+        speed = speed_text(self.rate, self.total - done)
+        return f"{self.label}: {done:,} of {self.total:,}" + (f" ({speed})" if speed else "")
+
     def advance(self, games: int) -> None:
         """Count ``games`` more finished games."""
         self.rate.add(games)
         if self._bar is not None:
             self._bar.advance(self._task, games)
+
+
+def speed_text(rate: SlidingRate, remaining: int) -> str:
+    """``12,345 games/s  ETA 0:00:05`` from ``rate``, each part once known, else ""."""
+    value, eta = rate.rate(), rate.eta(remaining)
+    speed = "" if value is None else f"{value:,.0f} games/s"
+    left = "" if eta is None else f"ETA {clock(eta)}"
+    return f"{speed}  {left}".strip()
 
 
 def clock(seconds: float) -> str:
@@ -129,14 +166,14 @@ def clock(seconds: float) -> str:
 
 
 @contextlib.contextmanager
-def _every_second(action: Callable[[], None]) -> Iterator[None]:
-    """Call ``action`` about once a second from a daemon thread while the body runs."""
+def _every(seconds: float, action: Callable[[], None]) -> Iterator[None]:
+    """Call ``action`` every ``seconds`` from a daemon thread while the body runs."""
     import threading
 
     stop = threading.Event()
 
     def loop() -> None:
-        while not stop.wait(1.0):
+        while not stop.wait(seconds):
             action()
 
     thread = threading.Thread(target=loop, daemon=True)

@@ -275,7 +275,8 @@ def simulate(
         Continue the run in ``out_dir``, reusing its complete chunks.
     progress : bool, optional
         Show the compilation status, then a bar of games with games/s and ETA
-        (:mod:`sim.progress`); default: when stderr is a terminal.
+        (:mod:`sim.progress`); False: nothing; default: the bar when stderr is a
+        terminal, else the same as a line at least every 15 s (a log).
     scheduler, dask_local : optional
         Run on the Dask cluster at this address, or on a new LocalCluster of this
         many workers (:func:`sim.cluster.dask_client`), supervised as local workers
@@ -408,10 +409,10 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
             write_json(out_dir / MANIFEST, manifest)
         todo = [c for c in range(spec.n_chunks) if chunk_problems(out_dir, spec, manifest["parts"], c)]
         done_games = spec.n_games - sum(spec.chunk_games(c)[1] for c in todo)
-        show = sys.stderr.isatty() if how["progress"] is None else how["progress"]
+        shown = {None: "bar" if sys.stderr.isatty() else "log", True: "bar", False: "off"}[how["progress"]]
         started = time.perf_counter()
         chunk_seconds = manifest["timings"].get("chunk_seconds", 0.0)
-        display = RunProgress(show, spec.n_games, done_games, how["label"])
+        display = RunProgress(shown, spec.n_games, done_games, how["label"])
         compile_seconds, first_chunk_seconds = 0.0, None
         if todo:
             with display.compiling():

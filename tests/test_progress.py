@@ -46,3 +46,37 @@ def test_games_reused_from_an_interrupted_run_do_not_count_as_played_now():
     clock.now += 5.0
     rate.add(5_000)
     assert rate.rate() == pytest.approx(1000.0)
+
+
+def test_in_a_log_each_stage_has_its_line_and_a_line_comes_at_least_every_few_seconds(monkeypatch, capsys):
+    """Issue 68 item 5: with standard error redirected, the run says that the engine
+    compiles (a one-time cost), then the games done, a line when each starts, one at
+    least every LOG_SECONDS while it runs and one at the end."""
+    import time
+
+    from sim import progress
+
+    monkeypatch.setattr(progress, "LOG_SECONDS", 0.05)
+    display = progress.RunProgress("log", total=1_000, done=200, label="points-blind games")
+    with display.compiling():
+        time.sleep(0.18)
+    with display.games():
+        display.advance(300)
+        time.sleep(0.18)
+        display.advance(500)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == f"{progress.COMPILING}…"
+    assert lines[1].startswith("compiling the engine… ")  # alive while it compiles
+    games = [line for line in lines if line.startswith("points-blind games: ")]
+    assert len(games) >= 4  # the start, the ticks, the end
+    assert games[0] == "points-blind games: 200 of 1,000"  # a resumed run's kept games count as done
+    assert games[-1].startswith("points-blind games: 1,000 of 1,000 (")
+
+
+def test_off_shows_nothing(capsys):
+    from sim.progress import RunProgress
+
+    display = RunProgress("off", total=10, done=0)
+    with display.compiling(), display.games():
+        display.advance(10)
+    assert capsys.readouterr().err == ""
