@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 from typer.core import TyperGroup
 
-from analysis.thresholds import DEFAULT_THRESHOLD_PP
+from analysis.thresholds import DEFAULT_BORDERLINE_PP, DEFAULT_THRESHOLD_PP
 from sim.bots.speed import SKILLED_REFERENCE_BOT
 from sim.console import output_width, stdout_console
 from sim.os_errors import explain
@@ -94,6 +94,7 @@ def _capped_jobs(value: int | None) -> int | None:
 
 
 JOBS = typer.Option(-1, callback=_capped_jobs, help="Worker processes; -1 uses every core; more than the machine's cores are capped to them.")
+BORDERLINE = typer.Option(DEFAULT_BORDERLINE_PP, min=0.0, metavar="PP", help="With --until-settled: a verdict (in compare, a change) whose confidence sequence lies wholly within this many percentage points of its threshold is settled at the threshold (in other units than pp, the same fraction of the threshold); an effect exactly on the threshold is never settled otherwise. 0 turns it off.")
 DEBUG = typer.Option(False, help="Run the engine's debug assertions (slower); every bot's choice is checked anyway.")
 STALL_TIMEOUT = typer.Option(60.0, min=1.0, help="Stop the run when no game finished for this many seconds (a bot that never returns, say), keeping the finished chunks.")
 
@@ -181,8 +182,9 @@ def run(
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
     skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play the run's first games with search, the reference of skilled play, in every seat (as many as 3 minutes of this machine's cores play, in RUN/skilled) and mark the findings that depend on skill; revachol skill-check RUN does it later, on a budget of your choice. Default: on only when it costs no more than the run with its points-blind companion, which search never does beside greedy or planner; without it the findings end with the command that checks them."),
-    until_settled: bool = typer.Option(False, "--until-settled", help="Play in rounds of --round-games games and stop when every verdict (each ally against the average ally, the first player's edge) is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within the ±--threshold band; or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the run."),
+    until_settled: bool = typer.Option(False, "--until-settled", help="Play in rounds of --round-games games and stop when every verdict (each ally against the average ally, the first player's edge) is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within the ±--threshold band, or wholly within --borderline of the threshold (at the threshold); or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the run."),
     max_games: int | None = typer.Option(None, min=1, help="With --until-settled: the most games to play."),
+    borderline: float = BORDERLINE,
     round_games: int = typer.Option(50_000, min=1, help="With --until-settled: games per round (whole chunks of 25,000, or one smaller chunk); the verdicts are checked after each."),
     debug: bool = DEBUG,
     stall_timeout: float = STALL_TIMEOUT,
@@ -216,7 +218,8 @@ def run(
             for n, out in zip(counts, outs):
                 if until_settled:
                     stopping = play_until_settled(deck, out, n, bots, seed, jobs, max_games, round_games,
-                                                  threshold_pp=threshold, options=RuleOptions(debug=debug), cards_file=cards,
+                                                  threshold_pp=threshold, borderline_pp=borderline,
+                                                  options=RuleOptions(debug=debug), cards_file=cards,
                                                   progress=None if not quiet else False, stall_timeout=stall_timeout)  # fmt: skip
                     games = stopping.games
                 else:
@@ -472,6 +475,7 @@ def compare(
     until_settled: bool = typer.Option(False, "--until-settled", help="Play both decks in rounds of --round-games games on the same seeds and stop when every change B − A is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within its practical threshold (2 pp for a rate, 5 turns, 0.5 morale-loss events); or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the comparison."),
     max_games: int | None = typer.Option(None, min=1, help="With --until-settled: the most games per deck."),
     round_games: int = typer.Option(10_000, min=1, help="With --until-settled: games per round and deck (whole chunks of 25,000, or one smaller chunk); the changes are checked after each."),
+    borderline: float = BORDERLINE,
 ) -> None:
     """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction (one family per quantity). Prints the largest significant changes (pp, 95% CIs) and the path of compare.html."""
     from analysis.experiments.compare import changes_settled_words, run_comparison
@@ -493,7 +497,8 @@ def compare(
     try:
         comparison = run_comparison(a, b, games, target, players, bots, seed, jobs, progress=None if not quiet else False,
                                     skill_check=SKILLED_BOT if skilled else None, max_games=max_games,
-                                    round_games=round_games, skill_games=games_per_deck(players))  # fmt: skip
+                                    round_games=round_games, skill_games=games_per_deck(players),
+                                    borderline_pp=borderline)  # fmt: skip
     except RunStopped as exc:
         _stopped(exc, resume=False)  # compare resumes by itself
     except (RunError, ValueError) as exc:

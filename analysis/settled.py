@@ -9,9 +9,16 @@ its anytime-valid confidence sequence (:mod:`analysis.stats.sequential`), and is
 * ``flagged`` when the sequence lies wholly beyond the practical threshold on one
   side (``low ≥ T`` or ``high ≤ −T``): more games cannot take the verdict away;
 * ``no verdict`` when it lies wholly inside ``(−T, +T)``: more games cannot earn one;
+* ``at the threshold`` when it lies wholly within the *borderline band* ``±b``
+  around ``T`` or around ``−T`` (``T − b ≤ low`` and ``high ≤ T + b``, or the same
+  about ``−T``): the effect sits so near the threshold that which side it falls on
+  does not matter to a designer, and no number of games would settle an effect that
+  sits exactly on it. The band is :data:`DEFAULT_BORDERLINE_PP` (±0.5 pp, a quarter
+  of the default 2 pp threshold) unless the run gives another (``--borderline``);
+  0 turns it off;
 * ``not settled`` otherwise (or when the estimate is missing).
 
-The run stops when every verdict is settled. Each sequence holds its true value at
+The run stops when every verdict is settled (the three states above). Each sequence holds its true value at
 every look with probability 95% (``alpha`` per estimate, not per family).
 """
 
@@ -23,26 +30,30 @@ import pandas as pd
 from analysis.cards import ally_strength
 from analysis.seats import first_player_edge, seat_balance
 from analysis.stats.sequential import sequence_interval
-from analysis.thresholds import DEFAULT_THRESHOLD_PP
+from analysis.thresholds import DEFAULT_BORDERLINE_PP, DEFAULT_THRESHOLD_PP
 
 DEFAULT_ALPHA = 0.05
 """Each confidence sequence's error rate over every look at once."""
-FLAGGED, NO_VERDICT, NOT_SETTLED = "flagged", "no verdict", "not settled"
+FLAGGED, NO_VERDICT, BORDERLINE, NOT_SETTLED = "flagged", "no verdict", "at the threshold", "not settled"
 
 
-def settled_state(low, high, threshold) -> np.ndarray:
-    """Each sequence's state from its bounds ``low``–``high`` and its practical
-    ``threshold`` (same unit): :data:`FLAGGED`, :data:`NO_VERDICT` or
-    :data:`NOT_SETTLED` (module docstring; NaN bounds are not settled)."""
-    low, high, threshold = (np.asarray(x, dtype=float) for x in (low, high, threshold))
+def settled_state(low, high, threshold, band=0.0) -> np.ndarray:
+    """Each sequence's state from its bounds ``low``–``high``, its practical
+    ``threshold`` and the borderline ``band`` (all in one unit; scalars or arrays):
+    :data:`FLAGGED`, :data:`NO_VERDICT`, :data:`BORDERLINE` or :data:`NOT_SETTLED`
+    (module docstring; NaN bounds are not settled)."""
+    low, high, threshold, band = (np.asarray(x, dtype=float) for x in (low, high, threshold, band))
     with np.errstate(invalid="ignore"):
         beyond = (low >= threshold) | (high <= -threshold)
         inside = (low > -threshold) & (high < threshold)
-    return np.where(beyond, FLAGGED, np.where(inside, NO_VERDICT, NOT_SETTLED))
+        near = (band > 0) & (((low >= threshold - band) & (high <= threshold + band))
+                             | ((low >= -threshold - band) & (high <= -threshold + band)))  # fmt: skip
+    return np.where(beyond, FLAGGED, np.where(inside, NO_VERDICT, np.where(near, BORDERLINE, NOT_SETTLED)))
 
 
 def verdict_sequences(strength: pd.DataFrame, balance: pd.DataFrame, games: int, rho: float,
-                      alpha: float = DEFAULT_ALPHA, threshold_pp: float = DEFAULT_THRESHOLD_PP) -> pd.DataFrame:  # fmt: skip
+                      alpha: float = DEFAULT_ALPHA, threshold_pp: float = DEFAULT_THRESHOLD_PP,
+                      borderline_pp: float = DEFAULT_BORDERLINE_PP) -> pd.DataFrame:  # fmt: skip
     """Every verdict's estimate, confidence sequence and state at ``games`` games.
 
     Parameters
@@ -58,6 +69,8 @@ def verdict_sequences(strength: pd.DataFrame, balance: pd.DataFrame, games: int,
         Each sequence's error rate.
     threshold_pp : float
         The practical threshold, pp (the allies' own ``threshold_pp`` when present).
+    borderline_pp : float
+        The borderline band's half-width, pp (module docstring).
 
     Returns
     -------
@@ -81,15 +94,17 @@ def verdict_sequences(strength: pd.DataFrame, balance: pd.DataFrame, games: int,
         "threshold": [*strength.get("threshold_pp", pd.Series(threshold_pp, strength.index)),
                       *[threshold_pp] * len(balance)],
     })  # fmt: skip
-    return with_sequences(rows, games, rho, alpha)
+    return with_sequences(rows, games, rho, alpha, borderline_pp)
 
 
-def with_sequences(rows: pd.DataFrame, games: int, rho: float, alpha: float = DEFAULT_ALPHA) -> pd.DataFrame:
+def with_sequences(rows: pd.DataFrame, games: int, rho: float, alpha: float = DEFAULT_ALPHA,
+                   band=0.0) -> pd.DataFrame:  # fmt: skip
     """``rows`` (estimates ``value`` with their 95% interval ``low``–``high`` and
     practical ``threshold``, one unit per row) with each one's confidence sequence
     ``cs_low``, ``cs_high`` at ``games`` games
     (:func:`analysis.stats.sequential.sequence_interval`) and its ``state``
-    (:func:`settled_state`); a copy.
+    (:func:`settled_state`, with the borderline ``band`` in each row's unit: a
+    scalar or one per row); a copy.
 
     Raises
     ------
@@ -98,12 +113,13 @@ def with_sequences(rows: pd.DataFrame, games: int, rho: float, alpha: float = DE
     """
     rows = rows.copy()
     rows["cs_low"], rows["cs_high"] = sequence_interval(rows["value"], rows["low"], rows["high"], games, rho, alpha)
-    rows["state"] = settled_state(rows["cs_low"], rows["cs_high"], rows["threshold"])
+    rows["state"] = settled_state(rows["cs_low"], rows["cs_high"], rows["threshold"], band)
     return rows
 
 
 def run_sequences(run_dir, games: int, rho: float, alpha: float = DEFAULT_ALPHA,
-                  threshold_pp: float = DEFAULT_THRESHOLD_PP) -> pd.DataFrame:  # fmt: skip
+                  threshold_pp: float = DEFAULT_THRESHOLD_PP,
+                  borderline_pp: float = DEFAULT_BORDERLINE_PP) -> pd.DataFrame:  # fmt: skip
     """:func:`verdict_sequences` of the run in ``run_dir`` (its games so far).
 
     Raises
@@ -112,7 +128,8 @@ def run_sequences(run_dir, games: int, rho: float, alpha: float = DEFAULT_ALPHA,
         For a directory that is not a readable run.
     """
     return verdict_sequences(ally_strength(run_dir, threshold_pp=threshold_pp),
-                             seat_balance(run_dir, threshold_pp=threshold_pp), games, rho, alpha, threshold_pp)  # fmt: skip
+                             seat_balance(run_dir, threshold_pp=threshold_pp), games, rho, alpha, threshold_pp,
+                             borderline_pp)  # fmt: skip
 
 
 def all_settled(sequences: pd.DataFrame) -> bool:

@@ -12,3 +12,8 @@ DEFAULT_THRESHOLD_PP = 2.0
 (stronger or weaker), the first player's edge counted as one unit of a finding's
 distance (:mod:`analysis.report.findings`), and the gain over fair that makes a bot
 beat the rung below or a skill budget pay (:mod:`analysis.skill`)."""
+
+DEFAULT_BORDERLINE_PP = 0.5
+"""Percentage points around the threshold, either side: a verdict whose confidence
+sequence lies wholly within this band of the threshold is settled *at the threshold*
+(:mod:`analysis.settled`), a quarter of :data:`DEFAULT_THRESHOLD_PP`."""

@@ -21,7 +21,7 @@ import pytest
 from analysis.data.load import load
 from analysis.experiments.until_settled import KEY, play_until_settled, round_plan
 from analysis.report.findings import with_stopping
-from analysis.settled import FLAGGED, NO_VERDICT, NOT_SETTLED, settled_state
+from analysis.settled import BORDERLINE, FLAGGED, NO_VERDICT, NOT_SETTLED, settled_state
 from analysis.stats.sequential import Z_975, mixture_boundary, mixture_rho, sequence_interval
 from sim.cards import dump_yaml
 from sim.rundir import TABLES
@@ -74,6 +74,37 @@ def test_settled_state_flags_beyond_the_threshold_and_clears_inside_it():
     high = [4.0, -2.0, 1.9, 0.0, 3.0, np.nan]
     assert settled_state(low, high, 2.0).tolist() == [FLAGGED, FLAGGED, NO_VERDICT, NOT_SETTLED, NOT_SETTLED,
                                                       NOT_SETTLED]  # fmt: skip
+
+
+def test_settled_state_puts_a_sequence_within_the_band_around_either_threshold_at_the_threshold():
+    low = [1.6, -2.4, 1.4, 1.6, 1.6]
+    high = [2.4, -1.6, 2.4, 2.6, 1.9]
+    assert settled_state(low, high, 2.0, 0.5).tolist() == [BORDERLINE, BORDERLINE, NOT_SETTLED, NOT_SETTLED,
+                                                           NO_VERDICT]  # fmt: skip
+    assert settled_state(low, high, 2.0).tolist()[:2] == [NOT_SETTLED, NOT_SETTLED]  # no band: as before
+
+
+def test_close_call_an_effect_at_exactly_the_threshold_settles_at_the_threshold_within_the_band():
+    """Issue 68 item 6: with a band, the effect on the threshold that never settles
+    (the test above) is settled at the threshold by the last round, and is almost
+    never called beyond or within it on the way."""
+    threshold, band = 0.1, 0.05
+    value, half, games = _sequences(threshold, seed=1)
+    low, high = _cs(value, half, games, mixture_rho(games[-1] / 2))
+    state = settled_state(low, high, threshold, band)
+    assert (state[:, -1] == BORDERLINE).mean() >= 0.95
+    assert np.isin(state, [FLAGGED, NO_VERDICT]).any(1).mean() <= 0.05
+
+
+def test_placebo_with_the_band_a_null_effect_is_called_at_the_threshold_or_beyond_in_at_most_5_percent():
+    """No effect, watched after every round: the band does not let the rule call it
+    at (or beyond) the threshold more often than the sequence's error rate."""
+    threshold, band = 0.1, 0.05
+    value, half, games = _sequences(0.0, seed=2)
+    low, high = _cs(value, half, games, mixture_rho(games[-1] / 2))
+    state = settled_state(low, high, threshold, band)
+    assert np.isin(state, [FLAGGED, BORDERLINE]).any(1).mean() <= 0.05
+    assert (state[:, -1] == NO_VERDICT).mean() >= 0.95  # and it does settle, within the threshold
 
 
 def test_the_boundary_is_the_normal_mixture_closed_form_and_tightest_where_optimised():
@@ -160,6 +191,11 @@ def test_findings_say_where_the_run_stopped_and_mark_what_is_not_settled():
     assert out["sentence"][0].startswith("The run reached its most games (40,000)")
     assert out["sentence"][1] == "Kim is stronger. Not settled at 40,000 games: its confidence sequence still holds the threshold."
     assert out["sentence"][2].startswith("Cuno: its effect against the average ally is not settled.")
+    near = {KEY: {**FakeRun.manifest[KEY], "not_settled": ["Cuno"], "borderline": ["Kim"], "borderline_pp": 0.5}}
+    marked = with_stopping(found, [type("R", (), {"label": "r", "manifest": near})()])
+    assert marked["sentence"][0].endswith("1 not settled; 1 at the threshold, within ±0.5 pp of it.")
+    assert marked["sentence"][1] == ("Kim is stronger. At the threshold: at 40,000 games its confidence sequence lies "
+                                     "within ±0.5 pp of it, too near for its side to matter.")  # fmt: skip
     settled = {KEY: {**FakeRun.manifest[KEY], "games": 20_000, "stopped": "settled", "not_settled": []}}
     first = with_stopping(found, [type("R", (), {"label": "r", "manifest": settled})()])["sentence"][0]
     assert first.startswith("The run was stopped when every verdict was settled, at 20,000 games (of at most 40,000)")

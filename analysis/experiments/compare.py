@@ -53,9 +53,9 @@ from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
 from analysis.stats.inference import ALPHA, bh_flags
 from analysis.stats.paired import PairedMoments, paired_columns, standardised
 from analysis.experiments.until_settled import Stopping, recorder, round_plan, settle, settle_rule
-from analysis.settled import DEFAULT_ALPHA, FLAGGED, NO_VERDICT, with_sequences
+from analysis.settled import BORDERLINE, DEFAULT_ALPHA, FLAGGED, NO_VERDICT, with_sequences
 from analysis.skill_check import LENGTH_THRESHOLD_TURNS, MORALE_THRESHOLD_EVENTS, compare_measures, skilled_run
-from analysis.thresholds import DEFAULT_THRESHOLD_PP
+from analysis.thresholds import DEFAULT_BORDERLINE_PP, DEFAULT_THRESHOLD_PP
 from sim.cards import as_written
 from sim.rundir import RunError
 from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
@@ -403,11 +403,13 @@ class Comparison:
 
 
 def change_sequences(a_dir: str | Path, b_dir: str | Path, players: int, games: int, rho: float,
-                     alpha: float = DEFAULT_ALPHA) -> pd.DataFrame:  # fmt: skip
+                     alpha: float = DEFAULT_ALPHA, borderline_pp: float = 0.0) -> pd.DataFrame:  # fmt: skip
     """Every paired change B − A of two runs (:func:`change_measures`: a share's in
     pp, turns, rounds, events) with its confidence sequence at ``games`` games and its
     state against the unit's practical threshold (:func:`analysis.settled.with_sequences`):
-    ``flagged``, the change lies wholly beyond it; ``no verdict``, wholly inside.
+    ``flagged``, the change lies wholly beyond it; ``no verdict``, wholly inside; ``at
+    the threshold``, wholly within the borderline band of it, ``borderline_pp`` for a
+    share and the same fraction of the threshold in the other units.
 
     Raises
     ------
@@ -416,7 +418,8 @@ def change_sequences(a_dir: str | Path, b_dir: str | Path, players: int, games: 
     ValueError
         As :func:`analysis.stats.sequential.sequence_interval`.
     """
-    return with_sequences(change_measures(comparison_tables(a_dir, b_dir), "comparison", players), games, rho, alpha)
+    rows = change_measures(comparison_tables(a_dir, b_dir), "comparison", players)
+    return with_sequences(rows, games, rho, alpha, rows["threshold"] * (borderline_pp / DEFAULT_THRESHOLD_PP))
 
 
 def changes_settled_words(stopping: Stopping) -> str:
@@ -425,7 +428,7 @@ def changes_settled_words(stopping: Stopping) -> str:
     settled (the first five)."""
     state = stopping.sequences["state"]
     words = (f"{int((state == FLAGGED).sum())} change(s) settled beyond their practical threshold, "
-             f"{int((state == NO_VERDICT).sum())} settled within it")  # fmt: skip
+             f"{int((state == NO_VERDICT).sum())} settled within it, {int((state == BORDERLINE).sum())} at it")  # fmt: skip
     if not stopping.unsettled:
         return f"Stopped because every change is settled: {words}."
     shown = "; ".join(stopping.unsettled[:5]) + (" …" if len(stopping.unsettled) > 5 else "")
@@ -512,7 +515,8 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
 def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: str | Path, players: int = 4,
                    bots: str | Sequence[str] = "greedy", seed: int = 0, n_jobs: int = -1,
                    progress: bool | None = None, skill_check: str | None = None, max_games: int | None = None,
-                   round_games: int | None = None, skill_games: int | None = None) -> Comparison:  # fmt: skip
+                   round_games: int | None = None, skill_games: int | None = None,
+                   borderline_pp: float = DEFAULT_BORDERLINE_PP) -> Comparison:  # fmt: skip
     """Play the same games under both card files (``out/a``, ``out/b``; existing
     complete runs are reused) and write the comparison (:func:`write_comparison`).
     With ``skill_check`` (a bot specification, e.g. ``search``), also play them with
@@ -527,7 +531,9 @@ def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: 
     :func:`change_sequences` is settled, or ``max_games`` games per deck. Both runs'
     manifests record the rule and where it stopped under :data:`SETTLED_KEY` (the
     practical thresholds by unit beside it); a resumed comparison with
-    ``max_games`` raised continues under the same boundary.
+    ``max_games`` raised continues under the same boundary. A change whose sequence
+    lies wholly within the borderline band of its threshold (``borderline_pp`` for a
+    share, the same fraction of the threshold in other units) is settled at it.
 
     Raises
     ------
@@ -554,9 +560,10 @@ def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: 
     if max_games is None:
         play(n_games)
     else:
-        rule, games = settle_rule(dirs[0], max_games, DEFAULT_ALPHA, DEFAULT_THRESHOLD_PP, SETTLED_KEY)
+        rule, games = settle_rule(dirs[0], max_games, DEFAULT_ALPHA, DEFAULT_THRESHOLD_PP, SETTLED_KEY, borderline_pp)
         rule["thresholds"] = {**SKILL_THRESHOLDS, "rounds": LENGTH_THRESHOLD_TURNS / players}
-        stopping = settle(play, lambda n: change_sequences(*dirs, players, n, rule["rho_games"]),
+        stopping = settle(play, lambda n: change_sequences(*dirs, players, n, rule["rho_games"],
+                                                           borderline_pp=borderline_pp),
                           games or round_games, max_games, round_games, record=recorder(dirs, rule, SETTLED_KEY))  # fmt: skip
     if skill_check:
         for run_dir in dirs:

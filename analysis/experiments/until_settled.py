@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.settled import DEFAULT_ALPHA, NOT_SETTLED, all_settled, run_sequences
+from analysis.settled import BORDERLINE, DEFAULT_ALPHA, DEFAULT_BORDERLINE_PP, NOT_SETTLED, all_settled, run_sequences
 from analysis.stats.sequential import mixture_rho
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
 from sim.rundir import MANIFEST, read_manifest, record_in_manifest
@@ -52,6 +52,11 @@ class Stopping:
     def unsettled(self) -> list[str]:
         """The subjects whose verdict is not settled."""
         return list(self.sequences.loc[self.sequences["state"] == NOT_SETTLED, "subject"])
+
+    @property
+    def borderline(self) -> list[str]:
+        """The subjects settled at the threshold (:data:`analysis.settled.BORDERLINE`)."""
+        return list(self.sequences.loc[self.sequences["state"] == BORDERLINE, "subject"])
 
     def summary(self, each: str = "") -> str:
         """One line: ``until settled: 20,000 of at most 100,000 games (settled, 2
@@ -94,12 +99,15 @@ def round_plan(max_games: int, round_games: int, most: str = "--max-games") -> i
     return chunk
 
 
-def settle_rule(out: Path, max_games: int, alpha: float, threshold_pp: float, key: str = KEY) -> tuple[dict, int]:
+def settle_rule(out: Path, max_games: int, alpha: float, threshold_pp: float, key: str = KEY,
+                borderline_pp: float = 0.0) -> tuple[dict, int]:  # fmt: skip
     """(the rule, games already played): the rule recorded under ``key`` in the
     manifest of the run in ``out`` when it is being resumed, or a new one (a new run,
     or one never looked at under a rule, e.g. stopped in its first round) whose
     boundary is tightest at ``max_games / 2`` games
-    (:func:`analysis.stats.sequential.mixture_rho`).
+    (:func:`analysis.stats.sequential.mixture_rho`), with the borderline band
+    ``borderline_pp`` (:mod:`analysis.settled`; a resumed run may take another: the
+    confidence sequences hold at every look whatever the rule that reads them).
 
     Raises
     ------
@@ -113,11 +121,13 @@ def settle_rule(out: Path, max_games: int, alpha: float, threshold_pp: float, ke
         raise ValueError(f"{out} holds {games:,} games, more than --max-games {max_games:,}")
     if not isinstance(rule, dict):
         return {"threshold_pp": threshold_pp, "alpha": alpha, "boundary": BOUNDARY,
-                "rho_games": mixture_rho(max_games / 2, alpha), "optimised_at_games": max_games / 2}, games  # fmt: skip
+                "rho_games": mixture_rho(max_games / 2, alpha), "optimised_at_games": max_games / 2,
+                "borderline_pp": borderline_pp}, games  # fmt: skip
     if (rule["threshold_pp"], rule["alpha"]) != (threshold_pp, alpha):
         raise ValueError(f"{out} was played until settled with threshold {rule['threshold_pp']} pp and alpha "
                          f"{rule['alpha']}; resume it with the same")  # fmt: skip
-    return {k: rule[k] for k in ("threshold_pp", "alpha", "boundary", "rho_games", "optimised_at_games")}, games
+    kept = {k: rule[k] for k in ("threshold_pp", "alpha", "boundary", "rho_games", "optimised_at_games")}
+    return {**kept, "borderline_pp": borderline_pp}, games
 
 
 def recorder(outs, rule: dict, key: str = KEY) -> Callable[[dict], None]:
@@ -150,7 +160,7 @@ def settle(play: Callable[[int], None], look: Callable[[int], pd.DataFrame], gam
     record : callable
         Given the stopping state after every round (``games``, ``max_games``,
         ``rounds``, ``stopped``: None until the last, then ``settled`` or
-        ``max-games``, and then ``not_settled``), e.g. :func:`recorder`.
+        ``max-games``, and then ``not_settled`` and ``borderline``), e.g. :func:`recorder`.
 
     Returns
     -------
@@ -168,13 +178,13 @@ def settle(play: Callable[[int], None], look: Callable[[int], pd.DataFrame], gam
         games = min(games + round_games, max_games)
     stopping = Stopping(games, max_games, rounds, "settled" if done(sequences) else "max-games", sequences)
     record({"games": games, "max_games": max_games, "rounds": rounds, "stopped": stopping.reason,
-            "not_settled": stopping.unsettled})  # fmt: skip
+            "not_settled": stopping.unsettled, "borderline": stopping.borderline})  # fmt: skip
     return stopping
 
 
 def play_until_settled(deck, out: str | Path, players: int, bots, seed: int, n_jobs: int, max_games: int,
                        round_games: int, *, threshold_pp: float = DEFAULT_THRESHOLD_PP, alpha: float = DEFAULT_ALPHA,
-                       options=None, cards_file=None, progress: bool | None = None,
+                       borderline_pp: float = DEFAULT_BORDERLINE_PP, options=None, cards_file=None, progress: bool | None = None,
                        stall_timeout: float | None = None) -> Stopping:  # fmt: skip
     """Play the run in ``out`` in rounds until every verdict is settled or
     ``max_games`` games are played (module docstring); resume it when ``out``
@@ -190,6 +200,9 @@ def play_until_settled(deck, out: str | Path, players: int, bots, seed: int, n_j
         The practical threshold of every verdict, pp.
     alpha : float
         Each confidence sequence's error rate.
+    borderline_pp : float
+        The borderline band around the threshold, pp (:mod:`analysis.settled`): a
+        verdict whose sequence lies wholly within it is settled at the threshold.
 
     Returns
     -------
@@ -208,10 +221,10 @@ def play_until_settled(deck, out: str | Path, players: int, bots, seed: int, n_j
 
     out = Path(out)
     chunk = round_plan(max_games, round_games)
-    rule, games = settle_rule(out, max_games, alpha, threshold_pp)
+    rule, games = settle_rule(out, max_games, alpha, threshold_pp, borderline_pp=borderline_pp)
     how = dict(n_jobs=n_jobs, chunk_size=chunk, progress=progress, cards_file=cards_file)
     how.update({k: v for k, v in (("options", options), ("stall_timeout", stall_timeout)) if v is not None})
     # the first round: a new run's round_games, or a resumed run's games (torn chunks replayed)
     return settle(lambda n: simulate(deck, n, out, players, bots, seed, resume=(out / MANIFEST).exists(), **how),
-                  lambda n: run_sequences(out, n, rule["rho_games"], alpha, threshold_pp),
+                  lambda n: run_sequences(out, n, rule["rho_games"], alpha, threshold_pp, borderline_pp),
                   games or round_games, max_games, round_games, record=recorder([out], rule))  # fmt: skip

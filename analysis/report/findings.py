@@ -52,8 +52,8 @@ import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP
 from analysis.length import DEFAULT_THRESHOLD_TURNS
-from analysis.report.words import (finding_sentence, not_settled_clause, not_settled_sentence, skill_suffix,
-                                   stopping_sentence, undecided_clause)
+from analysis.report.words import (at_threshold_clause, at_threshold_sentence, finding_sentence, not_settled_clause,
+                                   not_settled_sentence, skill_suffix, stopping_sentence, undecided_clause)
 from analysis.seats import first_player_edge
 from analysis.stats.power import detectable_from_interval, games_to_decide, readable_games
 from analysis.task_calibration import gap_interval
@@ -72,6 +72,7 @@ SECTIONS = {  # kind: the report section holding its detail (an undecided findin
     "depends_on_skill": "Skill and luck",
     "stopping": "Card strength",
     "not_settled": "Card strength",
+    "at_threshold": "Card strength",
 }
 CHECKED = {"ally": "ally", "task": "task", "first_player": "first_player", "length": "length"}
 """Finding kinds whose subject the skill check measures (finding kind: check kind)."""
@@ -222,8 +223,9 @@ def _with_skill_check(found: list[dict], check: pd.DataFrame) -> list[dict]:
 def with_stopping(found: pd.DataFrame, runs) -> pd.DataFrame:
     """``found`` with, for each run played until settled (its manifest's
     ``until_settled``, :mod:`analysis.experiments.until_settled`), a ``stopping``
-    finding first (where it stopped and why), and each verdict it left not settled
-    marked: a clause on its own finding, or a ``not_settled`` finding after the others."""
+    finding first (where it stopped and why), and each verdict it left not settled or
+    settled at the threshold marked: a clause on its own finding, or a
+    ``not_settled`` or ``at_threshold`` finding after the others."""
     first, last, found = [], [], found.copy()
     for run in runs:
         record = run.manifest.get("until_settled")
@@ -231,13 +233,19 @@ def with_stopping(found: pd.DataFrame, runs) -> pd.DataFrame:
             continue
         first.append(_finding(run.label, "stopping", "stopping", stopping_sentence(record), record["games"],
                               np.nan, np.nan, record["games"], "games", 0.0))  # fmt: skip
-        for subject in record.get("not_settled", []):
+        band = record.get("borderline_pp", 0.0)
+        marks = [(subject, "not_settled", not_settled_clause(record["games"]), not_settled_sentence)
+                 for subject in record.get("not_settled", [])]  # fmt: skip
+        marks += [(subject, "at_threshold", at_threshold_clause(record["games"], band),
+                   lambda subject, kind, games: at_threshold_sentence(subject, kind, games, band))
+                  for subject in record.get("borderline", [])]  # fmt: skip
+        for subject, mark, clause, sentence in marks:
             kind = "first_player" if subject == "first player" else "ally"
             own = (found["run"] == run.label) & (found["subject"] == subject) & found["kind"].isin([kind, "undecided"])
             if own.any():
-                found.loc[own, "sentence"] += not_settled_clause(record["games"])
+                found.loc[own, "sentence"] += clause
             else:
-                last.append(_finding(run.label, "not_settled", subject, not_settled_sentence(subject, kind, record["games"]),
+                last.append(_finding(run.label, mark, subject, sentence(subject, kind, record["games"]),
                                      np.nan, np.nan, np.nan, record["games"], "pp", 0.0, section=SECTIONS[kind]))  # fmt: skip
     if not first:
         return found

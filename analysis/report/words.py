@@ -281,12 +281,27 @@ def stopping_sentence(record: dict) -> str:
     """The finding of a run played until settled, from its manifest's ``until_settled``
     record (:mod:`analysis.experiments.until_settled`): where it stopped and why."""
     games, most, threshold = count(record["games"]), count(record["max_games"]), _amount(record["threshold_pp"], "pp")
+    near = len(record.get("borderline", []))
+    at = (f"; {near} at the threshold, within ±{_amount(record.get('borderline_pp', 0.0), 'pp')} of it"
+          if near else "")  # fmt: skip
     if record["stopped"] == "settled":
         return (f"The run was stopped when every verdict was settled, at {games} games (of at most {most}): each "
                 f"ally's and the first player's 95% confidence sequence lies wholly beyond or wholly within the "
-                f"±{threshold} threshold.")  # fmt: skip
+                f"±{threshold} threshold{at}.")  # fmt: skip
     return (f"The run reached its most games ({most}) before every verdict was settled: "
-            f"{len(record.get('not_settled', []))} not settled.")
+            f"{len(record.get('not_settled', []))} not settled{at}.")
+
+
+def at_threshold_clause(games: int, band_pp: float) -> str:
+    """The clause, with a leading space, of a finding whose verdict a run played until
+    settled settled at the threshold (:data:`analysis.settled.BORDERLINE`)."""
+    return (f" At the threshold: at {count(games)} games its confidence sequence lies within "
+            f"±{_amount(band_pp, 'pp')} of it, too near for its side to matter.")  # fmt: skip
+
+
+def at_threshold_sentence(subject: str, kind: str, games: int, band_pp: float) -> str:
+    """The finding of a verdict settled at the threshold that has no finding of its own."""
+    return f"{UNDECIDED[kind].format(subject=subject)} sits at the threshold.{at_threshold_clause(games, band_pp)}"
 
 
 def not_settled_clause(games: int) -> str:
