@@ -158,7 +158,7 @@ def _load(path: Path):
 
 @app.command()
 def validate(
-    path: Path = typer.Argument(DEFAULT_CARDS, help="The card file: allies, tasks and morale cards (cards.yaml)."),
+    path: Path = typer.Argument(DEFAULT_CARDS, metavar="CARDS", help="The card file: allies, tasks and morale cards (cards.yaml)."),
 ) -> None:
     """Check a card file and print its summary: card counts, symbol supply (allies) against demand (tasks) per colour, the abilities present, and which values are estimates. Exits with code 1 and one line per problem when the file is invalid."""
     from sim.deck_summary import summarise
@@ -389,7 +389,7 @@ def simulate(
 
 @app.command()
 def report(
-    run_dir: Path = typer.Argument(..., help="A run directory written by `revachol simulate`."),
+    run_dir: Path = typer.Argument(..., metavar="RUN", help="A run directory written by `revachol simulate`."),
     out: Path | None = typer.Option(None, help="where to write; default RUN_DIR/report"),
     include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates"),
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
@@ -434,7 +434,7 @@ def report(
 
 @app.command()
 def plan(
-    run_dir: Path = typer.Argument(..., help="A run directory written by `revachol run` or `revachol simulate`."),
+    run_dir: Path = typer.Argument(..., metavar="RUN", help="A run directory written by `revachol run` or `revachol simulate`."),
     effect: str | None = typer.Option(None, help="Effect on win rate to detect, in percentage points (1pp, or 1): an ally's against the average ally and the first player's edge over a fair seat."),
     effect_points: str | None = typer.Option(None, help="Gap of a task's reward from par to detect, in points (1.5, or 1.5points)."),
     effect_turns: str | None = typer.Option(None, help="Miss of a target for mean turns per game to detect, in turns (3, or 3turns)."),
@@ -462,8 +462,8 @@ def plan(
 
 @app.command()
 def compare(
-    a: Path = typer.Argument(..., help="The reference card file (A)."),
-    b: Path = typer.Argument(..., help="The changed card file (B), with as many allies, tasks and morale cards as A."),
+    a: Path = typer.Argument(..., metavar="A", help="The reference card file (A)."),
+    b: Path = typer.Argument(..., metavar="B", help="The changed card file (B); a card is paired with A's card of the same id."),
     games: int = typer.Option(20_000, "--games", "-n", min=2, help="Games played under each card file."),
     players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
     bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat (NAME[:key=value,...], see simulate --help). {BOTS}"),

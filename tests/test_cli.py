@@ -308,6 +308,22 @@ def test_help_shows_the_training_extra_as_written():
     assert result.returncode == 0 and "pip install 'revachol-balance[train]'" in " ".join(result.stdout.split())
 
 
+def test_every_commands_usage_names_its_arguments_by_their_written_metavar():
+    """Issue 68 item 7: usage lines showed ``{a} {b}`` and ``{run_dir}``, the code's
+    parameter names; every argument now has a metavar, which the usage line shows
+    (typer marks a required one with braces, an optional one with brackets)."""
+    import typer.main
+
+    from cli import app
+
+    group = typer.main.get_command(app)
+    for name, command in group.commands.items():
+        for argument in (p for p in command.params if p.param_type_name == "argument"):
+            assert argument.metavar and argument.metavar.isupper(), (name, argument.name)
+            usage = revachol(name, "--help").stdout.split("Usage:")[1].splitlines()[0]
+            assert f"{{{argument.metavar}}}" in usage or f"[{argument.metavar}]" in usage, (name, usage)
+
+
 def test_a_second_job_on_a_run_in_use_is_refused_in_one_line_from_its_games_to_its_report(tmp_path):
     """Issue 66 item 7: the job lock is held from a job's first game to its last file
     (here held by this process, as a first job would through its companions and
