@@ -134,11 +134,15 @@ def test_findings_are_escaped_link_to_their_section_and_fold_after_eight():
     from analysis.report.render import _findings_html
 
     sentences = ["<script>alert('ally')</script> is stronger than the average ally."] + [f"Finding {i}." for i in range(9)]
-    html = _findings_html(pd.DataFrame({"sentence": sentences, "section": "Card strength"}))
+    rows = pd.DataFrame({"sentence": sentences, "section": "Card strength", "kind": "ally", "subject": "x",
+                         "value": 2.5, "low": 2.1, "high": 2.9, "n": 4000, "unit": "pp"})  # fmt: skip
+    html = _findings_html(rows)
     assert "<script>" not in html and "&lt;script&gt;alert(&#x27;ally&#x27;)&lt;/script&gt;" in html
     assert html.count("href='#card-strength'") == 10
-    shown, folded = html.split("<details>")
-    assert shown.count("<li>") == FINDINGS_SHOWN and "2 more findings" in folded and "Finding 8." in folded
+    shown, folded, how = html.split("<details>")
+    assert shown.count("<tr title=") == FINDINGS_SHOWN and "2 more findings" in folded and "Finding 8" in folded
+    assert "+2.5 pp (95% CI 2.1–2.9)" in shown and "<td>4,000</td>" in shown  # the value, its CI and n as cells
+    assert "Benjamini" in how and "Benjamini" not in shown  # the method, one click away
 
 
 def test_an_estimate_that_rounds_to_zero_shows_no_minus_sign():

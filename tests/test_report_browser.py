@@ -32,6 +32,21 @@ window.addEventListener("load", () => setTimeout(() => {
   body.setAttribute("data-broken", broken.length);
   body.setAttribute("data-findings", [findings.top, findings.bottom, window.innerWidth, window.innerHeight].join(","));
   body.setAttribute("data-sortable", document.querySelectorAll("table.dataTable th.dt-orderable-asc").length);
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+  const seen = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const rect = range.getBoundingClientRect();
+    const folded = node.parentElement.closest("details:not([open])");  // unshown, whatever rects a range gives
+    const shown = folded === null || node.parentElement.closest("summary") !== null;
+    if (shown && rect.height > 0 && rect.top < window.innerHeight && node.parentElement.closest("script, style") === null) {
+      seen.push(node.textContent.trim());
+    }
+  }
+  body.setAttribute("data-first-screen", seen.filter((t) => t).join(" | "));
+  const rows = Array.from(document.querySelectorAll("#findings > table.findings tbody tr"));
+  body.setAttribute("data-findings-rows", rows.filter((r) => r.getBoundingClientRect().bottom <= window.innerHeight).length);
 }, 3000));
 </script>"""
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(BROWSER is None, reason="no Chromium on this machine (apt-get install chromium); .ci/run installs it")]  # fmt: skip
@@ -79,3 +94,18 @@ def test_the_findings_block_lies_within_the_first_1400_by_900_screen(report, tmp
     shot = tmp_path / "first_screen.png"
     open_in_chromium(report, tmp_path, f"--screenshot={shot}")
     assert shot.stat().st_size > 10_000  # what a designer sees first (kept in pytest's tmp_path to look at)
+
+
+def test_the_first_screen_is_a_findings_table_of_eight_without_the_statisticians_words(report, tmp_path):
+    """Issue 68 item 3: at 1,400 x 900 the first screen shows the eight first findings
+    as a table (claim, value and 95% CI, n, section), and no method words or content
+    hash: those are one click away, under "How to read this" and Provenance."""
+    import html
+
+    dom = open_in_chromium(report, tmp_path, "--dump-dom").stdout
+    assert int(attribute(dom, "findings-rows")) == 8
+    seen = html.unescape(attribute(dom, "first-screen"))
+    assert "Findings" in seen and "Value (95% CI)" in seen and "How to read this" in seen
+    for words in ("Benjamini", "practical threshold", "ranked by the distance"):
+        assert words not in seen, words
+    assert not re.search(r"cards-[0-9a-f]{8}", seen) and "Balance report — cards.yaml: 4 players" in seen

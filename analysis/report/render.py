@@ -24,18 +24,36 @@ def _csv_link(name: str) -> str:
 
 
 def _findings_html(table: pd.DataFrame, check: pd.DataFrame | None = None, unchecked: pd.DataFrame | None = None) -> str:
-    """The Findings block: the first :data:`FINDINGS_SHOWN` findings, then the skill
-    check's sentence (:func:`analysis.report.words.skill_check_lines`), then the rest
-    folded; each sentence links to its section."""
-    items = [f"<li>{escape(r['sentence'])} <a href='#{_anchor(r['section'])}'>{escape(r['section'])} →</a></li>"
-             for _, r in table.iterrows()]  # fmt: skip
-    shown, rest = items[:FINDINGS_SHOWN], items[FINDINGS_SHOWN:]
-    folded = (f"<details><summary>{words.more_findings(len(rest))}</summary>"
-              f"<ol start='{FINDINGS_SHOWN + 1}'>{''.join(rest)}</ol></details>") if rest else ""  # fmt: skip
+    """The Findings block: the first :data:`FINDINGS_SHOWN` findings as a compact table
+    (:func:`analysis.report.words.finding_cells`: what, the value with its 95% CI, n,
+    the skilled value where a check ran, the section), then the skill check's sentence
+    (:func:`analysis.report.words.skill_check_lines`), then the rest folded in the same
+    table, and the method's words folded under "How to read this"."""
+    skilled = "skilled_value" in table.columns and bool(table["skilled_value"].notna().any())
+    head = "".join(f"<th>{escape(h)}</th>" for h in words.finding_headers(table["skilled_bot"].dropna().iloc[0]
+                                                                          if skilled else None))  # fmt: skip
+
+    def rows(part: pd.DataFrame, first: int) -> str:
+        out = []
+        for i, (_, r) in enumerate(part.iterrows(), start=first):
+            cells = words.finding_cells(r, skilled)
+            out.append(f"<tr title='{escape(r['sentence'])}'><td>{i}</td>"
+                       + "".join(f"<td>{escape(c)}</td>" for c in cells)
+                       + f"<td><a href='#{_anchor(r['section'])}'>{escape(r['section'])} →</a></td></tr>")  # fmt: skip
+        return "".join(out)
+
+    def block(part: pd.DataFrame, first: int) -> str:
+        return f"<table class='findings'><thead><tr>{head}</tr></thead><tbody>{rows(part, first)}</tbody></table>"
+
+    shown, rest = table.iloc[:FINDINGS_SHOWN], table.iloc[FINDINGS_SHOWN:]
+    folded = (f"<details><summary>{words.more_findings(len(rest))}</summary>{block(rest, FINDINGS_SHOWN + 1)}"
+              f"</details>") if len(rest) else ""  # fmt: skip
     skill = "".join(f"<p class='answer'>{escape(line)} <a href='#{_anchor('Skill and luck')}'>Skill and luck →</a></p>"
                     for line in words.skill_check_lines(check, unchecked))  # fmt: skip
-    return (f"<section id='findings'><h2>Findings</h2>\n<p class='note'>{words.FINDINGS_NOTE}{_csv_link('findings')}"
-            f"</p>\n<ol class='findings'>{''.join(shown)}</ol>{skill}{folded}</section>")  # fmt: skip
+    how = (f"<details><summary>{escape(words.HOW_TO_READ_TITLE)}</summary>"
+           + "".join(f"<p class='note'>{escape(line)}</p>" for line in words.HOW_TO_READ)
+           + f"<p class='note'>{words.FINDINGS_NOTE}{_csv_link('findings')}</p></details>")  # fmt: skip
+    return (f"<section id='findings'><h2>Findings</h2>\n{block(shown, 1)}{skill}{folded}{how}</section>")
 
 
 def _by_position_html(completers: pd.DataFrame) -> str:

@@ -10,6 +10,8 @@ The section builders (:mod:`analysis.report.sections`) hand over data only
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from analysis.data.runs import Run
@@ -903,10 +905,67 @@ def plan_lines(table: pd.DataFrame, source) -> tuple[str, list[str]]:
 # --- the page around the sections ---------------------------------------------------------------------------------
 
 def title(runs: list[Run]) -> str:
-    """The page's title; for many runs (a skill ladder) a short one, the runs being
-    listed under Provenance."""
-    labels = "; ".join(run.label for run in runs)
-    return f"Balance report — {labels}" if len(runs) <= 2 else f"Balance report — {len(runs)} runs of one deck"
+    """The page's title: the deck file, then each run's players, bots and games (the
+    run directories, whose names carry the deck's hash, are listed under Provenance);
+    for many runs (a skill ladder) a short one."""
+    deck = Path(str(runs[0].manifest.get("cards_file", runs[0].name))).name
+    if len(runs) > 2:
+        return f"Balance report — {deck}, {len(runs)} runs"
+    plays = "; ".join(f"{run.players} players, {run.bots}, {count(run.manifest['n_games'])} games" for run in runs)
+    return f"Balance report — {deck}: {plays}"
+
+
+def finding_headers(skilled_bot: str | None) -> list[str]:
+    """The column heads of the findings table (:func:`finding_cells`), with the skilled
+    value's when a skill check ran."""
+    return ["#", "Finding", "Value (95% CI)", "n", *([f"With {skilled_bot} in every seat"] if skilled_bot else []),
+            "Section"]  # fmt: skip
+
+
+def finding_claim(sentence: str) -> str:
+    """A finding's claim: its sentence up to its first number's clause (``: ``, `` (``
+    or ``; ``), the value and interval being the table's own columns."""
+    cuts = [i for i in (sentence.find(": "), sentence.find(" ("), sentence.find("; ")) if i > 0]
+    return sentence[: min(cuts)] if cuts else sentence.rstrip(".")
+
+
+def _finding_value(value: float, low: float, high: float, unit: str) -> str:
+    if low == high:  # a zero-width interval (a task's gap from a par of equal tasks) is no CI
+        low = high = float("nan")
+    if unit == "pp":
+        return estimate(value / 100, low / 100, high / 100, "pp")
+    if unit == "share":
+        return estimate(value, low, high, "%")
+    return estimate(value, low, high, "", noun=unit)
+
+
+def finding_cells(r: pd.Series, skilled: bool) -> list[str]:
+    """One finding's cells in the findings table (:func:`finding_headers` but ``#``
+    and the section): the claim (a task's: its reward against its par, the value
+    being the gap in points), the value with its 95% CI in the finding's unit, n, and
+    the skilled value when ``skilled``; "–" where a finding has none."""
+    n = count(r["n"]) if pd.notna(r["n"]) else "–"
+    claim = (f"{r['subject']} pays {'less' if r['value'] < 0 else 'more'} than tasks as hard (its par)"
+             if r["kind"] == "task" else finding_claim(r["sentence"]))  # fmt: skip
+    cells = [claim, _finding_value(r["value"], r["low"], r["high"], r["unit"]), n]
+    if skilled:
+        cells.append(_finding_value(r["skilled_value"], r["skilled_low"], r["skilled_high"], r["unit"])
+                     if pd.notna(r.get("skilled_value")) else "–")  # fmt: skip
+    return cells
+
+
+HOW_TO_READ_TITLE = "How to read this"
+HOW_TO_READ = (
+    "pp: percentage points of win rate. An ally's effect compares the players who held it with the players who held "
+    "the average ally, in the same games: holding more cards goes with losing, so a fair ally is one as good as the "
+    "average one, not one whose holders win 1 in n.",
+    "A verdict (stronger, weaker, a reward out of line) needs the effect to be significant and at least the practical "
+    "threshold, 2 pp unless the run says otherwise: with many games a tiny effect is significant and of no "
+    "consequence. Significance is corrected for the many cards tested at once (Benjamini–Hochberg).",
+    "Every value carries its 95% confidence interval and n, the games (or task points) it rests on; intervals over "
+    "players are clustered by game.",
+)
+"""The findings' method in plain sentences, folded under :data:`HOW_TO_READ_TITLE`."""
 
 
 MADE = "Made {made}. Every rate and mean carries its sample size and a 95% confidence interval. Sections: "
