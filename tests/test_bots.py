@@ -182,7 +182,7 @@ def test_bot_specs_parse_parameters_and_name_what_is_wrong():
         parse_bot("greedy:speed=3")
     with pytest.raises(ValueError, match="w_points must be a number"):
         parse_bot("greedy:w_points=lots")
-    assert parse_bot("search:iterations=256,explore=1").params == (256.0, 1.0, 1.0, 3.0, 512.0, 255.0)
+    assert parse_bot("search:iterations=256,explore=1").params == (256.0, 1.0, 1.0, 3.0, 512.0, 255.0, 0.0)
     with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 65536, got 0"):
         parse_bot("search:iterations=0")
     with pytest.raises(ValueError, match="iterations must be a whole number from 1 to 65536, got 2.5"):

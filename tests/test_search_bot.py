@@ -154,3 +154,22 @@ def test_a_search_seat_without_its_memory_or_playout_state_raises_instead_of_wri
     t.for_search()
     with pytest.raises(RuntimeError, match="no playout state or no memory"):
         plan_turn(kernel_state(t.st), t.deck)  # memory, no twin
+
+
+@pytest.mark.parametrize("done, expected", [
+    ({0: ["t_red"], 1: ["t_blue"], 2: []}, [1.0, 0.0, 0.0]),  # 2 points against 1 and 0 (R9.2)
+    ({0: ["t_red"], 1: ["t_blue", "t_blue_red"], 2: []}, [0.0, 1.0, 0.0]),
+    ({0: ["t_blue_red"], 1: ["t_red", "t_blue"], 2: []}, [0.0, 1.0, 0.0]),  # 3 points each: more tasks held (R9.3)
+    ({0: ["t_red"], 1: ["t_blue2"], 2: ["t_yellow"]}, [0.5, 0.5, 0.0]),  # 2 points and 1 task each: the die's share
+])
+def test_r9_2_r9_3_a_playout_cut_short_is_worth_the_seats_share_of_the_win_were_the_game_to_end(done, expected):
+    """``horizon`` (issue 65): the standing backed up is 1 for the seat alone ahead by
+    R9.2's points, then R9.3's completed tasks held, ``1/k`` for k seats tied on both,
+    else 0."""
+    from sim.bots.search import standing
+
+    t = Table(n_players=3)
+    for seat, tasks in done.items():
+        if tasks:
+            t.done(seat, *tasks)
+    assert [standing(t.ref, t.deck, seat) for seat in range(3)] == expected

@@ -48,7 +48,7 @@ from sim.bots.ids import RUNG_NAMES, rung_set
 from sim.bots.observation import seat_view
 from sim.bots.planner import planner_choose
 from sim.bots.search import finish_playout, seat_planners, start_playout
-from sim.bots.search_tree import BIAS, EXPLORE, PENALTY_ITERATIONS, PLANNER_DEFAULTS
+from sim.bots.search_tree import BIAS, EXPLORE, HORIZON, PENALTY_ITERATIONS, PLANNER_DEFAULTS
 from sim.bots.user import view_types
 from sim.decisions import D_PENALTY
 from sim.rules.turn import resume_turn
@@ -123,7 +123,7 @@ def search_penalty(st, deck, seat, n_options, params):
         twin.bots[own, BOT_RESTRICTION] = st.bots[own, BOT_RESTRICTION]  # the seat keeps its restriction, if any
         resume_turn(twin, deck, seat, i)
         stats[i, PLAYS] += 1.0
-        stats[i, WINS] += finish_playout(st, twin, deck, seat)
+        stats[i, WINS] += finish_playout(st, twin, deck, seat, int(params[HORIZON]))
     return _most_played(stats, n_options, favourite)
 
 

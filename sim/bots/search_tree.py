@@ -34,6 +34,10 @@ happens between decisions and is not a node: the rows offered after it are match
 by content. Its penalties during other seats' turns are searched apart, flat
 (:mod:`sim.bots.penalty_search`, ``penalty_iterations`` playouts each).
 
+``horizon`` cuts each playout short: 0 (the default) plays it to the game's end;
+``h`` above 0 plays at most ``h`` turns after the searched one and backs up the
+seat's standing then (:func:`sim.bots.search.standing`), for a cheaper playout.
+
 ``kinds`` says which decisions the tree searches, a bit per decision kind
 (:mod:`sim.decisions`): 1 play or draw, 2 which card where, 4 A4 extra play, 8 A6
 swap, 16 A7 move, 32 which completion, 64 its own-turn penalties, 128 A1 borrows;
@@ -90,13 +94,15 @@ KEY_WIDTH = 1 + OPTION_WIDTH  # a node's key: decision kind and option row
 # core and wins 47.9% against planner, where 128 won 45.2%; 512 playouts a penalty on
 # another seat's turn (sim.bots.penalty_search) raise that to 51.6% at 18.6 games/s
 # (docs/BOTS.md, issue 37).
-PARAMS = {"iterations": 192.0, "explore": 0.7, "widen": 1.0, "bias": 3.0, "penalty_iterations": 512.0, "kinds": 255.0}
-ITERATIONS, EXPLORE, WIDEN, BIAS, PENALTY_ITERATIONS, KINDS = 0, 1, 2, 3, 4, 5
+PARAMS = {"iterations": 192.0, "explore": 0.7, "widen": 1.0, "bias": 3.0, "penalty_iterations": 512.0, "kinds": 255.0,
+          "horizon": 0.0}
+ITERATIONS, EXPLORE, WIDEN, BIAS, PENALTY_ITERATIONS, KINDS, HORIZON = 0, 1, 2, 3, 4, 5, 6
 # Valid values (sim.bots.spec): low, high, whole numbers only. The node pool holds a
 # node for every iteration up to the cap, so a budget's tree is never cut short by it;
 # the cap keeps a typo from running for days.
 LIMITS = {"iterations": (1.0, float(MAX_ITERATIONS), True), "explore": (0.0, 10.0, False), "widen": (0.0, 100.0, False),
-          "bias": (0.0, 100.0, False), "penalty_iterations": (0.0, 100_000.0, True), "kinds": (0.0, 255.0, True)}
+          "bias": (0.0, 100.0, False), "penalty_iterations": (0.0, 100_000.0, True), "kinds": (0.0, 255.0, True),
+          "horizon": (0.0, float(30_000), True)}
 PLANNER_DEFAULTS = np.array(list(planner.PARAMS.values()), np.float64)
 MODE_OFF, MODE_SEARCH, MODE_FOLLOW = np.int64(0), np.int64(1), np.int64(2)  # numpy ints: sim/decisions.py
 VISITS, REWARD, AVAILABLE = 0, 1, 2  # columns of tree_stats
