@@ -20,7 +20,7 @@ BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--window-size=1400,900", "--hide-scrollbars", "--virtual-time-budget=15000",
+    "--window-size=1400,900", "--hide-scrollbars", "--virtual-time-budget=20000",
 ]  # fmt: skip
 PROBE = """<script>
 window.addEventListener("load", () => setTimeout(() => {
@@ -47,7 +47,24 @@ window.addEventListener("load", () => setTimeout(() => {
   body.setAttribute("data-first-screen", seen.filter((t) => t).join(" | "));
   const rows = Array.from(document.querySelectorAll("#findings > table.findings tbody tr"));
   body.setAttribute("data-findings-rows", rows.filter((r) => r.getBoundingClientRect().bottom <= window.innerHeight).length);
+  body.setAttribute("data-height", document.documentElement.scrollHeight);
+  document.querySelectorAll("details").forEach((d) => { d.open = true; });
+  window.dispatchEvent(new Event("resize"));
 }, 3000));
+window.addEventListener("load", () => setTimeout(() => {
+  const body = document.body;
+  body.setAttribute("data-open-height", document.documentElement.scrollHeight);
+  body.setAttribute("data-page-width", document.documentElement.scrollWidth);
+  const scrolls = (el) => {
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      if (["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX)) return true;
+    }
+    return false;
+  };
+  const cut = Array.from(document.querySelectorAll("table")).filter(
+    (t) => t.getBoundingClientRect().right > window.innerWidth + 1 && !scrolls(t));
+  body.setAttribute("data-cut", cut.length);
+}, 4500));
 </script>"""
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(BROWSER is None, reason="no Chromium on this machine (apt-get install chromium); .ci/run installs it")]  # fmt: skip
 
@@ -109,3 +126,14 @@ def test_the_first_screen_is_a_findings_table_of_eight_without_the_statisticians
     for words in ("Benjamini", "practical threshold", "ranked by the distance"):
         assert words not in seen, words
     assert not re.search(r"cards-[0-9a-f]{8}", seen) and "Balance report — cards.yaml: 4 players" in seen
+
+
+def test_the_page_reads_in_five_screens_with_sections_folded_and_nothing_cut_off_when_unfolded(report, tmp_path):
+    """Issue 68 item 4: each section shows its answers and folds its details, figures
+    and tables one click away: at 1,400 px wide the folded page is at most 4,500 px
+    high (five screens); unfolded, the whole content is there, and no table runs past
+    the window's right edge unless it scrolls inside its box."""
+    dom = open_in_chromium(report, tmp_path, "--dump-dom").stdout
+    folded, unfolded = int(attribute(dom, "height")), int(attribute(dom, "open-height"))
+    assert folded <= 4500 < unfolded, (folded, unfolded)
+    assert int(attribute(dom, "page-width")) <= 1400 and int(attribute(dom, "cut")) == 0

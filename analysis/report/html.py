@@ -310,6 +310,10 @@ table.table th, table.table td { border-bottom: 1px solid #ddd; padding: 0.25em 
 table.table th { background: #f3f3f3; }
 table.provenance td { padding: 0.15em 0.8em 0.15em 0; vertical-align: top; }
 img { max-width: 100%; margin: 0.6em 0; }
+nav.contents { position: sticky; top: 0; z-index: 10; background: #fff; padding: 0.4em 0; border-bottom: 1px solid #ddd; }
+details.more > summary { cursor: pointer; color: #2c6fbb; margin: 0.4em 0; }
+table.findings { border-collapse: collapse; } table.findings td, table.findings th { padding: 0.1em 0.4em; }
+div.dt-container, table.provenance { max-width: 100%; overflow-x: auto; display: block; }
 """
 
 

@@ -85,17 +85,27 @@ def _table_html(table: Table) -> list[str]:
 
 
 def section_html(section: Section, pngs: dict[str, bytes]) -> str:
-    """One section: its answers, notes, figures (``pngs`` by figure name) and tables."""
-    parts = [f"<h2 id='{_anchor(section.title)}'>{escape(section.title)}</h2>"]
+    """One section: its answers, then, folded one click away, their details, notes,
+    figures (``pngs`` by figure name) and tables, so that the page reads as its
+    answers first (the flagged allies are named in Card strength's)."""
+    answers, more = [], []
     for answer in section.answers:
         text, details = words.answer_text(answer)
-        parts.append(f"<p class='answer'>{escape(text)}</p>")
-        parts.append(f"<p>{escape(details)}</p>" if details else "")
-    parts += [f"<p class='note'>{escape(words.note_text(note))}</p>" for note in section.notes]
-    parts += [image_html(pngs[figure.name], words.ALT_TEXTS[figure.name]) for figure in section.figures]
+        answers.append(f"<p class='answer'>{escape(text)}</p>")
+        more.append(f"<p>{escape(details)}</p>" if details else "")
+    more += [f"<p class='note'>{escape(words.note_text(note))}</p>" for note in section.notes]
+    more += [image_html(pngs[figure.name], words.ALT_TEXTS[figure.name]) for figure in section.figures]
     for table in section.tables:
-        parts += _table_html(table)
-    return "\n".join(parts)
+        more += _table_html(table)
+    return "\n".join([f"<h2 id='{_anchor(section.title)}'>{escape(section.title)}</h2>", *answers,
+                      _folded(words.SECTION_MORE, more)])
+
+
+def _folded(summary: str, parts: list[str]) -> str:
+    """``parts`` (HTML) behind a ``<details>`` opened by ``summary``; nothing for none."""
+    shown = [p for p in parts if p]
+    return (f"<details class='more'><summary>{escape(summary)}</summary>\n" + "\n".join(shown) + "</details>"
+            if shown else "")  # fmt: skip
 
 
 def _provenance_html(run: Run, include_unfinished: bool) -> str:
@@ -110,14 +120,22 @@ def report_html(report: Report, pngs: dict[str, bytes]) -> str:
     drawn as the PNG bytes ``pngs`` by figure name."""
     title = words.title(report.runs)
     titles = [section.title for section in report.sections] + ["Provenance"]
-    contents = " · ".join(f"<a href='#{_anchor(t)}'>{escape(t)}</a>" for t in titles)
+    contents = "Sections: " + " · ".join(f"<a href='#{_anchor(t)}'>{escape(t)}</a>" for t in titles)
     body = "\n".join([
         f"<h1>{escape(title)}</h1>",
-        f"<p class='note'>{escape(words.MADE.format(made=report.made))}{contents}</p>",
+        f"<p class='note'>{escape(words.MADE.format(made=report.made))}</p>",
+        f"<nav class='contents'>{contents}</nav>",
         "".join(f"<p class='warning'>{escape(w)}</p>\n" for w in words.warnings(report.runs)),
         _findings_html(report.findings, report.tables.get("skill_check"), report.unchecked),
         *(section_html(section, pngs) for section in report.sections),
         "<h2 id='provenance'>Provenance</h2>",
-        *(_provenance_html(run, report.include_unfinished) for run in report.runs),
+        _folded(words.PROVENANCE_MORE, [_provenance_html(run, report.include_unfinished) for run in report.runs]),
     ])  # fmt: skip
-    return page(title, body, sortable_script())
+    return page(title, body, sortable_script() + FOLD_SCRIPT)
+
+
+FOLD_SCRIPT = """<script>
+document.addEventListener("toggle", () => window.dispatchEvent(new Event("resize")), true);
+</script>"""
+"""Tables laid out while folded get their column widths again once shown (DataTables
+adjusts on a window resize)."""

@@ -968,7 +968,9 @@ HOW_TO_READ = (
 """The findings' method in plain sentences, folded under :data:`HOW_TO_READ_TITLE`."""
 
 
-MADE = "Made {made}. Every rate and mean carries its sample size and a 95% confidence interval. Sections: "
+MADE = "Made {made}. Every rate and mean carries its sample size and a 95% confidence interval."
+SECTION_MORE = "Details, figures and tables"
+PROVENANCE_MORE = "Runs, seeds, bots and versions"
 FINDINGS_NOTE = ("Most important first: ranked by the distance from fair (or from the target) in units of the "
                  "practical threshold. As CSV: ")  # fmt: skip
 AS_CSV, FULL_TABLE, HEADER_ONLY = "As CSV: ", "Full table: ", "Header only: "
