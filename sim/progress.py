@@ -11,6 +11,7 @@ burst of chunks cannot inflate it, and a stall lowers it.
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -88,24 +89,23 @@ class RunProgress:
         if self.mode == "off":
             yield
             return
-        from rich.console import Console
-
-        console = Console(stderr=True, soft_wrap=True)
         started = time.monotonic()
 
         def elapsed() -> str:
             return f"{time.monotonic() - started:.0f} s"
 
         if self.mode == "log":
-            console.print(f"{COMPILING}…", highlight=False)
-            with _every(LOG_SECONDS, lambda: console.print(f"compiling the engine… {elapsed()}", highlight=False)):
+            _line(f"{COMPILING}…")
+            with _every(LOG_SECONDS, lambda: _line(f"compiling the engine… {elapsed()}")):
                 yield
         else:
-            with console.status(f"{COMPILING}…") as status:
+            from rich.console import Console
+
+            with Console(stderr=True).status(f"{COMPILING}…") as status:
                 with _every(1.0, lambda: status.update(f"{COMPILING}… {elapsed()}")):
                     yield
         if time.monotonic() - started >= 2:
-            console.print(f"engine ready in {elapsed()}", highlight=False)
+            _line(f"engine ready in {elapsed()}")
 
     @contextlib.contextmanager
     def games(self) -> Iterator[RunProgress]:
@@ -115,13 +115,10 @@ class RunProgress:
             yield self
             return
         if self.mode == "log":
-            from rich.console import Console
-
-            console = Console(stderr=True, soft_wrap=True)
-            with _every(LOG_SECONDS, lambda: console.print(self.line(), highlight=False)):
-                console.print(self.line(), highlight=False)
+            with _every(LOG_SECONDS, lambda: _line(self.line())):
+                _line(self.line())
                 yield self
-            console.print(self.line(), highlight=False)
+            _line(self.line())
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn
         from rich.text import Text
@@ -148,6 +145,11 @@ class RunProgress:
         self.rate.add(games)
         if self._bar is not None:
             self._bar.advance(self._task, games)
+
+
+def _line(text: str) -> None:
+    """One plain line on standard error, at once: a log's (a file, a pipe, a notebook)."""
+    print(text, file=sys.stderr, flush=True)
 
 
 def speed_text(rate: SlidingRate, remaining: int) -> str:
