@@ -85,12 +85,18 @@ def open_in_chromium(report, tmp_path, *flags: str) -> subprocess.CompletedProce
     )  # fmt: skip
 
 
+@pytest.fixture(scope="module")
+def dumped(report, tmp_path_factory) -> subprocess.CompletedProcess:
+    """The page's DOM after the probe ran, opened once for the tests that read it."""
+    return open_in_chromium(report, tmp_path_factory.mktemp("dom"), "--dump-dom")
+
+
 def attribute(dom: str, name: str) -> str:
     return re.search(rf'data-{name}="([^"]*)"', dom).group(1)
 
 
-def test_the_report_renders_in_chromium_with_every_figure_loaded_and_sortable_tables(report, tmp_path):
-    result = open_in_chromium(report, tmp_path, "--dump-dom")
+def test_the_report_renders_in_chromium_with_every_figure_loaded_and_sortable_tables(report, dumped):
+    result = dumped
     dom = result.stdout
     assert "<body" in dom, result.stderr[-2000:]
     images, broken = int(attribute(dom, "images")), int(attribute(dom, "broken"))
@@ -103,8 +109,8 @@ def test_the_report_renders_in_chromium_with_every_figure_loaded_and_sortable_ta
     assert not re.search(r"""(src|href)=["']?https?://[^"'>]*\.(js|css)""", page) and "<script src" not in page
 
 
-def test_the_findings_block_lies_within_the_first_1400_by_900_screen(report, tmp_path):
-    dom = open_in_chromium(report, tmp_path, "--dump-dom").stdout
+def test_the_findings_block_lies_within_the_first_1400_by_900_screen(report, dumped, tmp_path):
+    dom = dumped.stdout
     top, bottom, width, _ = (float(v) for v in attribute(dom, "findings").split(","))
     assert width == 1400  # laid out 1400 px wide; unscrolled, page y = screen y (headless --dump-dom
     assert 0 < top < bottom <= 900, (top, bottom)  # may report a shorter innerHeight than --window-size)
@@ -113,13 +119,13 @@ def test_the_findings_block_lies_within_the_first_1400_by_900_screen(report, tmp
     assert shot.stat().st_size > 10_000  # what a designer sees first (kept in pytest's tmp_path to look at)
 
 
-def test_the_first_screen_is_a_findings_table_of_eight_without_the_statisticians_words(report, tmp_path):
+def test_the_first_screen_is_a_findings_table_of_eight_without_the_statisticians_words(dumped):
     """Issue 68 item 3: at 1,400 x 900 the first screen shows the eight first findings
     as a table (claim, value and 95% CI, n, section), and no method words or content
     hash: those are one click away, under "How to read this" and Provenance."""
     import html
 
-    dom = open_in_chromium(report, tmp_path, "--dump-dom").stdout
+    dom = dumped.stdout
     assert int(attribute(dom, "findings-rows")) == 8
     seen = html.unescape(attribute(dom, "first-screen"))
     assert "Findings" in seen and "Value (95% CI)" in seen and "How to read this" in seen
@@ -128,12 +134,12 @@ def test_the_first_screen_is_a_findings_table_of_eight_without_the_statisticians
     assert not re.search(r"cards-[0-9a-f]{8}", seen) and "Balance report — cards.yaml: 4 players" in seen
 
 
-def test_the_page_reads_in_five_screens_with_sections_folded_and_nothing_cut_off_when_unfolded(report, tmp_path):
+def test_the_page_reads_in_five_screens_with_sections_folded_and_nothing_cut_off_when_unfolded(dumped):
     """Issue 68 item 4: each section shows its answers and folds its details, figures
     and tables one click away: at 1,400 px wide the folded page is at most 4,500 px
     high (five screens); unfolded, the whole content is there, and no table runs past
     the window's right edge unless it scrolls inside its box."""
-    dom = open_in_chromium(report, tmp_path, "--dump-dom").stdout
+    dom = dumped.stdout
     folded, unfolded = int(attribute(dom, "height")), int(attribute(dom, "open-height"))
     assert folded <= 4500 < unfolded, (folded, unfolded)
     assert int(attribute(dom, "page-width")) <= 1400 and int(attribute(dom, "cut")) == 0
