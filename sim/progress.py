@@ -94,9 +94,16 @@ class RunProgress:
         def elapsed() -> str:
             return f"{time.monotonic() - started:.0f} s"
 
-        if self.mode == "log":
-            _line(f"{COMPILING}…")
-            with _every(LOG_SECONDS, lambda: _line(f"compiling the engine… {elapsed()}")):
+        if self.mode == "log":  # said once it takes a second, so that an engine loaded from the cache says nothing
+            said: list[float] = []
+
+            def tick() -> None:
+                seconds = time.monotonic() - started
+                if not said or seconds - said[-1] >= LOG_SECONDS:
+                    _line(f"compiling the engine… {elapsed()}" if said else f"{COMPILING}…")
+                    said.append(seconds)
+
+            with _every(min(1.0, LOG_SECONDS), tick):
                 yield
         else:
             from rich.console import Console
