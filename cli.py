@@ -191,65 +191,34 @@ def run(
 ) -> None:
     """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion); revachol skill-check RUN then says which verdicts hold for skilled play. The run goes to runs/NAME/ and the command prints the report's findings, most important first, and where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
     start_workers(jobs, "sim.runner")  # while the imports below run
-    from analysis.report.page import build_report
+    from analysis.experiments.main_job import main_job
     from analysis.report.terminal import print_findings
-    from sim.options import RuleOptions
-    from analysis.experiments.until_settled import play_until_settled
-    from sim.points_blind import play_points_blind
-    from sim.runner import RunError, RunStopped, run_name
-    from sim.runner import simulate as play
-    from sim.bots.speed import SKILL_CHECK_MINUTES, games_in
-    from sim.rundir.lock import LockedError, job_locked
-    from sim.skilled import SKILLED_BOT, by_default, play_skilled
+    from analysis.report.words import main_job_line
+    from sim.runner import RunError, RunStopped
+    from sim.rundir.lock import LockedError
 
     counts = _player_counts(players)
     if until_settled and (max_games is None or len(counts) > 1):
         _fail("--until-settled needs --max-games N, and one player count")
     if max_games is not None and not until_settled:
         _fail("--max-games is for --until-settled runs; a fixed run takes --games")
-    deck = _load(cards)
-    bots = bot[0] if len(bot) == 1 else bot
-    base = name or run_name(cards, deck, None if until_settled else games, seed,
-                            players=",".join(map(str, counts)), bots=bots, kind="settled" if until_settled else "")  # fmt: skip
-    outs = [runs / base] if len(counts) == 1 else [runs / base / f"{n}p" for n in counts]
-    skilled = {n: by_default(bot, n, points_blind) if skill_check is None else skill_check for n in counts}
     try:
-        with job_locked(runs / base):  # the games, the companions and the report: one job at a time
-            for n, out in zip(counts, outs):
-                if until_settled:
-                    stopping = play_until_settled(deck, out, n, bots, seed, jobs, max_games, round_games,
-                                                  threshold_pp=threshold, borderline_pp=borderline,
-                                                  options=RuleOptions(debug=debug), cards_file=cards,
-                                                  progress=None if not quiet else False, stall_timeout=stall_timeout)  # fmt: skip
-                    games = stopping.games
-                else:
-                    play(deck, games, out, n, bots, seed, jobs, RuleOptions(debug=debug), resume=(out / "manifest.json").exists(),
-                         progress=None if not quiet else False, cards_file=cards, stall_timeout=stall_timeout)  # fmt: skip
-                if points_blind:
-                    play_points_blind(out, jobs, progress=None if not quiet else False)
-                if skilled[n]:
-                    play_skilled(out, jobs, progress=None if not quiet else False,
-                                 games=games_in(SKILL_CHECK_MINUTES, n))  # fmt: skip
-            report = build_report(outs, out=runs / base / "report", threshold_pp=threshold,
-                                  workers=jobs if jobs > 0 else None)  # fmt: skip
+        job = main_job(cards, games, counts, bot[0] if len(bot) == 1 else bot, seed, runs, name, jobs,
+                       progress=None if not quiet else False, threshold_pp=threshold, points_blind=points_blind,
+                       skill_check=skill_check, max_games=max_games, borderline_pp=borderline,
+                       round_games=round_games, debug=debug, stall_timeout=stall_timeout, deck=_load(cards))  # fmt: skip
     except RunStopped as exc:
         _stopped(exc, resume=False)  # run resumes by itself
     except (RunError, LockedError, ValueError, AssertionError) as exc:  # AssertionError: a --debug check
         _fail(str(exc))
     if quiet:
-        typer.echo(str(report.path))
+        typer.echo(str(job.report.path))
         return
-    each = " per player count" if len(counts) > 1 else ""
-    also = ["with every task paying alike"] if points_blind else []
-    if any(skilled.values()):
-        where = "" if all(skilled.values()) else f" at {', '.join(str(n) for n in counts if skilled[n])} players"
-        also.append(f"the first of them with {SKILLED_BOT} in every seat{where}")
-    blind = f", and as many {' and '.join(also)}" if also else ""
-    if until_settled:
-        typer.echo(stopping.summary())
-    typer.echo(f"{games:,} games{each}{blind} in {runs / base}")
-    print_findings(report.findings, check=report.tables.get("skill_check"), unchecked=report.unchecked)
-    typer.echo(f"report: {report.path}")
+    if job.stopping is not None:
+        typer.echo(job.stopping.summary())
+    typer.echo(main_job_line(job))
+    print_findings(job.report.findings, check=job.report.tables.get("skill_check"), unchecked=job.report.unchecked)
+    typer.echo(f"report: {job.report.path}")
 
 
 def _player_counts(text: str) -> list[int]:

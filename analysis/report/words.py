@@ -915,6 +915,19 @@ def title(runs: list[Run]) -> str:
     return f"Balance report — {deck}: {plays}"
 
 
+def main_job_line(job) -> str:
+    """What the main job played and where (:class:`analysis.experiments.main_job.MainJob`):
+    ``100,000 games, and as many with every task paying alike in runs/NAME``."""
+    each = " per player count" if len(job.runs) > 1 else ""
+    also = ["with every task paying alike"] if job.points_blind else []
+    if job.skilled:
+        where = "" if len(job.skilled) == len(job.runs) else f" at {', '.join(map(str, job.skilled))} players"
+        also.append(f"the first of them with {SKILLED_REFERENCE_BOT} in every seat{where}")
+    blind = f", and as many {' and '.join(also)}" if also else ""
+    home = job.runs[0] if len(job.runs) == 1 else job.runs[0].parent
+    return f"{count(job.games)} games{each}{blind} in {home}"
+
+
 def finding_headers(skilled_bot: str | None) -> list[str]:
     """The column heads of the findings table (:func:`finding_cells`), with the skilled
     value's when a skill check ran."""
