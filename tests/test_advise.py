@@ -431,7 +431,10 @@ def test_planted_an_extra_white_crown_gets_the_edit_that_removes_it(tmp_path, de
     assert proposal.allies[0].symbols == ["crown"]
     flagged = flagged_table(advice).set_index("card").loc[default_deck.allies[0].id]
     assert flagged["verdict_before"] == "stronger" and flagged["after"] < flagged["before"]
-    assert edit_sentences(advice)[0].startswith(f"Remove the crown symbol from {default_deck.allies[0].name}: its effect")
+    name = default_deck.allies[0].name  # issue 68 item 2: the edit speaks compare's verdict sentence
+    assert edit_sentences(advice)[0].startswith(f"Remove the crown symbol from {name}. {name}: stronger than the average "
+                                                "ally, +")  # fmt: skip
+    assert edit_sentences(advice)[0].endswith((": fixed.", ": overshot, now weaker.", ": still stronger."))
     assert summary_table(advice)["n"].eq(10_000).all()
     html, csv = write_advice(advice, tmp_path / "out")
     assert "Remove the crown symbol" in html.read_text() and csv.read_text().count("\n") > 5

@@ -31,11 +31,12 @@ from analysis.experiments.advise_edits import edit_count
 from analysis.experiments.advise_measures import Measures
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
 from analysis.experiments.compare import changes
+from analysis.experiments.compare_verdicts import outcome
 from analysis.report.writer import Files, write_files
 from sim.cards import as_written
 from analysis.report.html import estimate, figure_png, image_html, page, signed, table_html
 from analysis.report.words import (NO_SIDE_EFFECT, SKILL_CHECK_TITLE, change_sentence, change_skill_text, free_text,
-                                   side_effects_lead, skilled_allies_text)
+                                   side_effects_lead, skilled_allies_text, verdict_change_sentence)
 from sim.cards import Ability
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
@@ -169,9 +170,11 @@ def edits_lead(advice: Advice) -> str:
 
 def edit_sentences(advice: Advice) -> list[str]:
     """One plain sentence per edit, with the effect before and after on the hold-out
-    games (:func:`edits_lead` says so once, above them): ``Remove the purple symbol
-    from Evrart Claire: its effect against the average ally goes from +12.1 pp (95% CI
-    …) to +0.8 pp (…).``"""
+    games (:func:`edits_lead` says so once, above them). An ally's speaks as
+    ``compare`` does (:func:`analysis.report.words.verdict_change_sentence`): ``Remove
+    the purple symbol from Evrart Claire. Evrart Claire: stronger than the average
+    ally, +12.1 pp (95% CI …) → no verdict, +0.3 pp (…): fixed.``; a task's: ``…: its
+    gap from par goes from … to ….``"""
     flagged = flagged_table(advice).set_index("card")
     out = []
     for change in advice.changes:
@@ -179,10 +182,23 @@ def edit_sentences(advice: Advice) -> list[str]:
             out.append(f"{change.sentence()}.")
             continue
         r = flagged.loc[change.card]
+        if r["kind"] == "ally":
+            out.append(f"{change.sentence()}. {verdict_change_sentence(_verdict_row(r))}")
+            continue
         out.append(f"{change.sentence()}: its {r['quantity']} goes from "
                    f"{quantity_text(r['before'], r['before_low'], r['before_high'], r['unit'])} to "
                    f"{quantity_text(r['after'], r['after_low'], r['after_high'], r['unit'])}.")  # fmt: skip
     return out
+
+
+def _verdict_row(r: pd.Series) -> pd.Series:
+    """An edited ally's :func:`flagged_table` row as a comparison's verdict line
+    (:func:`analysis.experiments.compare_verdicts.verdict_changes`' columns)."""
+    return pd.Series({"name": r["name"], "edited": True, "verdict_a": r["verdict_before"],
+                      "verdict_b": r["verdict_after"], "effect_a_pp": r["before"], "effect_a_low_pp": r["before_low"],
+                      "effect_a_high_pp": r["before_high"], "effect_b_pp": r["after"],
+                      "effect_b_low_pp": r["after_low"], "effect_b_high_pp": r["after_high"],
+                      "outcome": outcome(r["verdict_before"], r["verdict_after"])})  # fmt: skip
 
 
 def edits_table(advice: Advice) -> pd.DataFrame:
