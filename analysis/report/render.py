@@ -49,7 +49,7 @@ def _findings_html(table: pd.DataFrame, check: pd.DataFrame | None = None, unche
     folded = (f"<details><summary>{words.more_findings(len(rest))}</summary>{block(rest, FINDINGS_SHOWN + 1)}"
               f"</details>") if len(rest) else ""  # fmt: skip
     skill = "".join(f"<p class='answer'>{escape(line)} <a href='#{_anchor('Skill and luck')}'>Skill and luck →</a></p>"
-                    for line in words.skill_check_lines(check, unchecked))  # fmt: skip
+                    for line in words.skill_check_lines(check, unchecked, on_page=True))  # fmt: skip
     how = (f"<details><summary>{escape(words.HOW_TO_READ_TITLE)}</summary>"
            + "".join(f"<p class='note'>{escape(line)}</p>" for line in words.HOW_TO_READ)
            + f"<p class='note'>{words.FINDINGS_NOTE}{_csv_link('findings')}</p></details>")  # fmt: skip

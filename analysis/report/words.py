@@ -724,19 +724,26 @@ def no_skill_check_line(bots: str, command: str, bot: str, games: int, minutes: 
             f"play: {command} ({count(games)} games of {bot} in every seat{took}).")  # fmt: skip
 
 
-def skill_check_lines(check: pd.DataFrame | None, unchecked: pd.DataFrame | None = None) -> list[str]:
+SKILL_CHECK_ON_PAGE = "revachol skill-check RUN, RUN being the folder that holds this report's folder"
+"""The skill check's command on the page, whose run folder's name carries the deck's hash."""
+
+
+def skill_check_lines(check: pd.DataFrame | None, unchecked: pd.DataFrame | None = None,
+                      on_page: bool = False) -> list[str]:  # fmt: skip
     """The skill check's sentences per run, under the Findings (page and terminal):
     the check's (``check``, :func:`analysis.skill_check.compare_measures`), or for a
     run with none, the line that says so and how to play it (``unchecked``,
-    :func:`analysis.skill_check.unchecked`). With several runs each names its run."""
+    :func:`analysis.skill_check.unchecked`: in the terminal the command to copy, on
+    the page, ``on_page``, :data:`SKILL_CHECK_ON_PAGE`). With several runs each names
+    its run."""
     lines = []
     if check is not None and not check.empty:
         several = check["run"].nunique() > 1
         lines += [f"Skill check — {skill_check_sentence(rows, str(run) if several else '')}"
                   for run, rows in check.groupby("run", sort=False)]  # fmt: skip
     if unchecked is not None:
-        lines += [no_skill_check_line(r["bots"], r["command"], r["bot"], r["games"], r["minutes"])
-                  for _, r in unchecked.iterrows()]  # fmt: skip
+        lines += [no_skill_check_line(r["bots"], SKILL_CHECK_ON_PAGE if on_page else r["command"], r["bot"], r["games"],
+                                      r["minutes"]) for _, r in unchecked.iterrows()]  # fmt: skip
     return lines
 
 
