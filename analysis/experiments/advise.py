@@ -542,7 +542,8 @@ def advise(
         differences = comparison_tables(runs["original"], runs["proposal"])
         skilled = {}
         if confirm_with:
-            k = min(confirm_games or games_per_deck(players, confirm_with, most=holdout_games), holdout_games)
+            k = min(confirm_games, holdout_games) if confirm_games else games_per_deck(players, confirm_with,
+                                                                                      most=holdout_games)  # fmt: skip
             bar(f"confirming with {confirm_with} in every seat: the first {k:,} of the same fresh games", search,
                 current)  # fmt: skip
             skilled = {name: play_skilled(runs[name], n_jobs, progress=False, bot=confirm_with, games=k)

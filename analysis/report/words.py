@@ -952,11 +952,7 @@ def finding_claim(sentence: str) -> str:
 def _finding_value(value: float, low: float, high: float, unit: str) -> str:
     if low == high:  # a zero-width interval (a task's gap from a par of equal tasks) is no CI
         low = high = float("nan")
-    if unit == "pp":
-        return estimate(value / 100, low / 100, high / 100, "pp")
-    if unit == "share":
-        return estimate(value, low, high, "%")
-    return estimate(value, low, high, "", noun=unit)
+    return estimate(value, low, high, "%") if unit == "share" else _measure("", value, low, high, unit)
 
 
 def finding_cells(r: pd.Series, skilled: bool) -> list[str]:
