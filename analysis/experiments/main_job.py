@@ -21,14 +21,12 @@ from analysis.report.page import build_report
 from analysis.report.writer import WrittenReport
 from analysis.settled import DEFAULT_BORDERLINE_PP
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
-from sim.bots.speed import SKILL_CHECK_MINUTES, games_in
+from sim.bots.speed import MAIN_JOB_BOT, SKILL_CHECK_MINUTES, games_in
 from sim.cards import Deck, load_deck
 from sim.rundir.lock import job_locked
 
 DEFAULT_GAMES = 100_000
 """Games of the main job at each player count."""
-DEFAULT_BOT = "greedy"
-"""The main job's bot in every seat."""
 SETTLED_ROUND = 50_000
 """Games per round of a run played until settled: two chunks, so that two workers play at once."""
 
@@ -48,7 +46,7 @@ class MainJob:
 
 
 def main_job(cards: str | Path, n_games: int = DEFAULT_GAMES, players: Sequence[int] = (4,),
-             bots: str | Sequence[str] = DEFAULT_BOT, seed: int = 0, runs: str | Path = "runs", name: str | None = None,
+             bots: str | Sequence[str] = MAIN_JOB_BOT, seed: int = 0, runs: str | Path = "runs", name: str | None = None,
              n_jobs: int = -1, progress: bool | None = None, threshold_pp: float = DEFAULT_THRESHOLD_PP,
              points_blind: bool = True, skill_check: bool | None = None, max_games: int | None = None,
              borderline_pp: float = DEFAULT_BORDERLINE_PP, round_games: int = SETTLED_ROUND, debug: bool = False,

@@ -14,6 +14,10 @@ SKILLED_REFERENCE_BOT = "search"
 """The reference of skilled play (docs/BOTS.md, "The reference of skilled play"): the
 skill check's bot by default (:mod:`sim.skilled`)."""
 
+MAIN_JOB_BOT = "greedy"
+"""The main job's bot in every seat (:mod:`analysis.experiments.main_job`): the
+fastest rung whose verdicts the skill check then tests."""
+
 AGREEING_BOTS = (SKILLED_REFERENCE_BOT,)
 """The bot specifications whose card effects and game figures agree with skilled play:
 the reference itself, and any bot that closes at least 80% of the ``greedy`` →
