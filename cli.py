@@ -448,7 +448,7 @@ def compare(
 ) -> None:
     """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction (one family per quantity). Prints the largest significant changes (pp, 95% CIs) and the path of compare.html."""
     from analysis.experiments.compare import changes_settled_words, run_comparison
-    from analysis.report.words import change_skill_text, verdict_change_sentence, verdicts_lead
+    from analysis.report.words import change_skill_text, verdict_change_lines, verdicts_lead
     from sim.rundir import RunError
     from analysis.experiments.check_skill import games_per_deck
     from sim.runner import RunStopped, run_name
@@ -474,9 +474,9 @@ def compare(
         _fail(str(exc))
     if comparison.stopping is not None:
         typer.echo(f"{comparison.stopping.summary(' per deck')}. {changes_settled_words(comparison.stopping)}")
-    typer.echo(verdicts_lead(comparison.verdicts))
-    for _, row in comparison.verdicts.iterrows():
-        typer.echo(f"  {verdict_change_sentence(row)}")
+    typer.echo(verdicts_lead(comparison.verdicts, comparison.task_verdicts))
+    for line in verdict_change_lines(comparison.verdicts, comparison.task_verdicts):
+        typer.echo(f"  {line}")
     _print_changes(comparison.changes, f"What moved from {a.name} to {b.name}")
     if comparison.skill_check is not None:
         typer.echo(change_skill_text(comparison.skill_check, SKILLED_BOT))

@@ -16,7 +16,7 @@ from analysis.experiments.compare import (card_diff, changes, changes_skill_chec
                                           paired_row, run_comparison)
 from analysis.data.load import load
 from analysis.report.html import p_text
-from analysis.report.words import change_sentence, verdict_change_sentence
+from analysis.report.words import change_sentence, task_verdict_change_sentence, verdict_change_sentence
 from analysis.experiments.compare_verdicts import verdict_changes
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
@@ -196,6 +196,14 @@ def test_compare_leads_with_each_edited_allys_verdict_before_and_after(tmp_path,
     if expected is None:  # no ally edited: Evrart keeps his verdict and has no line
         assert "evrart_claire" not in set(comparison.verdicts["ally"])
         assert not comparison.verdicts["edited"].any()
+        task = comparison.task_verdicts.iloc[0]
+        assert (task["task"], task["edited"], task["verdict_a"], task["verdict_b"]) == (
+            "find_your_badge", True, "", "overpays")
+        line = task_verdict_change_sentence(task)
+        assert line.startswith("Find your badge: no verdict, gap from par 0.7 points")
+        assert line.endswith("→ pays more than tasks as hard or harder, 3.7 points (95% CI 3.7–3.7), completed in "
+                             "83.3% of games (95% CI 82.1–84.4%): a new verdict.")  # fmt: skip
+        assert escape(line) in page
         return
     assert first["ally"] == "evrart_claire" and first["edited"]
     assert verdict_change_sentence(first).startswith("Evrart Claire: stronger than the average ally, +11.5 pp")

@@ -45,8 +45,8 @@ from scipy import stats
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
 from analysis.report.html import figure_png, image_html, page, table_html, text_table_html
 from analysis.report.words import (SKILL_CHECK_TITLE, change_sentence, change_skill_text, one_deck_only_sentence,
-                                   verdict_change_sentence, verdicts_lead)
-from analysis.experiments.compare_verdicts import verdict_changes
+                                   verdict_change_lines, verdicts_lead)
+from analysis.experiments.compare_verdicts import task_verdict_changes, verdict_changes
 from analysis.report.writer import Files, write_files
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
@@ -193,8 +193,8 @@ def task_differences(a: Run, b: Run) -> pd.DataFrame:
         return per_game
 
     moments = _paired_sums(paired_batches(a, b, Columns(cards=("task_status",))), done(at_a), done(at_b))
-    rows = [{"task": b.deck.tasks[t].name, **paired_columns("completion", moments[k], "share")}
-            for k, t in enumerate(at_b)]  # fmt: skip
+    rows = [{"task": b.deck.tasks[t].name, "id": b.deck.tasks[t].id,
+             **paired_columns("completion", moments[k], "share")} for k, t in enumerate(at_b)]  # fmt: skip
     return _with_flags(rows)
 
 
@@ -400,6 +400,7 @@ class Comparison:
     skill_check: pd.DataFrame | None = None  # changes_skill_check, when both decks have a skilled companion
     stopping: Stopping | None = None  # where a comparison played until settled stopped (change_sequences' rows)
     verdicts: pd.DataFrame | None = None  # compare_verdicts.verdict_changes: each changed ally's verdict before → after
+    task_verdicts: pd.DataFrame | None = None  # compare_verdicts.task_verdict_changes: the same for tasks
 
 
 def change_sequences(a_dir: str | Path, b_dir: str | Path, players: int, games: int, rho: float,
@@ -463,12 +464,13 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
     a, b = Run.open(a_dir), Run.open(b_dir)
     tables = comparison_tables(a_dir, b_dir)
     moved, diff, unpaired = changes(tables), card_diff(a, b), one_deck_only_sentence(one_deck_only(a, b))
-    allies = tables["allies"]
+    allies, tasks = tables["allies"], tables["tasks"]
     verdicts = verdict_changes(a, b, set(diff["card"]), set(allies.loc[allies["significant"], "id"]))
+    task_verdicts = task_verdict_changes(a, b, set(diff["card"]), set(tasks.loc[tasks["significant"], "id"]))
     skilled, bot = skilled_tables(a, b)
     check = changes_skill_check(tables, skilled, bot, a.players) if skilled else None
     csv = {f"tables/compare_{name}.csv": table for name, table in
-           [*tables.items(), ("changes", moved), ("verdicts", verdicts),
+           [*tables.items(), ("changes", moved), ("verdicts", verdicts), ("task_verdicts", task_verdicts),
             *([("skill_check", check)] if check is not None else [])]}  # fmt: skip
     files = [escape(str(run.manifest.get("cards_file", run.path))) for run in (a, b)]
     gain = pairing_gain(tables["games"])
@@ -476,9 +478,9 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
         f"<h1>What changed from {files[0]} (A) to {files[1]} (B)</h1>",
         f'<p class="note">{escape(note)}</p>' if note else "",
         "<h2>Did the edit work?</h2>",
-        f'<p class="answer">{escape(verdicts_lead(verdicts))}</p>',
-        "<ol>" + "".join(f"<li>{escape(verdict_change_sentence(row))}</li>" for _, row in verdicts.iterrows()) + "</ol>"
-        if len(verdicts) else "",
+        f'<p class="answer">{escape(verdicts_lead(verdicts, task_verdicts))}</p>',
+        "<ol>" + "".join(f"<li>{escape(line)}</li>" for line in verdict_change_lines(verdicts, task_verdicts)) + "</ol>"
+        if len(verdicts) + len(task_verdicts) else "",
         "<h2>The change</h2>",
         text_table_html(diff.rename(columns={"old": "old (A)", "new": "new (B)"})) if len(diff) else
         "<p>The two card files hold the same values.</p>",
@@ -509,7 +511,7 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
         body += [f"<h2>{escape(title)}</h2>",
                  table_html(table, hide=("independent_half_width", "paired_half_width", "effect_size"))]  # fmt: skip
     written = write_files(Files(csv, texts={PAGE: page("Design comparison", "\n".join(body))}), out)
-    return Comparison(written[PAGE], moved, check, verdicts=verdicts)
+    return Comparison(written[PAGE], moved, check, verdicts=verdicts, task_verdicts=task_verdicts)
 
 
 def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: str | Path, players: int = 4,

@@ -812,14 +812,48 @@ def verdict_change_sentence(r: pd.Series) -> str:
             f"{said}.")  # fmt: skip
 
 
-def verdicts_lead(verdicts: pd.DataFrame) -> str:
+TASK_VERDICT_WORDS = {"overpays": "pays more than tasks as hard or harder",
+                      "underpays": "pays less than tasks as easy or easier", "": "no verdict"}  # fmt: skip
+"""A task's reward verdict (:func:`analysis.task_calibration.task_calibration`) as a comparison says it."""
+
+
+def task_verdict_change_sentence(r: pd.Series) -> str:
+    """One task's reward verdict before and after a change of the cards (a
+    :func:`analysis.experiments.compare_verdicts.task_verdict_changes` row), in the
+    report's measure: ``Find your badge: no verdict, gap from par 0.4 points (95% CI
+    -0.3 to 1.1), completed in 41.0% of games (95% CI 40.3–41.7%) → pays more than
+    tasks as hard or harder, 3.4 points (…), completed in 43.1% of games (…): a new
+    verdict.``"""
+    gap, done = ({k: estimate(r[f"gap_{k}_points"], r[f"gap_{k}_low_points"], r[f"gap_{k}_high_points"], "",
+                              noun="points") for k in "ab"},
+                 {k: estimate(r[f"completion_{k}"], r[f"completion_{k}_low"], r[f"completion_{k}_high"],
+                              noun="of games") for k in "ab"})  # fmt: skip
+    said = {"fixed": "fixed", "overshot": f"overshot, now {r['verdict_b']}", "still": f"still {r['verdict_a']}",
+            "new": "a new verdict", "unchanged": "unchanged"}[r["outcome"]]  # fmt: skip
+    edited = "" if r["edited"] else " (not edited)"
+    return (f"{r['name']}{edited}: {TASK_VERDICT_WORDS[r['verdict_a']]}, gap from par {gap['a']}, completed in "
+            f"{done['a']} → {TASK_VERDICT_WORDS[r['verdict_b']]}, {gap['b']}, completed in {done['b']}: "
+            f"{said}.")  # fmt: skip
+
+
+def verdict_change_lines(verdicts: pd.DataFrame, task_verdicts: pd.DataFrame) -> list[str]:
+    """Every verdict line of a comparison, the allies' then the tasks'
+    (:func:`verdict_change_sentence`, :func:`task_verdict_change_sentence`)."""
+    return ([verdict_change_sentence(row) for _, row in verdicts.iterrows()]
+            + [task_verdict_change_sentence(row) for _, row in task_verdicts.iterrows()])  # fmt: skip
+
+
+def verdicts_lead(verdicts: pd.DataFrame, task_verdicts: pd.DataFrame | None = None) -> str:
     """The sentence above a comparison's verdict lines
-    (:func:`analysis.experiments.compare_verdicts.verdict_changes`)."""
-    if verdicts.empty:
-        return "No ally was edited and no ally's verdict changed."
-    return (f"Each edited ally, and each whose verdict changed, in the report's measure (its effect on win rate "
-            f"against the average ally, 95% CI, n = {count(verdicts['games'].max())} games per deck), before → "
-            f"after:")  # fmt: skip
+    (:func:`analysis.experiments.compare_verdicts.verdict_changes`, then
+    :func:`analysis.experiments.compare_verdicts.task_verdict_changes`)."""
+    tasks = task_verdicts is not None and len(task_verdicts) > 0
+    if verdicts.empty and not tasks:
+        return "No card was edited and no card's verdict changed."
+    games = max(verdicts["games"].max() if len(verdicts) else 0, task_verdicts["games"].max() if tasks else 0)
+    return (f"Each edited card, and each whose verdict changed, in the report's measure (an ally's effect on win rate "
+            f"against the average ally; a task's gap from the par of tasks as hard, in points; 95% CI, "
+            f"n = {count(games)} games per deck), before → after:")  # fmt: skip
 
 
 def one_deck_only_sentence(only: dict[str, list[str]]) -> str:
