@@ -74,6 +74,15 @@ def test_the_report_answers_every_question_with_provenance_and_csv_tables(run_4p
     for table in TABLES:
         assert (tmp_path / "report" / "tables" / f"{table}.csv").stat().st_size > 0, table
     assert len(list((tmp_path / "report" / "figures").glob("*.png"))) == 10
+    # Issue 68 item 4: the flagged allies' symbols and ability (R1.2) beside their effect, above the fold.
+    strength = pd.read_csv(tmp_path / "report" / "tables" / "ally_strength.csv", keep_default_na=False)
+    flagged = strength[strength["verdict"] != ""]
+    start = page.index("id='card-strength'")
+    lead = page[start:page.index("<details class='more'>", start)]
+    assert len(flagged) >= 1 and "The allies with a verdict" in lead
+    for _, ally in flagged.iterrows():
+        assert all(part in lead for part in (ally["name"], ally["symbols"], ally["ability"])), ally["name"]
+    assert not any(name in lead for name in strength.loc[strength["verdict"] == "", "name"] if "'" not in name)
 
 
 def test_text_from_the_card_file_is_escaped(script_run, tmp_path):

@@ -83,13 +83,15 @@ class Note:
 @dataclass
 class Section:
     """One question of the report: its answers (one or more per run), notes,
-    figures and tables."""
+    figures and tables, and ``lead``, a few rows of one of its tables shown under the
+    answers, above the fold (not written: its rows are in that table's CSV)."""
 
     title: str
     answers: list[Answer]
     notes: list[Note] = field(default_factory=list)
     figures: list[FigureSpec] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    lead: Table | None = None
 
 
 @dataclass

@@ -84,15 +84,25 @@ def _table_html(table: Table) -> list[str]:
     return [f"<h3>{caption}</h3>", shown, f"<p class='note'>{words.AS_CSV}{link}</p>"]
 
 
+def _lead_html(table: Table | None) -> list[str]:
+    """A section's lead table (:attr:`analysis.report.model.Section.lead`): its caption
+    and rows, sortable; nothing when it has none or no rows."""
+    if table is None or table.frame.empty:
+        return []
+    return [f"<p class='note'>{escape(words.CAPTIONS[table.name])}</p>", sortable_html(present(table.frame, compact=True))]
+
+
 def section_html(section: Section, pngs: dict[str, bytes]) -> str:
-    """One section: its answers, then, folded one click away, their details, notes,
-    figures (``pngs`` by figure name) and tables, so that the page reads as its
-    answers first (the flagged allies are named in Card strength's)."""
+    """One section: its answers and its lead table, then, folded one click away, their
+    details, notes, figures (``pngs`` by figure name) and tables, so that the page
+    reads as its answers first (the flagged allies are named in Card strength's, with
+    their symbols and ability in its lead table)."""
     answers, more = [], []
     for answer in section.answers:
         text, details = words.answer_text(answer)
         answers.append(f"<p class='answer'>{escape(text)}</p>")
         more.append(f"<p>{escape(details)}</p>" if details else "")
+    answers += _lead_html(section.lead)
     more += [f"<p class='note'>{escape(words.note_text(note))}</p>" for note in section.notes]
     more += [image_html(pngs[figure.name], words.ALT_TEXTS[figure.name]) for figure in section.figures]
     for table in section.tables:

@@ -149,6 +149,7 @@ def note_text(note: Note) -> str:
 # --- tables and figures, by name ----------------------------------------------------------------------------------
 
 CAPTIONS = {
+    "flagged_allies": "The allies with a verdict, with what an edit would change: their symbols and ability (R1.2).",
     "skill_check": "Each measure of the findings under the run's bots and with the skilled bot in every seat on "
                    "the same games, their difference (skilled − run) and whether it depends on skill.",
     "game_length": "Turns and rounds per game.",
