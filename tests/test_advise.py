@@ -884,16 +884,16 @@ def test_the_headline_says_whether_each_target_was_reached_on_the_hold_out():
 ROUNDS_OF_10K = [10_000, 20_000, 30_000, 40_000, 50_000]
 
 
-def _in_rounds(effect_pp: float, half_width_pp: float, bar: float, side: float = 1.0):
+def _in_rounds(effect_pp: float, half_width_pp: float, bar: float, side: float = 1.0, band: float = 0.0):
     """Evrart Claire's edit screened in rounds of 10,000 of at most 50,000 games, his
     effect ``effect_pp`` with a 95% CI ± ``half_width_pp`` whatever the games, against
     the best so far ``bar`` and the aim 1.5 pp, his effect in the deck edited on
-    ``side``: (the games of each round, how many times it was measured whole, the
-    outcome)."""
+    ``side``, the borderline ``band`` (pp) around the aim: (the games of each round,
+    how many times it was measured whole, the outcome)."""
     from analysis.experiments.advise_rounds import Trial, screened_in_rounds
 
     rounds, whole, play_to, measure = _fixed_quantity(effect_pp, half_width_pp)
-    trial = Trial("allies", 15, bar, 1.5, side)
+    trial = Trial("allies", 15, bar, 1.5, side, band)
     return rounds, whole, screened_in_rounds(play_to, measure, trial, 10_000, 50_000, 10_000, rho=10_000.0)
 
 
@@ -1018,15 +1018,15 @@ def _games_played(folder: Path) -> int:
     return total
 
 
-def _alone_in_rounds(effect_pp: float, half_width_pp: float):
+def _alone_in_rounds(effect_pp: float, half_width_pp: float, band: float = 0.0):
     """An edit alone on the hold-out seed in rounds of 10,000 of at most 100,000 games,
     its card's effect ``effect_pp`` ± ``half_width_pp`` (95% CI, whatever the games),
-    threshold 2 pp: (the games of each round, the games it was measured whole at, its
-    sequence)."""
+    threshold 2 pp, borderline ``band`` (pp): (the games of each round, the games it
+    was measured whole at, its sequence)."""
     from analysis.experiments.advise_rounds import alone_in_rounds
 
     rounds, whole, play_to, measure = _fixed_quantity(effect_pp, half_width_pp)
-    _, sequence = alone_in_rounds(play_to, measure, 2.0, 10_000, 100_000, 10_000, rho=10_000.0)
+    _, sequence = alone_in_rounds(play_to, measure, 2.0, 10_000, 100_000, 10_000, rho=10_000.0, band=band)
     return rounds, whole, sequence
 
 
@@ -1040,6 +1040,22 @@ def test_until_settled_an_edit_alone_stops_once_its_cards_verdict_is_settled():
     # at the threshold, +2 pp ± 0.3: never settled, played to the hold-out's games, its interval shown
     rounds, whole, sequence = _alone_in_rounds(2.0, 0.3)
     assert rounds == list(range(10_000, 100_001, 10_000)) and whole == [100_000] and sequence is None
+
+
+def test_until_settled_a_target_on_its_threshold_settles_at_it_within_the_borderline_band():
+    """Issue 68 item 6, the same rule as run and compare: an effect exactly on its
+    threshold is never settled without the band, and settled at the threshold once its
+    sequence lies within ±0.75 pp of it (+2 ± 0.3 pp, sequence ±0.56 pp at 10,000
+    games; the screen's aim ±1.5 pp)."""
+    rounds, whole, sequence = _alone_in_rounds(2.0, 0.3, band=0.75)
+    assert rounds == whole == [10_000] and sequence["state"] == "at the threshold"
+    assert _alone_in_rounds(2.0, 0.3, band=0.5)[2]["games"] == 20_000  # a narrower band: a round later
+    assert _alone_in_rounds(2.0, 0.3, band=0.25)[2] is None  # never within ±0.25 pp of it (its CI is ±0.3): whole
+    rounds, whole, m = _in_rounds(1.5, 0.3, bar=6.0, band=0.75)
+    assert rounds == whole == [10_000]
+    assert "within ±0.75 pp of ±1.50 pp, its threshold: at the threshold" in m.settled
+    rounds, whole, m = _in_rounds(1.5, 0.3, bar=6.0)
+    assert rounds == ROUNDS_OF_10K and whole == [50_000] and m.settled == ""  # without the band: played whole
 
 
 def test_until_settled_the_edits_table_shows_an_early_stopped_edit_alone_with_its_sequence_and_games(default_deck):

@@ -41,6 +41,7 @@ from analysis.experiments.until_settled import round_plan
 from analysis.stats.sequential import mixture_rho
 from analysis.report.writer import Files, write_files
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
+from analysis.thresholds import DEFAULT_BORDERLINE_PP
 from sim.cards import Deck, load_deck
 from sim.rundir import read_manifest
 
@@ -222,6 +223,7 @@ def advise(
     target_edge: tuple[float, float] | None = None,
     round_games: int | None = None,
     restricted_play: int | None = None,
+    borderline_pp: float = DEFAULT_BORDERLINE_PP,
 ) -> Advice:
     """Propose card edits that bring the flagged quantities inside their thresholds,
     and measure them on a hold-out seed (module docstring).
@@ -303,6 +305,11 @@ def advise(
         original and the proposal, ``N`` games per run on the hold-out seed, in
         ``out/restricted/`` (:mod:`.advise_restricted`): :attr:`Advice.restricted`.
         None (the default) skips it.
+    borderline_pp : float
+        With ``round_games``: a target whose confidence sequence lies wholly within
+        this many pp of its threshold (a task's gap: the same fraction of its
+        threshold) is settled at the threshold, as ``run --until-settled`` settles
+        a verdict (:func:`analysis.settled.settled_state`); 0 turns it off.
 
     Returns
     -------
@@ -332,7 +339,8 @@ def advise(
     allowed = editable(original, [Lock.parse(lock, original, str(cards)) for lock in locks], only_estimated,
                        only_cards(only, original, str(cards)), abilities)  # fmt: skip
     limits = Limits.of(original)
-    settings = Settings(threshold_pp, threshold_points, AIM, target_turns, target_edge, max_edits=max_edits)
+    settings = Settings(threshold_pp, threshold_points, AIM, target_turns, target_edge, max_edits=max_edits,
+                        borderline_pp=borderline_pp)  # fmt: skip
     played: dict[str, Measures | str] = {}  # by deck: its measures, or why it was dropped early
     games = {"search": 0, "edge": 0, "holdout": 0, "own": 0, "short list": 0}
     edge_runs: set[str] = set()
@@ -464,7 +472,8 @@ def advise(
         play_to = quantity_to(deck, run_dir, fresh, "own", change.section, change.index, blind)
         threshold = threshold_pp if change.section == "allies" else threshold_points
         return alone_in_rounds(play_to, whole_at(deck, run_dir, fresh, "own", blind), threshold,
-                               min(held(run_dir), holdout_games), holdout_games, round_games, rho)  # fmt: skip
+                               min(held(run_dir), holdout_games), holdout_games, round_games, rho,
+                               settings.band_of(change.section))  # fmt: skip
 
     def check_edge(values: dict[Key, Any]) -> dict:
         """The first player's edge change on the edge seed, ``holdout_games`` games each."""

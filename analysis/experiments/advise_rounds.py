@@ -18,7 +18,7 @@ import pandas as pd
 
 from analysis.experiments.advise_measures import Measures
 from analysis.experiments.until_settled import settle
-from analysis.settled import FLAGGED, NO_VERDICT, all_settled, with_sequences
+from analysis.settled import BORDERLINE, FLAGGED, NO_VERDICT, all_settled, with_sequences
 
 
 @dataclass(frozen=True)
@@ -27,14 +27,18 @@ class Trial:
     its card (``section``, ``index``); ``bar``, the best so far (the absolute value
     of its quantity in the deck edited, or in a closer edit that kept the edge);
     ``aim``, its threshold (:meth:`.advise_search.Settings.aim_of`); and ``side``, the sign of its
-    quantity in the deck edited (+1 or −1). ``bar`` and ``aim`` are in the
-    quantity's unit: pp for an ally's effect, points for a task's gap."""
+    quantity in the deck edited (+1 or −1); ``band``, the borderline band around the
+    aim (``--borderline``, :func:`analysis.settled.settled_state`: a sequence wholly
+    within it settles the target at its threshold; 0 for none). ``bar``, ``aim`` and
+    ``band`` are in the quantity's unit: pp for an ally's effect, points for a task's
+    gap."""
 
     section: str
     index: int
     bar: float
     aim: float
     side: float
+    band: float = 0.0
 
 
 def screened_in_rounds(play_to: Callable[[int], tuple[float, float, float]], measure: Callable[[], Measures],
@@ -65,13 +69,14 @@ def screened_in_rounds(play_to: Callable[[int], tuple[float, float, float]], mea
         Why it was dropped (at how many games, its confidence sequence) when the
         quantity's sequence (:func:`analysis.settled.with_sequences`) lay wholly
         beyond ``±bar`` before ``n_games``. Else its measures; ``settled`` says at
-        how many games and why when the sequence lay wholly inside ``±aim``, or
-        wholly beyond it on ``side``, before ``n_games``.
+        how many games and why when the sequence lay wholly inside ``±aim``, wholly
+        beyond it on ``side``, or wholly within ``band`` of it, before ``n_games``.
     """
     def look(n: int) -> pd.DataFrame:
         value, low, high = play_to(n)
         return with_sequences(pd.DataFrame({"subject": ["best so far", "threshold"], "value": value, "low": low,
-                                            "high": high, "threshold": [trial.bar, trial.aim]}), n, rho)  # fmt: skip
+                                            "high": high, "threshold": [trial.bar, trial.aim]}), n, rho,
+                              band=[0.0, trial.band])  # fmt: skip
 
     def verdict(rows: pd.DataFrame) -> str:
         """``dropped``, ``settled`` (the target's verdict) or "" (play on)."""
@@ -82,6 +87,8 @@ def screened_in_rounds(play_to: Callable[[int], tuple[float, float, float]], mea
             return f"inside ±{trial.aim:.2f} {{unit}}, its threshold: the edit fixes it"
         if aim.state == FLAGGED and np.sign(aim.value) == trial.side:
             return f"beyond ±{trial.aim:.2f} {{unit}}, its threshold, on the same side: it stays flagged"
+        if aim.state == BORDERLINE:
+            return f"within ±{trial.band:.2f} {{unit}} of ±{trial.aim:.2f} {{unit}}, its threshold: at the threshold"
         return ""
 
     stopping = settle(lambda _: None, look, games, n_games, round_games, done=lambda rows: bool(verdict(rows)))
@@ -166,13 +173,14 @@ def whole_in_rounds(play_to: Callable[[int], tuple[dict, dict]], measure: Callab
 
 def alone_in_rounds(play_to: Callable[[int], tuple[float, float, float]], measure: Callable[[], Measures],
                     threshold: float, games: int, n_games: int, round_games: int,
-                    rho: float) -> tuple[Measures, dict | None]:  # fmt: skip
+                    rho: float, band: float = 0.0) -> tuple[Measures, dict | None]:  # fmt: skip
     """An edit alone on the original deck on the hold-out seed (its own effect,
     ``advise --until-settled``) played in rounds until its card's verdict is settled:
     the anytime-valid confidence sequence of the card's quantity (an ally's effect,
     pp; a task's gap from par, points) lies wholly inside ``±threshold`` (the edit
-    alone leaves it no verdict) or wholly beyond it (it leaves, or gives, one), as a
-    run played until settled decides (:func:`analysis.settled.settled_state`).
+    alone leaves it no verdict), wholly beyond it (it leaves, or gives, one) or
+    wholly within ``band`` of it (at the threshold), as a run played until settled
+    decides (:func:`analysis.settled.settled_state`).
 
     Parameters
     ----------
@@ -185,6 +193,8 @@ def alone_in_rounds(play_to: Callable[[int], tuple[float, float, float]], measur
         The card's practical threshold, in its quantity's unit (the report's).
     games, n_games, round_games, rho
         As :func:`screened_in_rounds`; ``n_games``, the hold-out's games.
+    band : float
+        The borderline band around ``threshold``, in its unit; 0 for none.
 
     Returns
     -------
@@ -196,7 +206,7 @@ def alone_in_rounds(play_to: Callable[[int], tuple[float, float, float]], measur
     def look(n: int) -> pd.DataFrame:
         value, low, high = play_to(n)
         return with_sequences(pd.DataFrame({"subject": ["alone"], "value": [value], "low": [low], "high": [high],
-                                            "threshold": [threshold]}), n, rho)  # fmt: skip
+                                            "threshold": [threshold]}), n, rho, band=band)  # fmt: skip
 
     stopping = settle(lambda _: None, look, games, n_games, round_games, done=all_settled)
     m = measure()

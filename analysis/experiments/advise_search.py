@@ -255,11 +255,19 @@ class Settings:
     edge_tolerance_pp: float = EDGE_TOLERANCE_PP
     relaxed: bool = False
     max_edits: int | None = None
+    borderline_pp: float = 0.0
 
     def aim_of(self, section: str) -> float:
         """The threshold a target of ``section`` is aimed inside: ``aim`` × its
         practical threshold, pp for an ally's effect, points for a task's gap."""
         return self.aim * (self.threshold_pp if section == "allies" else self.threshold_points)
+
+    def band_of(self, section: str) -> float:
+        """The borderline band around a threshold of ``section`` (``--until-settled``'s
+        ``--borderline``, :func:`analysis.settled.settled_state`): ``borderline_pp``
+        for an ally's effect, the same fraction of the practical threshold for a
+        task's gap, in points."""
+        return self.borderline_pp * (1.0 if section == "allies" else self.threshold_points / self.threshold_pp)
 
     def targets(self, m: Measures) -> list[tuple[str, int, int]]:
         """``(section, index, direction)`` of the cards beyond the aim (module docstring)."""
@@ -528,7 +536,7 @@ class Search:
                 else:  # the best so far: the current deck, or a closer edit that kept the edge
                     bar = min([before, *(after for (grew, after), _ in found if not grew)])
                     m = self.trial({**values, **edit}, Trial(section, index, bar, self.settings.aim_of(section),
-                                                             np.sign(start)))  # fmt: skip
+                                                             np.sign(start), self.settings.band_of(section)))  # fmt: skip
                 if m is None:
                     self.record(stage, None, note, card, "validation", INVALID, self.edit(edit))
                     continue
