@@ -60,7 +60,18 @@ class SlidingRate:
 
 LOG_SECONDS = 15.0
 """In a log (standard error not a terminal), a line at least this often, seconds."""
-COMPILING = "compiling the engine: a one-time cost, later runs load it from the cache"
+COMPILING = "compiling the engine{what}: a one-time cost{about}, later runs load it from the cache"
+
+
+def compiling_text(estimate: tuple[str, float] | None = None) -> str:
+    """What a run says as the engine starts compiling: ``compiling the engine for
+    greedy: a one-time cost (about 14 s on a 2-core machine), later runs load it from
+    the cache``, from ``estimate`` (the rung and its seconds,
+    :func:`sim.bots.spec.compile_estimate`); without one, the same unnamed."""
+    if estimate is None:
+        return COMPILING.format(what="", about="")
+    rung, seconds = estimate
+    return COMPILING.format(what=f" for {rung}", about=f" (about {seconds:.0f} s on a 2-core machine)")
 
 
 class RunProgress:
@@ -82,10 +93,11 @@ class RunProgress:
         self._task = None
 
     @contextlib.contextmanager
-    def compiling(self) -> Iterator[None]:
-        """Show that the engine compiles, with elapsed time, while the body runs (it
-        loads the compiled engine from the cache after the first run); then, when it
-        took 2 s or more, how long."""
+    def compiling(self, estimate: tuple[str, float] | None = None) -> Iterator[None]:
+        """Show that the engine compiles, with its expected time (``estimate``: the
+        rung and its seconds, :func:`compiling_text`) and the time elapsed, while the
+        body runs (it loads the compiled engine from the cache after the first run);
+        then, when it took 2 s or more, how long."""
         if self.mode == "off":
             yield
             return
@@ -100,7 +112,7 @@ class RunProgress:
             def tick() -> None:
                 seconds = time.monotonic() - started
                 if not said or seconds - said[-1] >= LOG_SECONDS:
-                    _line(f"compiling the engine… {elapsed()}" if said else f"{COMPILING}…")
+                    _line(f"compiling the engine… {elapsed()}" if said else f"{compiling_text(estimate)}…")
                     said.append(seconds)
 
             with _every(min(1.0, LOG_SECONDS), tick):
@@ -108,8 +120,9 @@ class RunProgress:
         else:
             from rich.console import Console
 
-            with Console(stderr=True).status(f"{COMPILING}…") as status:
-                with _every(1.0, lambda: status.update(f"{COMPILING}… {elapsed()}")):
+            text = compiling_text(estimate)
+            with Console(stderr=True).status(f"{text}…") as status:
+                with _every(1.0, lambda: status.update(f"{text}… {elapsed()}")):
                     yield
         if time.monotonic() - started >= 2:
             _line(f"engine ready in {elapsed()}")

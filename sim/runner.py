@@ -42,7 +42,7 @@ from sim.cards import Deck, dump_yaml, load_deck
 from sim.cluster import dask_client
 from sim.deck_arrays import DeckArrays, compile_deck
 from sim.bots.policy import POLICY_PARAMS
-from sim.bots.spec import BotSpec, parse_bot
+from sim.bots.spec import BotSpec, compile_estimate, parse_bot
 from sim.play import check_players, run_games
 from sim.options import RuleOptions
 from sim.os_errors import explain
@@ -415,7 +415,7 @@ def _play(out_dir: Path, spec: RunSpec, arrays: DeckArrays, bots: list[BotSpec],
         display = RunProgress(shown, spec.n_games, done_games, how["label"])
         compile_seconds, first_chunk_seconds = 0.0, None
         if todo:
-            with display.compiling():
+            with display.compiling(compile_estimate(bots)):
                 warm_engine(arrays, spec, bots)
             compile_seconds = time.perf_counter() - started
         with _chunks_played(out_dir, arrays, spec, bots, todo, how) as (backend, results), display.games():

@@ -58,14 +58,15 @@ def test_in_a_log_each_stage_has_its_line_and_a_line_comes_at_least_every_few_se
 
     monkeypatch.setattr(progress, "LOG_SECONDS", 0.05)
     display = progress.RunProgress("log", total=1_000, done=200, label="points-blind games")
-    with display.compiling():
+    with display.compiling(("greedy", 14)):
         time.sleep(0.18)
     with display.games():
         display.advance(300)
         time.sleep(0.18)
         display.advance(500)
     lines = capsys.readouterr().err.splitlines()
-    assert lines[0] == f"{progress.COMPILING}…"
+    assert lines[0] == ("compiling the engine for greedy: a one-time cost (about 14 s on a 2-core machine), later "
+                        "runs load it from the cache…")  # its expected time, said once  # fmt: skip
     assert lines[1].startswith("compiling the engine… ")  # alive while it compiles
     games = [line for line in lines if line.startswith("points-blind games: ")]
     assert len(games) >= 4  # the start, the ticks, the end
@@ -80,3 +81,21 @@ def test_off_shows_nothing(capsys):
     with display.compiling(), display.games():
         display.advance(10)
     assert capsys.readouterr().err == ""
+
+
+def test_a_run_expects_the_compile_of_the_highest_rung_its_bots_need(monkeypatch):
+    """Issue 68 item 5: the first line's estimate is the rung of the seated bots
+    (sim.bots.ids.LADDER): random alone compiles the first rung, greedy beside it
+    greedy's, expert planner's, search the top one; REVACHOL_COMPILE_RUNG raises it."""
+    from sim.bots.rungs import COLD_COMPILE_SECONDS
+    from sim.bots.spec import compile_estimate, parse_bot
+
+    def rung(*bots: str) -> str:
+        return compile_estimate([parse_bot(b) for b in bots])[0]
+
+    monkeypatch.setattr("sim.bots.ids.FLOOR", 0)  # no REVACHOL_COMPILE_RUNG
+    assert (rung("random"), rung("random", "greedy"), rung("expert", "random")) == ("random", "greedy", "planner")
+    assert rung("search", "random") == "search"
+    monkeypatch.setattr("sim.bots.ids.FLOOR", 2)  # REVACHOL_COMPILE_RUNG=planner
+    assert rung("random") == "planner"
+    assert compile_estimate([parse_bot("search")])[1] == COLD_COMPILE_SECONDS["search"] > COLD_COMPILE_SECONDS["greedy"]

@@ -68,12 +68,24 @@ def policy_set(policy_ids: Iterable[int]) -> tuple[int, ...]:
     ValueError
         For an id that names no policy.
     """
+    return rung_set(top_rung(policy_ids))
+
+
+def top_rung(policy_ids: Iterable[int]) -> int:
+    """The index in :data:`LADDER` (and :data:`sim.bots.rungs.RUNG_NAMES`) of the
+    rung kernels are compiled for when the bots table names ``policy_ids``: the
+    highest that holds one of them, or :data:`FLOOR` if that is higher.
+
+    Raises
+    ------
+    ValueError
+        For an id that names no policy.
+    """
     ids = {int(i) for i in policy_ids}
-    top = max([FLOOR, *(r for r, rung in enumerate(LADDER) if ids & set(rung))])
     unknown = ids - {p for rung in LADDER for p in rung}
     if unknown:
         raise ValueError(f"unknown policy id {sorted(unknown)}")
-    return rung_set(top)
+    return max([FLOOR, *(r for r, rung in enumerate(LADDER) if ids & set(rung))])
 
 
 def rung_set(top: int) -> tuple[int, ...]:

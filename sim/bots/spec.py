@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.bots.ids import USER
+from sim.bots.ids import USER, top_rung
 from sim.bots.policy import POLICY_IDS, POLICY_LIMITS, POLICY_PARAMS
+from sim.bots.rungs import COLD_COMPILE_SECONDS, RUNG_NAMES
 from sim.bots.table import BY_ID
 from sim.bots.user import load_bot
 from sim.cards import unknown_id
@@ -110,6 +111,19 @@ def _check_limit(text: str, key: str, value: float, limit: tuple[float, float, b
         raise ValueError(f"bot {text!r}: {key} must be {kind} from {low:g} to {high:g}, got {value:g}")
 
 
+def policy_id(spec: BotSpec) -> int:
+    """The policy id of ``spec`` (:mod:`sim.bots.ids`): ``USER`` for a bot from a file."""
+    return USER if spec.source else POLICY_IDS[spec.policy]
+
+
+def compile_estimate(specs: Sequence[BotSpec]) -> tuple[str, float]:
+    """The rung the engine is compiled for when ``specs`` are seated
+    (:func:`sim.bots.ids.top_rung`) and its first compilation's seconds on a 2-core
+    machine (:data:`sim.bots.rungs.COLD_COMPILE_SECONDS`)."""
+    name = RUNG_NAMES[top_rung(policy_id(spec) for spec in specs)]
+    return name, COLD_COMPILE_SECONDS[name]
+
+
 def bot_tables(specs: Sequence[BotSpec]) -> tuple[np.ndarray, np.ndarray]:
     """The ``State.bots`` (int64) and ``State.bot_params`` (float64) rows of ``specs``.
     ``BOT_ADDRESS`` holds a user bot's compiled function, or a built-in bot's C
@@ -118,11 +132,10 @@ def bot_tables(specs: Sequence[BotSpec]) -> tuple[np.ndarray, np.ndarray]:
     bots = np.zeros((MAX_PLAYERS, BOT_COLUMNS), np.int64)
     params = np.zeros((MAX_PLAYERS, MAX_BOT_PARAMS), np.float64)
     for b, spec in enumerate(specs):
+        bots[b, BOT_POLICY] = policy_id(spec)
         if spec.source:
-            bots[b, BOT_POLICY] = USER
             bots[b, BOT_ADDRESS] = load_bot(spec.source, spec.policy).address
         else:
-            bots[b, BOT_POLICY] = POLICY_IDS[spec.policy]
             callback = BY_ID[POLICY_IDS[spec.policy]].callback_address
             if callback is not None:  # the search bot's penalty search (sim.bots.penalty_search)
                 bots[b, BOT_ADDRESS] = callback()
