@@ -96,6 +96,13 @@ def _capped_jobs(value: int | None) -> int | None:
 JOBS = typer.Option(-1, callback=_capped_jobs, help="Worker processes; -1 uses every core; more than the machine's cores are capped to them.")
 BORDERLINE = typer.Option(DEFAULT_BORDERLINE_PP, min=0.0, metavar="PP", help="With --until-settled: a verdict (in compare, a change; in advise, the quantity an edit aims at) whose confidence sequence lies wholly within this many percentage points of its threshold is settled at the threshold (in other units than pp, the same fraction of the threshold); an effect exactly on the threshold is never settled otherwise. 0 turns it off.")
 DEBUG = typer.Option(False, help="Run the engine's debug assertions (slower); every bot's choice is checked anyway.")
+COMPANIONS = ("Companions, one rule in every command. The points-blind games (the same games with every task paying "
+              "alike) play wherever a task's reward is judged against its difficulty: in run (--no-points-blind "
+              "skips them) and for advise's task edits; compare judges rewards on completion as played. The skilled "
+              "games (search, the reference of skilled play, in every seat) play when asked: revachol skill-check "
+              "RUN, or --skill-check; without asking, only when they cost no more than the games they check, which "
+              "search never does beside greedy or planner.")  # fmt: skip
+"""The epilog of every command that plays or reads a companion (issue 68 item 7)."""
 STALL_TIMEOUT = typer.Option(60.0, min=1.0, help="Stop the run when no game finished for this many seconds (a bot that never returns, say), keeping the finished chunks.")
 
 
@@ -168,7 +175,7 @@ def validate(
     stdout_console().print(render_summary(summarise(deck), str(path)))
 
 
-@app.command()
+@app.command(epilog=COMPANIONS)
 def run(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
     games: int = typer.Option(100_000, "--games", "-n", min=1, help="Number of games to play."),
@@ -232,7 +239,7 @@ def _player_counts(text: str) -> list[int]:
     return counts
 
 
-@app.command("skill-check")
+@app.command("skill-check", epilog=COMPANIONS)
 def skill_check_command(
     run_dir: Path = typer.Argument(..., metavar="RUN", help="A run directory of revachol run or simulate, complete; or the folder of a revachol run of several player counts."),
     games: int | None = typer.Option(None, "--games", "-n", min=1, help="Skilled games per run: the run's first K games (with --until-settled, the most). Default: as many as --minutes allow."),
@@ -356,7 +363,7 @@ def simulate(
     typer.echo(f"{games:,} games written to {out}")
 
 
-@app.command()
+@app.command(epilog=COMPANIONS)
 def report(
     run_dir: Path = typer.Argument(..., metavar="RUN", help="A run directory written by `revachol simulate`."),
     out: Path | None = typer.Option(None, help="where to write; default RUN_DIR/report"),
@@ -429,7 +436,7 @@ def plan(
         typer.echo(line)
 
 
-@app.command()
+@app.command(epilog=COMPANIONS)
 def compare(
     a: Path = typer.Argument(..., metavar="A", help="The reference card file (A)."),
     b: Path = typer.Argument(..., metavar="B", help="The changed card file (B); a card is paired with A's card of the same id."),
@@ -630,7 +637,7 @@ def tune(
     typer.echo(f"written: {result['proposal']}; measured effect (hold-out): {result['comparison'].page}")
 
 
-@app.command()
+@app.command(epilog=COMPANIONS)
 def advise(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file; the proposal edits a copy of its text, comments kept."),
     games: int = typer.Option(50_000, "--games", "-n", min=100, help="Games per candidate deck on the search seed (and as many with every task paying alike); fewer make the search chase noise (docs/EXPERIMENTS.md)."),
@@ -648,7 +655,7 @@ def advise(
     holdout_games: int = typer.Option(100_000, min=100, help="Fresh games per deck on the hold-out seed, where the proposal is measured."),
     only: list[str] = typer.Option([], help="Edit only this card, by id (repeat for several), e.g. kim_kitsuragi; default: every card."),
     max_edits: int | None = typer.Option(None, min=1, help="The proposal holds at most this many edits, those the search ranks best (a move or a swap of two allies' fields is one edit)."),
-    skill_check: bool = typer.Option(False, "--skill-check", help="Also play the hold-out's first games of the original and the proposal with search, the reference of skilled play, in every seat (as many as 3 minutes of this machine's cores play, shared by the two decks) and say which of the proposal's changes depend on skill, hold, or cannot be told yet on those games."),
+    skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play the hold-out's first games of the original and the proposal with search, the reference of skilled play, in every seat (as many as 3 minutes of this machine's cores play, shared by the two decks) and say which of the proposal's changes depend on skill, hold, or cannot be told yet on those games. Default: as compare's, on only when it costs no more than the hold-out."),
     confirm_with: str | None = typer.Option(None, metavar="BOT", help="--skill-check with this bot in every seat instead of search (e.g. planner); only search's play is called skilled play."),
     confirm_games: int | None = typer.Option(None, min=100, metavar="GAMES", help="With --skill-check: skilled games per deck, the hold-out's first (default: the budget above)."),
     own_effects: bool = typer.Option(True, help="Also play each edit alone on the original deck on the hold-out's seed and games (--holdout-games games, and as many points-blind, per edit) and show its own effect beside its effect in the proposal."),
@@ -682,6 +689,7 @@ def advise(
     from sim.cards import DeckError
     from sim.rundir import RunError
     from sim.runner import run_name
+    from sim.skilled import by_default
 
     deck = _load(cards)
     try:
@@ -701,7 +709,8 @@ def advise(
         _fail(f"--short-list {short_list!r}: write edit counts separated by commas, e.g. 3,6")
     if round_games is not None and not until_settled:
         _fail("--round-games is for --until-settled")
-    confirm = confirm_with or (SKILLED_REFERENCE_BOT if skill_check else None)
+    asked = by_default(bot, players, points_blind=True) if skill_check is None else skill_check
+    confirm = confirm_with or (SKILLED_REFERENCE_BOT if asked else None)
     if confirm_games is not None and confirm is None:
         _fail("--confirm-games is for --skill-check (or --confirm-with BOT)")
     bots = bot[0] if len(bot) == 1 else bot

@@ -308,6 +308,21 @@ def test_help_shows_the_training_extra_as_written():
     assert result.returncode == 0 and "pip install 'revachol-balance[train]'" in " ".join(result.stdout.split())
 
 
+def test_every_command_that_plays_or_reads_a_companion_states_the_one_rule_for_them():
+    """Issue 68 item 7: when the points-blind and the skilled games play is said once
+    (cli.COMPANIONS) and shown by every command that plays or reads them; advise's
+    --skill-check defaults as compare's and run's (sim.skilled.by_default)."""
+    import typer.main
+
+    from cli import COMPANIONS, app
+
+    group = typer.main.get_command(app)
+    shown = {name for name, command in group.commands.items() if command.epilog == COMPANIONS}
+    assert shown == {"run", "compare", "advise", "report", "skill-check"}
+    text = " ".join(revachol("advise", "--help").stdout.split())
+    assert "Companions, one rule in every command." in text and "--no-skill-check" in text
+
+
 def test_every_commands_usage_names_its_arguments_by_their_written_metavar():
     """Issue 68 item 7: usage lines showed ``{a} {b}`` and ``{run_dir}``, the code's
     parameter names; every argument now has a metavar, which the usage line shows
