@@ -567,8 +567,27 @@ def _node_at(node: yaml.Node, loc: tuple[Any, ...]) -> yaml.Node:
     return node
 
 
+VALIDATED_KEPT = 64
+"""How many validated deck texts a process keeps (:func:`parse_deck`): a run, its
+companions and its analysis read the same few."""
+_validated: dict[str, Deck] = {}  # deck text -> its Deck, oldest first (a deck is frozen: safe to share)
+
+
+def remember(text: str, deck: Deck) -> None:
+    """Keep ``deck`` as the validated deck of ``text`` (the YAML written from it), so
+    that reading ``text`` back returns it without validating again (issue 67 item 4:
+    a run validates its deck once; the copies of it in the run are written from it)."""
+    _validated.pop(text, None)
+    _validated[text] = deck
+    while len(_validated) > VALIDATED_KEPT:
+        del _validated[next(iter(_validated))]
+
+
 def parse_deck(text: str, file: str = "<cards>") -> Deck:
-    """Validate the text of a deck file.
+    """Validate the text of a deck file; a text this process validated before (or
+    wrote from a deck, :func:`remember`) gives the same :class:`Deck` again without
+    validating it twice (a deck is frozen). ``file`` names only the problems of an
+    invalid text.
 
     Parameters
     ----------
@@ -587,6 +606,10 @@ def parse_deck(text: str, file: str = "<cards>") -> Deck:
         With one :class:`CardProblem` per problem found (file, line, card id, field,
         and what would be valid).
     """
+    known = _validated.get(text)
+    if known is not None:
+        remember(text, known)  # the most recently used, kept longest
+        return known
     data, node = _parse_yaml(text, file)
     if not isinstance(data, dict):
         raise DeckError([CardProblem(file, 1, "a deck file is a mapping with keys format, allies, tasks, morale")])
@@ -602,6 +625,7 @@ def parse_deck(text: str, file: str = "<cards>") -> Deck:
     problems = _deck_rule_problems(deck, file, node, data)
     if problems:
         raise DeckError(problems)
+    remember(text, deck)
     return deck
 
 
@@ -613,12 +637,24 @@ def load_deck(path: str | Path) -> Deck:
     DeckError
         When the file cannot be read or does not validate.
     """
+    return read_deck(path)[0]
+
+
+def read_deck(path: str | Path) -> tuple[Deck, str]:
+    """Read a deck file once: its validated deck (:func:`parse_deck`) and the text
+    that was validated, e.g. to copy it into a run.
+
+    Raises
+    ------
+    DeckError
+        When the file cannot be read or does not validate.
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DeckError([CardProblem(str(path), None, f"cannot read the deck file: {exc}")]) from None
-    return parse_deck(text, str(path))
+    return parse_deck(text, str(path)), text
 
 
 def unknown_id(kind: str, value: str, ids: list[str], where: str = "cards.yaml") -> str:

@@ -38,7 +38,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from sim import __version__
-from sim.cards import Deck, dump_yaml, load_deck
+from sim.cards import Deck, dump_yaml, read_deck, remember
 from sim.cluster import dask_client
 from sim.deck_arrays import DeckArrays, compile_deck
 from sim.bots.policy import POLICY_PARAMS
@@ -334,9 +334,7 @@ def simulate(
         raise ValueError(f"the root seed (--seed) must be an integer from 0 to 2**63 - 1, got {seed}")
     if scheduler is None and dask_local is None:
         start_workers(n_jobs, __name__)
-    if not isinstance(cards, Deck):
-        cards_file, cards = cards, load_deck(cards)
-    deck = cards
+    deck, deck_text = _deck_and_copy(cards, cards_file)
     arrays = compile_deck(deck)
     seats = (bots,) * players if isinstance(bots, str) else tuple(bots)
     check_players(arrays, players)
@@ -345,7 +343,6 @@ def simulate(
     parsed = [parse_bot(text, [a.id for a in deck.allies]) for text in seats]
     spec = RunSpec(deck.content_hash, n_games, players, seats, seed, chunk_size, options.as_dict())
     out_dir = Path(out_dir)
-    deck_text = Path(cards_file).read_text(encoding="utf-8") if cards_file else _yaml(deck)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -611,3 +608,30 @@ def run_name(cards_file: str | Path | None, deck: Deck, n_games: int | None, see
 
 def _yaml(deck: Deck) -> str:
     return dump_yaml(deck.to_yaml_data())
+
+
+def _deck_and_copy(cards: str | Path | Deck, cards_file: str | Path | None) -> tuple[Deck, str]:
+    """The run's validated deck and the text of its copy in the run directory, the deck
+    validated once (issue 67 item 4): a card file is read once, and its text is both
+    validated and copied; a :class:`Deck` with the file it came from is copied as that
+    file's text, which this process validated already (:func:`sim.cards.parse_deck`
+    knows it; a file changed since is refused); a deck alone is copied as its YAML,
+    kept as validated (:func:`sim.cards.remember`).
+
+    Raises
+    ------
+    sim.cards.DeckError
+        When the file cannot be read or does not validate.
+    ValueError
+        When ``cards_file`` no longer holds ``cards``.
+    """
+    if not isinstance(cards, Deck):
+        return read_deck(cards)
+    if cards_file is None:
+        text = _yaml(cards)
+        remember(text, cards)
+        return cards, text
+    deck, text = read_deck(cards_file)
+    if deck.content_hash != cards.content_hash:
+        raise ValueError(f"{cards_file}: the card file changed since it was read; run the command again")
+    return cards, text

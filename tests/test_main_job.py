@@ -19,3 +19,22 @@ def test_the_main_job_from_python_gives_the_findings_revachol_run_prints(tmp_pat
     lib_findings = pd.read_csv(job.report.path.parent / "tables" / "findings.csv")
     assert lib_findings["sentence"].tolist() == cli_findings["sentence"].tolist()
     assert lib_findings["sentence"].iloc[0] in result.stdout  # the command prints the same first finding
+
+
+def test_a_main_job_validates_its_deck_once_from_the_card_file_to_the_report(tmp_path, monkeypatch):
+    """Issue 67 item 4: the card file is read and validated once; the run's copy is
+    written from that text, and its points-blind companion (its deck derived from the
+    validated one, R6 points set alike) and the report read the copies back as the
+    same validated Deck (sim.cards.parse_deck keeps what it
+    validated) instead of validating them again. Before, one run validated it six
+    times."""
+    import sim.cards
+
+    monkeypatch.setattr(sim.cards, "_validated", {})  # nothing validated yet in this process
+    parsed = []
+    parse_yaml = sim.cards._parse_yaml
+    monkeypatch.setattr(sim.cards, "_parse_yaml", lambda text, file: parsed.append(file) or parse_yaml(text, file))
+    job = main_job(DEFAULT_CARDS, 300, (2,), "greedy", seed=5, runs=tmp_path, n_jobs=1, progress=False,
+                   points_blind=True, skill_check=False)  # fmt: skip
+    assert job.points_blind and job.report.path.exists()
+    assert parsed == [str(DEFAULT_CARDS)]  # one validation, of the card file itself
