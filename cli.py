@@ -14,7 +14,7 @@ from analysis.thresholds import DEFAULT_BORDERLINE_PP, DEFAULT_THRESHOLD_PP
 from sim.bots.speed import SKILLED_REFERENCE_BOT
 from sim.console import output_width, stdout_console
 from sim.os_errors import explain
-from sim.workers import skip_last_collection, start_workers
+from sim.run.workers import skip_last_collection, start_workers
 
 skip_last_collection()
 if output_width() is not None:  # a file or a pipe: --help at that width too (typer reads TERMINAL_WIDTH)
@@ -36,7 +36,7 @@ class OneLineErrors(TyperGroup):
     traceback instead. SIGINT or SIGTERM outside a run's supervision (a report read
     by worker processes, say) stops the command in one line: its local workers are
     ended and their semaphores released first, so nothing leaks and no warning
-    follows (a run's games stop through :mod:`sim.supervisor`, which says what was kept)."""
+    follows (a run's games stop through :mod:`sim.run.supervisor`, which says what was kept)."""
 
     def invoke(self, ctx):
         import signal
@@ -50,7 +50,7 @@ class OneLineErrors(TyperGroup):
             typer.echo(f"error: {explain(exc)}", err=True)
             raise typer.Exit(code=1) from None
         except (Terminated, KeyboardInterrupt) as exc:
-            from sim.workers import kill_workers
+            from sim.run.workers import kill_workers
 
             kill_workers()
             number = signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
@@ -137,7 +137,7 @@ def _fail(message: str, code: int = 1) -> None:
 
 
 def _stopped(exc, resume: bool) -> None:
-    """The one line of a run stopped by a signal or its watchdog (``sim.runner.RunStopped``):
+    """The one line of a run stopped by a signal or its watchdog (``sim.run.runner.RunStopped``):
     what was kept, and the exact command that continues it (this one, with ``--resume``
     when ``resume``). Exits 128 + the signal's number after a signal (130 for SIGINT),
     as a shell does, else 1."""
@@ -197,11 +197,11 @@ def run(
     stall_timeout: float = STALL_TIMEOUT,
 ) -> None:
     """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion); revachol skill-check RUN then says which verdicts hold for skilled play. The run goes to runs/NAME/ and the command prints the report's findings, most important first, and where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
-    start_workers(jobs, "sim.runner")  # while the imports below run
+    start_workers(jobs, "sim.run.runner")  # while the imports below run
     from analysis.experiments.main_job import main_job
     from analysis.report.terminal import print_findings
     from analysis.report.words import main_job_line
-    from sim.runner import RunError, RunStopped
+    from sim.run.runner import RunError, RunStopped
     from sim.rundir.lock import LockedError
 
     counts = _player_counts(players)
@@ -254,13 +254,13 @@ def skill_check_command(
     """Which verdicts hold for skilled play? Plays the run's first K games again (the same deals and dice) with search in every seat, in chunks of 100 (Ctrl-C keeps them; the same command continues; a larger K adds games), rebuilds the report with the skill check, and prints every measure: depends on skill, holds (its change lies within its threshold), or cannot tell yet, with the smallest change K games detect and the games that would tell. With --until-settled, K grows in rounds until every measure is settled or the budget is spent, and the last line says where it stopped and why."""
     if games is not None and minutes is not None:
         _fail("give --games or --minutes, not both")
-    start_workers(jobs, "sim.runner")
+    start_workers(jobs, "sim.run.runner")
     from analysis.experiments.check_skill import check_skill
     from analysis.report.terminal import print_skill_check
     from analysis.report.words import skill_check_lines, skill_settled_sentence
     from sim.rundir import RunError
     from sim.rundir.lock import LockedError
-    from sim.runner import RunStopped
+    from sim.run.runner import RunStopped
 
     try:
         done = check_skill(run_dir, games, minutes, bot, jobs, progress=None if not quiet else False,
@@ -302,7 +302,7 @@ def bench(
         except (RuntimeError, subprocess.CalledProcessError) as exc:
             _fail(str(exc))
         return
-    from sim.bench import engine_speed, first_run_phases, format_lines, format_phases, pin_to_one_core
+    from sim.run.bench import engine_speed, first_run_phases, format_lines, format_phases, pin_to_one_core
 
     _load(cards)
     if cold:
@@ -340,11 +340,11 @@ def simulate(
 ) -> None:
     """Play many games and write them to a run directory: Parquet tables of games, players and cards, a copy of the card file, and manifest.json. Interrupted runs continue with --resume; results do not depend on --jobs or --chunk-size."""
     if scheduler is None and dask_local is None:
-        start_workers(jobs, "sim.runner")  # while the imports below run
+        start_workers(jobs, "sim.run.runner")  # while the imports below run
     from sim.options import RuleOptions
     from sim.rundir import RunError
-    from sim.runner import RunStopped
-    from sim.runner import simulate as run
+    from sim.run.runner import RunStopped
+    from sim.run.runner import simulate as run
 
     deck = _load(cards)
     bots = bot[0] if len(bot) == 1 else bot
@@ -458,8 +458,8 @@ def compare(
     from analysis.report.words import change_skill_text, verdict_change_lines, verdicts_lead
     from sim.rundir import RunError
     from analysis.experiments.check_skill import games_per_deck
-    from sim.runner import RunStopped, run_name
-    from sim.skilled import SKILLED_BOT, by_default
+    from sim.run.runner import RunStopped, run_name
+    from sim.run.skilled import SKILLED_BOT, by_default
 
     if until_settled and max_games is None:
         _fail("--until-settled needs --max-games N")
@@ -521,7 +521,7 @@ def card_value(
     from analysis.report.terminal import print_table
     from analysis.report.words import card_value_reference
     from sim.rundir import RunError
-    from sim.runner import run_name
+    from sim.run.runner import run_name
 
     deck = _load(cards)
     if reference_deck is not None:
@@ -569,7 +569,7 @@ def sweep(
     from analysis.report.terminal import print_table
     from sim.cards import DeckError, as_written
     from sim.rundir import RunError
-    from sim.runner import run_name
+    from sim.run.runner import run_name
 
     deck = _load(cards)
     try:
@@ -615,7 +615,7 @@ def tune(
     from analysis.experiments.tune import tune as run_tune
     from sim.cards import DeckError
     from sim.rundir import RunError
-    from sim.runner import run_name
+    from sim.run.runner import run_name
 
     deck = _load(cards)
     target_dir = out or Path("runs") / run_name(cards, deck, games, seed, players=players, kind="tune")
@@ -667,7 +667,7 @@ def advise(
     borderline: float = BORDERLINE,
 ) -> None:
     """What should I change? Starts from the report's verdicts (allies stronger or weaker than the average ally, tasks paying out of line with their difficulty), screens one-card edits aimed at each (an ally's symbols, a task's points or required symbols, a morale card's save) on the same games, combines the best, and plays the proposal and the original on fresh games of a hold-out seed. Writes proposal.yaml (only the changed values touched), advice.html (one sentence per edit with its effect, before/after of every flagged quantity with 95% CIs, side effects, forest plot) and advice.csv; prints the diff and the before/after table."""
-    start_workers(jobs, "sim.runner")
+    start_workers(jobs, "sim.run.runner")
     import shlex
     import sys
     import time
@@ -688,8 +688,8 @@ def advise(
     from sim.bots.speed import SKILLED_REFERENCE_BOT
     from sim.cards import DeckError
     from sim.rundir import RunError
-    from sim.runner import run_name
-    from sim.skilled import by_default
+    from sim.run.runner import run_name
+    from sim.run.skilled import by_default
 
     deck = _load(cards)
     try:
@@ -791,7 +791,7 @@ def skill(
     from analysis.report.page import build_report
     from analysis.report.terminal import print_table
     from sim.rundir import RunError
-    from sim.runner import RunStopped, run_name
+    from sim.run.runner import RunStopped, run_name
 
     counts = _player_counts(players)
     deck = _load(cards)

@@ -1,6 +1,6 @@
 """The skill check: which verdicts hold when the players play well.
 
-A run's skilled companion (:mod:`sim.skilled`) replays its games, on the same deck
+A run's skilled companion (:mod:`sim.run.skilled`) replays its games, on the same deck
 and seeds, with a stronger bot (``expert``) in every seat. Each measure the
 findings rest on is taken in both runs, the same way, and the two values are set
 side by side:
@@ -119,7 +119,7 @@ intervals are anytime-valid (module docstring)."""
 
 
 def skilled_run(run: Run) -> tuple[Run | None, str]:
-    """The run's skilled companion (:mod:`sim.skilled`), if it has a sound one: the
+    """The run's skilled companion (:mod:`sim.run.skilled`), if it has a sound one: the
     run's games on its deck, any bots.
 
     Returns

@@ -10,7 +10,7 @@ Difficulty without the points. The bots chase points, so a task's completion rat
 as played partly measures its own reward. A task's difficulty is therefore its
 completion rate in the run's *points-blind companion*: the same games (seed, bots,
 players, rules) with every task paying the deck's mean task points, rounded to an
-integer because the engine scores whole points (:mod:`sim.points_blind`, played by
+integer because the engine scores whole points (:mod:`sim.run.points_blind`, played by
 ``revachol run``). A run without a companion falls back to the completion rate as
 played, and the table's ``difficulty`` column says which was used.
 
@@ -55,7 +55,7 @@ from analysis.stats.clustered import GameMoments
 from analysis.stats.inference import ALPHA, bh_flags, rate_columns
 from analysis.stats.monotone_par import RESAMPLES, monotone_par, resampled_rates
 from analysis.stats.power import bh_level, detectable_from_interval
-from sim.points_blind import points_blind_deck
+from sim.run.points_blind import points_blind_deck
 from sim.rundir import POINTS_BLIND_COMPANION
 from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
 
@@ -65,7 +65,7 @@ WHEN = {POINTS_BLIND: "when all tasks pay alike", AS_PLAYED: "as played"}
 
 
 def points_blind_run(run: Run) -> tuple[Run | None, str]:
-    """The run's points-blind companion (:mod:`sim.points_blind`), if it has a sound one.
+    """The run's points-blind companion (:mod:`sim.run.points_blind`), if it has a sound one.
 
     Returns
     -------
@@ -273,7 +273,7 @@ def task_calibration(runs: RunsLike, threshold_points: float = DEFAULT_THRESHOLD
 
     Raises
     ------
-    sim.runner.RunError, sim.cards.DeckError
+    sim.run.runner.RunError, sim.cards.DeckError
         As :func:`analysis.data.runs.open_runs`.
     """
     runs = open_runs(runs)

@@ -72,7 +72,7 @@ def write_map():
 codegen.JITCodeLibrary._finalize_specific = noting_addresses
 atexit.register(write_map)
 os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-from sim.bench import ability_free
+from sim.run.bench import ability_free
 from sim.cards import load_deck
 from sim.deck_arrays import compile_deck
 from sim.play import run_games

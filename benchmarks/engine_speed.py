@@ -5,7 +5,7 @@ How to run (from the repository root)::
     python benchmarks/engine_speed.py --games 100000
     python benchmarks/engine_speed.py --games 20000 --bot greedy --cold-compile
 
-It prints the lines of :func:`sim.bench.engine_speed` (the default deck and its
+It prints the lines of :func:`sim.run.bench.engine_speed` (the default deck and its
 ability-free variant, 2 and 4 players) and the first call's cost: loading the engine
 from numba's cache when warm, compiling it when cold. ``--cold-compile`` also times
 a true cold compile in a fresh process with an empty, temporary ``NUMBA_CACHE_DIR``.
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> None:
 
     import numba
 
-    from sim.bench import engine_speed, first_run_phases, format_lines, format_phases, pin_to_one_core
+    from sim.run.bench import engine_speed, first_run_phases, format_lines, format_phases, pin_to_one_core
 
     print(f"engine speed, bot {args.bot}, numba {numba.__version__}, python {sys.version.split()[0]}")
     # first runs before pinning: a cold compile splits over two CPUs (sim.split_compile)

@@ -49,7 +49,7 @@ from scipy.stats import spearmanr
 from analysis.skill_check import measures, tables
 from analysis.stats.power import standard_error
 from analysis.data.runs import Run
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE / "reference"

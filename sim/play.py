@@ -64,8 +64,8 @@ def run_games(
     The games are played in this process, in one compiled batch that does not return
     to Python until it ends: a signal (Ctrl-C) is seen only after the batch, and a
     bot that never returns holds the process until it is killed. Batch runs
-    (:func:`sim.runner.simulate`) play in worker processes instead, which they stop
-    at once when asked (:mod:`sim.supervisor`).
+    (:func:`sim.run.runner.simulate`) play in worker processes instead, which they stop
+    at once when asked (:mod:`sim.run.supervisor`).
 
     Parameters
     ----------

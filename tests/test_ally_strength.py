@@ -13,7 +13,7 @@ from analysis.data.spool import AllySpool
 from analysis.stats import ally_model
 from analysis.stats.ally_model import MIN_INFORMATIVE_GAMES, ally_effects, ally_effects_by_group, effect_pp, fit_softmax
 from analysis.data.runs import Run
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 GAMES = 20_000
 

@@ -16,7 +16,7 @@ from analysis.report.html import estimate, figure_png, rounded, signed, signific
 from analysis.morale import morale_cards
 from analysis.report.page import REPORT_FILE, build_report
 from sim.cards import SaveKind
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("revachol")

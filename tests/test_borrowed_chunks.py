@@ -5,9 +5,9 @@ import os
 
 from analysis.data.load import load
 from sim.cards import load_deck
-from sim.points_blind import companion_dir, play_points_blind
+from sim.run.points_blind import companion_dir, play_points_blind
 from sim.rundir import TABLES, check_parts, read_manifest
-from sim.runner import borrowed_games, simulate
+from sim.run.runner import borrowed_games, simulate
 
 from tests.test_runner import CARDS, assert_same_tables, tables
 

@@ -311,7 +311,7 @@ def test_help_shows_the_training_extra_as_written():
 def test_every_command_that_plays_or_reads_a_companion_states_the_one_rule_for_them():
     """Issue 68 item 7: when the points-blind and the skilled games play is said once
     (cli.COMPANIONS) and shown by every command that plays or reads them; advise's
-    --skill-check defaults as compare's and run's (sim.skilled.by_default)."""
+    --skill-check defaults as compare's and run's (sim.run.skilled.by_default)."""
     import typer.main
 
     from cli import COMPANIONS, app

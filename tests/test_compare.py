@@ -21,7 +21,7 @@ from analysis.experiments.compare_verdicts import verdict_changes
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
 from sim.rundir import RunError
-from sim.runner import simulate
+from sim.run.runner import simulate
 from tests.conftest import DEFAULT_CARDS
 
 

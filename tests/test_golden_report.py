@@ -15,7 +15,7 @@ from pathlib import Path
 
 from analysis.report import build_report
 from analysis.report.terminal import report_text
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN_REPORT = ROOT / "tests" / "golden" / "report-2p-greedy-2000g-seed7.txt"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from analysis.report.page import REPORT_FILE, build_report
 from sim.cards import dump_yaml, parse_deck
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 COLOURS = ("red", "green", "blue", "yellow", "orange", "purple")
 

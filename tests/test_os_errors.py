@@ -13,11 +13,11 @@ from typer.testing import CliRunner
 
 from analysis.data.load import load
 from cli import app
-from sim import runner
+from sim.run import runner
 from sim.os_errors import ADVICE
 from sim.rundir.parts import write_part
 from sim.rundir import read_manifest
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = str(ROOT / "cards.yaml")

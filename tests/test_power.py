@@ -18,7 +18,7 @@ from analysis.report.words import plan_lines
 from analysis.seats import seat_balance
 from analysis.stats.power import (bh_level, detectable_effect, detectable_from_interval, games_to_decide,
                                   games_to_detect, readable_games, standard_error)
-from sim.runner import simulate
+from sim.run.runner import simulate
 from tests.test_findings import IMPACT, LENGTH, balance, calibration
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,8 +1,8 @@
-"""The run display's games/s and ETA (sim.progress): honest under bursts and stalls."""
+"""The run display's games/s and ETA (sim.run.progress): honest under bursts and stalls."""
 
 import pytest
 
-from sim.progress import SlidingRate
+from sim.run.progress import SlidingRate
 
 
 class Clock:
@@ -54,7 +54,7 @@ def test_in_a_log_each_stage_has_its_line_and_a_line_comes_at_least_every_few_se
     least every LOG_SECONDS while it runs and one at the end."""
     import time
 
-    from sim import progress
+    from sim.run import progress
 
     monkeypatch.setattr(progress, "LOG_SECONDS", 0.05)
     display = progress.RunProgress("log", total=1_000, done=200, label="points-blind games")
@@ -75,7 +75,7 @@ def test_in_a_log_each_stage_has_its_line_and_a_line_comes_at_least_every_few_se
 
 
 def test_off_shows_nothing(capsys):
-    from sim.progress import RunProgress
+    from sim.run.progress import RunProgress
 
     display = RunProgress("off", total=10, done=0)
     with display.compiling(), display.games():

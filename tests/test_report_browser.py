@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from analysis.report.page import build_report
-from sim.runner import simulate
+from sim.run.runner import simulate
 from tests.conftest import DEFAULT_CARDS
 
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")

@@ -9,7 +9,7 @@ from analysis.data.runs import Run
 from analysis.data.stream import Columns, batches, in_step, reading, reduce_run
 from analysis.report.page import build_report
 from sim.rundir import RunError
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 
 @pytest.fixture(scope="module")

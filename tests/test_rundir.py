@@ -6,7 +6,7 @@ import sys
 import pytest
 
 # Modules that read runs, and none that play games (the experiments that call
-# sim.runner.simulate need the engine and may load numba).
+# sim.run.runner.simulate need the engine and may load numba).
 READERS = ["sim.rundir", "analysis", "analysis.data.runs", "analysis.report", "analysis.report.page", "analysis.cards",
            "analysis.length", "analysis.morale", "analysis.seats", "analysis.skill", "analysis.task_calibration",
            "analysis.closeness", "analysis.plan", "analysis.experiments.compare"]  # fmt: skip
@@ -50,7 +50,7 @@ def test_a_runs_players_parts_hold_the_sets_of_allies_packed_and_load_gives_them
 
     from analysis.data.load import load
     from sim.rundir import part_files
-    from sim.runner import simulate
+    from sim.run.runner import simulate
 
     run = simulate("cards.yaml", 50, tmp_path / "run", players=3, bots="random", seed=2, n_jobs=1, progress=False)
     raw = pl.read_parquet(part_files(run, "players")[0])

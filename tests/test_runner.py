@@ -21,12 +21,12 @@ import pytest
 from analysis.data.load import load, unpacked
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
-from sim import runner
+from sim.run import runner
 from sim.bots.policy import POLICY_PARAMS
 from sim.play import run_games
 from sim.rundir.parts import temporary_name
 from sim.rundir import TABLES, RunError, check_parts, read_manifest
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards.yaml"
@@ -141,7 +141,7 @@ def test_resume_redoes_only_missing_or_partial_chunks(tmp_path):
     before = tables(out)
     (out / "players" / "part-00002.parquet").unlink()  # as if killed between two renames
     (out / "games" / "part-00003.parquet").rename(out / "games" / "part-00003.parquet.tmp")  # a half-written part
-    (out / "heartbeats-killed.tmp").mkdir()  # the heartbeats of a run killed with SIGKILL (sim.supervisor)
+    (out / "heartbeats-killed.tmp").mkdir()  # the heartbeats of a run killed with SIGKILL (sim.run.supervisor)
     (out / "heartbeats-killed.tmp" / "1").touch()
     simulate(CARDS, 400, out, players=4, seed=3, n_jobs=1, chunk_size=100, progress=False, resume=True)
     manifest = json.loads((out / "manifest.json").read_text())
@@ -305,9 +305,9 @@ def test_bad_jobs_or_seed_leave_the_directory_usable_by_the_corrected_command(tm
 
 
 def _chunk_on_full_disk(failing: int, *args, **kwargs):
-    """:func:`sim.runner.run_chunk`, in its worker, with the part writes of chunks from
+    """:func:`sim.run.runner.run_chunk`, in its worker, with the part writes of chunks from
     ``failing`` on failing as on a full disk."""
-    from sim import runner as worker_runner
+    from sim.run import runner as worker_runner
 
     def write(frame, final):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(final))

@@ -25,7 +25,7 @@ from analysis.settled import BORDERLINE, FLAGGED, NO_VERDICT, NOT_SETTLED, settl
 from analysis.stats.sequential import Z_975, mixture_boundary, mixture_rho, sequence_interval
 from sim.cards import dump_yaml
 from sim.rundir import TABLES
-from sim.runner import simulate
+from sim.run.runner import simulate
 from tests.conftest import ROOT
 
 REPEATS, ROUNDS, PER_ROUND = 200, 40, 250

@@ -12,7 +12,7 @@ from analysis.experiments.ladder import chunk_size, plan, play
 from analysis.skill import ally_strength_by_bot, skill_summary, skill_trace
 from sim.options import RuleOptions
 from sim.rundir.manifest import read_manifest
-from sim.runner import simulate
+from sim.run.runner import simulate
 from tests.conftest import DEFAULT_CARDS
 
 GAMES = 20_000

@@ -1,4 +1,4 @@
-"""The skill check (analysis.skill_check, sim.skilled): a placebo (one policy under two
+"""The skill check (analysis.skill_check, sim.run.skilled): a placebo (one policy under two
 labels, on other deals, over 5 seeds), the same policy on the same games, a planted
 effect (a rung that never plays Kim Kitsuragi, restricted play), and the rule that
 plays it by default; and played until settled (issue 64 item 2): a placebo, the
@@ -24,8 +24,8 @@ from analysis.settled import FLAGGED
 from analysis.skill_check import (CANNOT_TELL, DEPENDS, HOLDS, SETTLED_KEY, compare_measures, difference_sequence,
                                   games_to_settle, games_to_tell, measures, settled_columns, skill_check, tables)
 from analysis.stats.sequential import mixture_rho
-from sim.runner import simulate
-from sim.skilled import by_default, play_skilled
+from sim.run.runner import simulate
+from sim.run.skilled import by_default, play_skilled
 from tests.conftest import ROOT
 
 GAMES = 3_000

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from sim.rundir import TABLES, RunError, read_manifest, recorded_parts
-from sim.supervisor import Supervisor
+from sim.run.supervisor import Supervisor
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("revachol")
@@ -199,7 +199,7 @@ def test_sigterm_stops_a_report_read_by_workers_in_one_line_with_nothing_leaked(
     """Issue 66 item 4: `revachol report --jobs 2` ended by SIGTERM printed loky's
     "resource_tracker: There appear to be 8 leaked semlock objects"; now its workers
     are ended first and it stops in one line, exit 143, with no process left."""
-    from sim.runner import simulate
+    from sim.run.runner import simulate
 
     run = simulate(ROOT / "cards.yaml", 400_000, tmp_path / "run", players=4, bots="greedy", seed=1, n_jobs=2,
                    progress=False)  # fmt: skip

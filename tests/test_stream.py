@@ -9,7 +9,7 @@ from analysis.data.load import load
 from analysis.data.runs import Run
 from analysis.data.stream import Columns, batches, reduce_run
 from sim.rundir import RunError
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 
 @pytest.fixture(scope="module")

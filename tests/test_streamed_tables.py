@@ -13,7 +13,7 @@ from analysis.morale import win_rate_by_saves
 from analysis.seats import game_counts, score_summary
 from analysis.stats.inference import PERCENTILES
 from analysis.stats.per_player import summarise_per_player
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 
 @pytest.fixture(scope="module")

@@ -24,8 +24,8 @@ from analysis.stats import monotone_par as monotone_par_module
 from analysis.stats.monotone_par import _refitted, _sides, monotone_par, resampled_rates
 from analysis.task_calibration import (AS_PLAYED, POINTS_BLIND, order_verdicts, out_of_order_with, points_text,
                                       task_calibration)
-from sim.points_blind import blind_points, companion_dir, play_points_blind, points_blind_deck
-from sim.runner import simulate
+from sim.run.points_blind import blind_points, companion_dir, play_points_blind, points_blind_deck
+from sim.run.runner import simulate
 
 # The default deck's tasks, in deck order: completion rate with every task at 3 points, and printed points.
 RATES = np.array([0.7977, 0.8076, 0.9980, 0.9966, 0.9966, 0.9964, 0.9977, 0.9967, 0.9979, 0.7100, 0.7920, 0.6696,

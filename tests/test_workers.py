@@ -1,4 +1,4 @@
-"""Worker processes start with the environment of sim.workers.worker_environment."""
+"""Worker processes start with the environment of sim.run.workers.worker_environment."""
 
 import os
 import signal
@@ -11,7 +11,7 @@ import psutil
 import pytest
 from joblib.externals.loky import get_reusable_executor
 
-from sim.workers import KEEP_FREED_MEMORY, await_workers, executor, kill_workers, start_workers, worker_environment
+from sim.run.workers import KEEP_FREED_MEMORY, await_workers, executor, kill_workers, start_workers, worker_environment
 
 VARIABLES = ["PYTHONSAFEPATH", *KEEP_FREED_MEMORY]
 
@@ -54,7 +54,7 @@ def test_a_worker_started_in_the_block_has_the_allocator_settings_from_its_start
 LEFT_REGISTERED = """
 import sys
 from joblib.externals.loky.backend import resource_tracker
-from sim.workers import executor
+from sim.run.workers import executor
 
 if sys.argv[1] == "run":
     executor(1)  # a run's pool: its resource tracker starts with it
@@ -78,22 +78,22 @@ def test_the_resource_tracker_of_a_run_does_not_warn_of_a_semaphore_left_registe
 
 
 def _runner_imported(rendezvous: str) -> tuple[int, bool]:
-    """This worker's pid and whether it has imported :mod:`sim.runner`, after every
+    """This worker's pid and whether it has imported :mod:`sim.run.runner`, after every
     worker of the pool has taken one such task (a file per worker in ``rendezvous``):
     a task waits for the other, so two tasks are answered by two distinct workers."""
     Path(rendezvous, str(os.getpid())).touch()
     deadline = time.monotonic() + 120
     while len(list(Path(rendezvous).iterdir())) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
-    return os.getpid(), "sim.runner" in sys.modules
+    return os.getpid(), "sim.run.runner" in sys.modules
 
 
 def test_start_workers_starts_workers_that_import_the_runner_before_any_chunk(tmp_path):
-    """Both workers of a 2-job run, not just one, have imported sim.runner before any
+    """Both workers of a 2-job run, not just one, have imported sim.run.runner before any
     chunk: start_workers gives each worker one start task, and the run's pool is the
     one it started."""
     kill_workers()  # no worker of an earlier test, and no start_workers pending
-    start_workers(2, "sim.runner")
+    start_workers(2, "sim.run.runner")
     await_workers()
     pool = executor(2)  # the run's pool, which start_workers started
     answers = [future.result(timeout=180) for future in [pool.submit(_runner_imported, str(tmp_path)) for _ in range(2)]]

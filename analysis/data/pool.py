@@ -6,7 +6,7 @@ spool (:mod:`analysis.stats.ally_model`). :func:`ordered_map` runs such a map on
 loky's worker processes and yields the results in the order of the items, so the
 sums are added in the same order, and give the same values, whatever the number of
 workers. It uses loky's reusable executor, the one a run's workers use
-(:mod:`sim.workers`), rather than ``joblib.Parallel``, which cannot share it
+(:mod:`sim.run.workers`), rather than ``joblib.Parallel``, which cannot share it
 (``revachol run`` plays, then reports, in one process). Outside
 :func:`local_workers` (or with one worker) everything runs in this process: a
 library call or a small run never starts a process.
@@ -27,7 +27,7 @@ R = TypeVar("R")
 
 IN_FLIGHT = 2  # items submitted per worker ahead of the one awaited
 # Each worker computes with one thread, as the workers share the cores (numpy's BLAS, polars' decoder), and
-# keeps the memory it frees for its next chunk, as a run's workers do (sim.workers.KEEP_FREED_MEMORY).
+# keeps the memory it frees for its next chunk, as a run's workers do (sim.run.workers.KEEP_FREED_MEMORY).
 WORKER_ENV = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "POLARS_MAX_THREADS")}
 PARALLEL_GAMES = 200_000  # runs of fewer games are read in this process: starting workers costs more
 _WORKERS: ContextVar[int] = ContextVar("workers", default=1)
@@ -70,7 +70,7 @@ def ordered_map(fn: Callable[..., R], items: Iterable[T], *args) -> Iterator[R]:
         return
     from joblib.externals.loky import get_reusable_executor
 
-    from sim.workers import KEEP_FREED_MEMORY
+    from sim.run.workers import KEEP_FREED_MEMORY
 
     environment = WORKER_ENV | {name: os.environ.get(name, value) for name, value in KEEP_FREED_MEMORY.items()}
     pool = get_reusable_executor(max_workers=workers, env=environment)

@@ -4,7 +4,7 @@ A report makes several passes over each run (one per statistic, :mod:`analysis.d
 The display is one rich bar for the current pass, named by the report's section and
 the run: the pass's parts read out of its parts, rows/s and the pass's ETA, and
 beside it the parts read and the time since the display opened. A row is a player-game row
-(games × players). The rate is :class:`sim.progress.SlidingRate`'s, as the runner's
+(games × players). The rate is :class:`sim.run.progress.SlidingRate`'s, as the runner's
 games/s: over recent seconds up to now, so a burst of fast parts cannot inflate it.
 Disabled, every method does nothing.
 """
@@ -15,7 +15,7 @@ import contextlib
 import time
 from collections.abc import Iterator
 
-from sim.progress import SlidingRate, clock
+from sim.run.progress import SlidingRate, clock
 
 PROGRESS_GAMES = 1_000_000  # reports on this many games or more show the display by default
 

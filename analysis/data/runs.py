@@ -29,7 +29,7 @@ Sums = dict[str, np.ndarray]
 
 @dataclass(frozen=True)
 class Run:
-    """One run directory of :func:`sim.runner.simulate`.
+    """One run directory of :func:`sim.run.runner.simulate`.
 
     Attributes
     ----------
@@ -122,7 +122,7 @@ RunsLike = Run | str | Path | Sequence[Run | str | Path]
 
 
 SAME_GAMES = ("n_games", "n_players", "root_seed", "rule_options", "rules_version")
-"""The manifest keys on which a companion (:mod:`sim.companion`) agrees with its run:
+"""The manifest keys on which a companion (:mod:`sim.run.companion`) agrees with its run:
 the same games, from the same seeds."""
 
 
@@ -132,7 +132,7 @@ def _at_most(games, of) -> bool:
 
 def companion_run(run: Run, key: str, what: str, deck_hash: str, same_bots: bool,
                   first_games: bool = False) -> tuple[Run | None, str]:  # fmt: skip
-    """The run's companion ``key`` (:mod:`sim.companion`), if it has a sound one.
+    """The run's companion ``key`` (:mod:`sim.run.companion`), if it has a sound one.
 
     Parameters
     ----------
@@ -147,7 +147,7 @@ def companion_run(run: Run, key: str, what: str, deck_hash: str, same_bots: bool
         Whether it must have played the run's bots.
     first_games : bool
         Whether it may have played only the run's first games (the skilled
-        companion, :mod:`sim.skilled`): at most the run's ``n_games``, not all of them.
+        companion, :mod:`sim.run.skilled`): at most the run's ``n_games``, not all of them.
 
     Returns
     -------

@@ -163,7 +163,7 @@ def showing(progress: ReadProgress) -> Iterator[ReadProgress]:
 @contextlib.contextmanager
 def on_cluster(client) -> Iterator[None]:
     """Run every :func:`reduce_run` of the body on the workers of ``client`` (a
-    ``dask.distributed.Client``, see :func:`sim.cluster.dask_client`); they must see
+    ``dask.distributed.Client``, see :func:`sim.run.cluster.dask_client`); they must see
     the runs at the same paths."""
     token = _CLIENT.set(client)
     try:
@@ -187,7 +187,7 @@ def reading(runs: Sequence[Run], progress: bool | None = None, scheduler: str | 
         hold at least :data:`analysis.data.progress.PROGRESS_GAMES` games.
     scheduler, dask_local : optional
         The Dask scheduler's address, or a number of local workers
-        (:func:`sim.cluster.dask_client`); neither: this machine reads every part.
+        (:func:`sim.run.cluster.dask_client`); neither: this machine reads every part.
     workers : int, optional
         Local processes that read the parts and fit the ally model side by side
         (1: this process); default :func:`analysis.data.pool.default_workers` of the
@@ -206,7 +206,7 @@ def reading(runs: Sequence[Run], progress: bool | None = None, scheduler: str | 
         display = stack.enter_context(showing(stack.enter_context(ReadProgress(progress).shown())))
         stack.enter_context(local_workers(workers if workers is not None else default_workers(sum(r.games for r in runs))))
         if scheduler is not None or dask_local is not None:
-            from sim.cluster import dask_client
+            from sim.run.cluster import dask_client
 
             stack.enter_context(on_cluster(stack.enter_context(dask_client(scheduler, dask_local))))
         yield display

@@ -132,7 +132,7 @@ class Advice:
         first player's edge (pp); None without.
     skill_check : pandas.DataFrame, optional
         With ``confirm_with``: :func:`analysis.experiments.compare.changes_skill_check`
-        of the hold-out runs and their skilled companions (:mod:`sim.skilled`),
+        of the hold-out runs and their skilled companions (:mod:`sim.run.skilled`),
         each change under the run's bots and under ``confirmed_with``.
     skilled_allies : (int, int), optional
         With ``confirm_with``: the allies with a verdict under ``confirmed_with`` in
@@ -238,7 +238,7 @@ def advise(
     n_games : int
         Games per deck on the search seed (each also played points-blind).
     players, bots, seed
-        As :func:`sim.runner.simulate`; ``seed`` is the search seed.
+        As :func:`sim.run.runner.simulate`; ``seed`` is the search seed.
     threshold_pp, threshold_points : float
         The report's practical thresholds: an ally's effect (pp of win rate), a
         task's gap from par (points).
@@ -266,7 +266,7 @@ def advise(
         A bot specification (``--skill-check``: ``search``, the reference of skilled
         play; ``--confirm-with BOT``): the hold-out's first ``confirm_games`` games of
         the original and the proposal are also played with it in every seat (their
-        skilled companions, :mod:`sim.skilled`: the same deals and dice), and
+        skilled companions, :mod:`sim.run.skilled`: the same deals and dice), and
         :attr:`Advice.skill_check` says which of the proposal's changes depend on
         skill, with what those games can detect.
     confirm_games : int, optional
@@ -325,9 +325,9 @@ def advise(
         :func:`analysis.experiments.until_settled.round_plan` refuses it (one line each).
     """
     from analysis.experiments.advise_restricted import restricted_check, restricted_games
-    from sim.points_blind import play_points_blind, points_blind_deck
-    from sim.runner import DEFAULT_CHUNK, borrowed_games, simulate
-    from sim.skilled import play_skilled
+    from sim.run.points_blind import play_points_blind, points_blind_deck
+    from sim.run.runner import DEFAULT_CHUNK, borrowed_games, simulate
+    from sim.run.skilled import play_skilled
 
     cards, out = Path(cards), Path(out)
     text = cards.read_text(encoding="utf-8")
@@ -357,7 +357,7 @@ def advise(
         """Play (or reuse) the run in ``run_dir`` to ``n`` games and, with ``blind``, its
         points-blind companion, counting their games under ``sample``. The companion
         takes the chunks it shares with another deck's (a deck that differs only in
-        its tasks' points has the same points-blind deck, :func:`sim.points_blind.points_blind_deck`)
+        its tasks' points has the same points-blind deck, :func:`sim.run.points_blind.points_blind_deck`)
         instead of playing them again, and they are not counted."""
         simulate(deck, n, run_dir, players, bots, run_seed, n_jobs, resume=(run_dir / "manifest.json").exists(),
                  progress=False, chunk_size=search_chunk)  # fmt: skip

@@ -3,7 +3,7 @@ is better than another.
 
 Measured on common random numbers. Every deck the search plays, the original and
 each candidate, plays the same ``n_games`` games on the search seed (same deals and
-dice, :mod:`sim.rng`) and their points-blind companion (:mod:`sim.points_blind`),
+dice, :mod:`sim.rng`) and their points-blind companion (:mod:`sim.run.points_blind`),
 so two decks differ by the edit, not by luck. A screened ally's edit is read on its
 run alone (its effect, length and edge: the screen needs no task's gap); its
 companion is played, and its tasks measured, only if the search asks for its deck
@@ -11,7 +11,7 @@ whole (greedy's first step). A whole deck, too, is read on its run first: one th
 breaks the length guard or the first player's edge there is refused by that guard
 whatever its excess (:meth:`Settings.score`), and its companion is not played.
 Two decks that differ only in their tasks' points share one points-blind deck, so
-one's companion takes the other's games (:func:`sim.runner.simulate`'s ``donors``).
+one's companion takes the other's games (:func:`sim.run.runner.simulate`'s ``donors``).
 
 The search, in rounds (at most :data:`ROUNDS`; the third aims at what the first two
 left flagged, often new verdicts, since every edit moves the average ally):

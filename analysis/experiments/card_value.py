@@ -61,7 +61,7 @@ from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.stats.paired import PairedMoments, paired_columns
 from analysis.stats.inference import bh_flags
 from sim.cards import Deck, load_deck, unknown_id
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 
 SEAT0 = Columns(players=("seat", "won", "score", "held"))

@@ -6,7 +6,7 @@ The skilled bot is ``search`` by default, the reference of skilled play
 of a core per game, so the check plays the run's first ``K`` games only (game ``i``
 is the same deal and dice whatever ``K``: common random numbers), ``K`` given as
 games or as minutes of this machine's cores (:func:`sim.bots.speed.games_in`). The
-games are played in chunks of 100 (:mod:`sim.skilled`): Ctrl-C keeps them, the same
+games are played in chunks of 100 (:mod:`sim.run.skilled`): Ctrl-C keeps them, the same
 command continues, and a larger ``K`` later adds games to them.
 
 Until settled (``--until-settled``, :func:`play_until_settled`), ``K`` grows in rounds
@@ -122,7 +122,7 @@ def check_skill(run: str | Path, games: int | None = None, minutes: float | None
     bot : str
         The bot specification of every seat (default ``search``).
     n_jobs, progress, scheduler, dask_local
-        As :func:`sim.runner.simulate`.
+        As :func:`sim.run.runner.simulate`.
     until_settled : bool
         Play each run's check in rounds until every measure's change is settled, or
         at the most games (:func:`play_until_settled`).
@@ -135,12 +135,12 @@ def check_skill(run: str | Path, games: int | None = None, minutes: float | None
     ------
     ValueError
         For minutes with a bot whose speed was not measured.
-    sim.rundir.RunError, sim.runner.RunStopped
-        As :func:`sim.skilled.play_skilled`.
+    sim.rundir.RunError, sim.run.runner.RunStopped
+        As :func:`sim.run.skilled.play_skilled`.
     sim.rundir.lock.LockedError
         When another job (``revachol run`` or ``skill-check``) holds the run.
     """
-    from sim.skilled import play_skilled  # the engine: only to play
+    from sim.run.skilled import play_skilled  # the engine: only to play
 
     dirs = run_dirs(run)
     how = dict(n_jobs=n_jobs, progress=progress, scheduler=scheduler, dask_local=dask_local)
@@ -179,7 +179,7 @@ def play_until_settled(run_dir: Path, most: int, bot: str, **how) -> Stopping:
     bot : str
         The bot specification of every seat.
     **how
-        ``n_jobs``, ``progress``, ``scheduler``, ``dask_local``, as :func:`sim.skilled.play_skilled`.
+        ``n_jobs``, ``progress``, ``scheduler``, ``dask_local``, as :func:`sim.run.skilled.play_skilled`.
 
     Returns
     -------
@@ -189,10 +189,10 @@ def play_until_settled(run_dir: Path, most: int, bot: str, **how) -> Stopping:
 
     Raises
     ------
-    sim.rundir.RunError, sim.runner.RunStopped
-        As :func:`sim.skilled.play_skilled`; the rounds played are kept and recorded.
+    sim.rundir.RunError, sim.run.runner.RunStopped
+        As :func:`sim.run.skilled.play_skilled`; the rounds played are kept and recorded.
     """
-    from sim.skilled import play_skilled  # the engine: only to play
+    from sim.run.skilled import play_skilled  # the engine: only to play
 
     most = min(most, int(read_manifest(run_dir)["n_games"]))
     round_games = min(most, SKILLED_CHUNK * max(1, most // SKILLED_CHUNK // ROUNDS))

@@ -328,7 +328,7 @@ def changes_skill_check(tables: dict[str, pd.DataFrame], skilled: dict[str, pd.D
                         players: int) -> pd.DataFrame:  # fmt: skip
     """Which changes of a comparison depend on skill: each paired difference B − A
     under the run's bots and under ``bot`` in every seat (the decks' skilled
-    companions, :mod:`sim.skilled`), their difference (skilled − run) with the
+    companions, :mod:`sim.run.skilled`), their difference (skilled − run) with the
     report's test and mark (:func:`analysis.skill_check.compare_measures`: a
     conservative z-test, Benjamini–Hochberg across every change, and at least the
     unit's practical threshold).
@@ -437,7 +437,7 @@ def changes_settled_words(stopping: Stopping) -> str:
 
 
 def skilled_tables(a: Run, b: Run) -> tuple[dict[str, pd.DataFrame] | None, str]:
-    """The comparison tables of the two decks' skilled companions (:mod:`sim.skilled`)
+    """The comparison tables of the two decks' skilled companions (:mod:`sim.run.skilled`)
     and their bot, or ``(None, "")`` unless both decks have a sound one with the
     same bot."""
     (skilled_a, _), (skilled_b, _) = skilled_run(a), skilled_run(b)
@@ -522,7 +522,7 @@ def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: 
     """Play the same games under both card files (``out/a``, ``out/b``; existing
     complete runs are reused) and write the comparison (:func:`write_comparison`).
     With ``skill_check`` (a bot specification, e.g. ``search``), also play them with
-    that bot in every seat (each deck's skilled companion, :mod:`sim.skilled`; the
+    that bot in every seat (each deck's skilled companion, :mod:`sim.run.skilled`; the
     first ``skill_games`` games only, when given), so that the page says which changes
     depend on skill (:func:`changes_skill_check`).
 
@@ -542,11 +542,11 @@ def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: 
     ValueError
         As :func:`analysis.experiments.until_settled.round_plan` and
         :func:`analysis.experiments.until_settled.settle_rule`.
-    sim.rundir.RunError, sim.runner.RunStopped
-        As :func:`sim.runner.simulate` and :func:`check_paired`.
+    sim.rundir.RunError, sim.run.runner.RunStopped
+        As :func:`sim.run.runner.simulate` and :func:`check_paired`.
     """
-    from sim.runner import simulate
-    from sim.skilled import play_skilled
+    from sim.run.runner import simulate
+    from sim.run.skilled import play_skilled
 
     out = Path(out)
     dirs = (out / "a", out / "b")

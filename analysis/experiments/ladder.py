@@ -16,7 +16,7 @@ longer pays: the game's skill ceiling for this bot (:func:`analysis.skill.skill_
 
 Both are data: the rungs are any bot specifications and the trace's bot a template
 with ``{budget}`` (:data:`TRACE_BOT`), so a new or renamed budget parameter is a
-change of one string. Every game is played by :func:`sim.runner.simulate` into its
+change of one string. Every game is played by :func:`sim.run.runner.simulate` into its
 own run directory under ``out`` (``ladder/<strong>-vs-<weak>-<n>p``,
 ``trace/budget-<b>-<n>p``: the names differ, as a report of several runs needs); a complete run is reused and an interrupted one resumed.
 """
@@ -30,7 +30,7 @@ from pathlib import Path
 from sim.options import RuleOptions
 from sim.rundir.manifest import RunSpec, read_manifest
 from sim.rundir.schema import MANIFEST
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 RUNGS = ("random", "greedy", "planner", "search")  # weakest first
 TRACE_BOT = "search:iterations={budget}"  # the trace's bot; {budget} is replaced by the budget
@@ -126,7 +126,7 @@ def play(cards: str | Path, matches: Sequence[Match], n_games: int, trace_games:
     complete runs are reused, interrupted ones resumed. The chunks go to ``n_jobs``
     local workers, or to a Dask cluster (``scheduler``, an address such as
     ``tcp://HOST:8786``, or a local one of ``dask_local`` workers), as
-    :func:`sim.runner.simulate`: a trace point at a large budget costs hours of CPU
+    :func:`sim.run.runner.simulate`: a trace point at a large budget costs hours of CPU
     (docs/BOTS.md), and the games are the same wherever they are played.
 
     Returns
@@ -137,7 +137,7 @@ def play(cards: str | Path, matches: Sequence[Match], n_games: int, trace_games:
     Raises
     ------
     sim.rundir.RunError, ValueError
-        As :func:`sim.runner.simulate` (an unknown bot is named before any game).
+        As :func:`sim.run.runner.simulate` (an unknown bot is named before any game).
     """
     for match in matches:
         games = n_games if match.kind == "ladder" else trace_games

@@ -3,9 +3,9 @@ companions and the balance report.
 
 For each player count: the run's games (``n_games``, or in rounds until its verdicts
 are settled, :mod:`analysis.experiments.until_settled`), then the points-blind
-companion (every task paying alike, :mod:`sim.points_blind`) and, when asked or when
-it costs no more than the run with that companion (:func:`sim.skilled.by_default`),
-the skilled companion (:mod:`sim.skilled`); then one report over them all
+companion (every task paying alike, :mod:`sim.run.points_blind`) and, when asked or when
+it costs no more than the run with that companion (:func:`sim.run.skilled.by_default`),
+the skilled companion (:mod:`sim.run.skilled`); then one report over them all
 (:func:`analysis.report.page.build_report`). The command line only parses its options,
 calls :func:`main_job` and prints the result (``cli.py``).
 """
@@ -68,10 +68,10 @@ def main_job(cards: str | Path, n_games: int = DEFAULT_GAMES, players: Sequence[
         The root seed.
     runs, name : path, str
         The folder of the run directories, and the job's directory in it (default
-        :func:`sim.runner.run_name`'s, from the deck, its hash, players, bots, games
+        :func:`sim.run.runner.run_name`'s, from the deck, its hash, players, bots, games
         and seed); several player counts go to ``NAME/2p``, ``NAME/3p`` …
     n_jobs, progress, stall_timeout
-        As :func:`sim.runner.simulate` (``stall_timeout`` None: its default).
+        As :func:`sim.run.runner.simulate` (``stall_timeout`` None: its default).
     threshold_pp : float
         The practical threshold of an ally's effect and the first player's edge, pp.
     points_blind : bool
@@ -100,13 +100,13 @@ def main_job(cards: str | Path, n_games: int = DEFAULT_GAMES, players: Sequence[
         For ``max_games`` with several player counts, or as the functions above.
     sim.cards.DeckError
         For a card file that does not validate.
-    sim.rundir.RunError, sim.runner.RunStopped, sim.rundir.lock.LockedError
-        As :func:`sim.runner.simulate`, and when another job holds the directory.
+    sim.rundir.RunError, sim.run.runner.RunStopped, sim.rundir.lock.LockedError
+        As :func:`sim.run.runner.simulate`, and when another job holds the directory.
     """
     from sim.options import RuleOptions
-    from sim.points_blind import play_points_blind
-    from sim.runner import run_name, simulate
-    from sim.skilled import by_default, play_skilled
+    from sim.run.points_blind import play_points_blind
+    from sim.run.runner import run_name, simulate
+    from sim.run.skilled import by_default, play_skilled
 
     if max_games is not None and len(players) > 1:
         raise ValueError("a run played until settled takes one player count")

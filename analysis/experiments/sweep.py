@@ -55,7 +55,7 @@ from analysis.length import game_length
 from analysis.morale import morale_cards
 from analysis.seats import seat_balance
 from sim.cards import as_written, dump_yaml, load_deck, parse_deck
-from sim.runner import simulate
+from sim.run.runner import simulate
 from sim.rundir.schema import TASK_COMPLETED, TASK_FAILED, TASK_LOST
 
 SECTION_KEY = {"tasks": "task", "allies": "ally", "morale": "card"}

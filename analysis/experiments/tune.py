@@ -42,7 +42,7 @@ from analysis.report.writer import Files, write_files
 from analysis.length import game_length
 from analysis.seats import seat_balance
 from sim.cards import load_deck, parse_deck, unknown_id, with_values
-from sim.runner import simulate
+from sim.run.runner import simulate
 
 
 @dataclass(frozen=True)

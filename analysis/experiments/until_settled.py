@@ -1,7 +1,7 @@
 """A run played in rounds until its verdicts are settled (``revachol run --until-settled``).
 
 The run plays ``round_games`` games at a time (whole chunks of
-:func:`sim.runner.simulate`, its ``n_games`` raised on resume each round: game ``i``
+:func:`sim.run.runner.simulate`, its ``n_games`` raised on resume each round: game ``i``
 is the same game whatever the run's size) and after each round asks
 :mod:`analysis.settled` whether every verdict's confidence sequence is decisive. It
 stops when they all are, or at ``max_games``. The manifest's ``until_settled``
@@ -33,7 +33,7 @@ KEY = "until_settled"
 BOUNDARY = ("two-sided normal mixture (Howard et al. 2021, eq. 14), asymptotic confidence sequence "
             "(Waudby-Smith et al. 2024, Thm 2.2), optimised at max_games / 2")  # fmt: skip
 ROUND_CHUNK = 25_000
-"""Games per chunk of a settled run (:data:`sim.runner.DEFAULT_CHUNK`), or the round's when smaller."""
+"""Games per chunk of a settled run (:data:`sim.run.runner.DEFAULT_CHUNK`), or the round's when smaller."""
 
 
 @dataclass(frozen=True)
@@ -193,7 +193,7 @@ def play_until_settled(deck, out: str | Path, players: int, bots, seed: int, n_j
     Parameters
     ----------
     deck, players, bots, seed, n_jobs, options, cards_file, progress, stall_timeout
-        As :func:`sim.runner.simulate`.
+        As :func:`sim.run.runner.simulate`.
     max_games, round_games : int
         Games at most, and per round (whole chunks, :func:`round_plan`).
     threshold_pp : float
@@ -213,11 +213,11 @@ def play_until_settled(deck, out: str | Path, players: int, bots, seed: int, n_j
     ValueError
         As :func:`round_plan`, for a run in ``out`` recorded with another threshold
         or alpha, or when ``max_games`` is below the games it holds.
-    sim.rundir.RunError, sim.runner.RunStopped
-        As :func:`sim.runner.simulate` (a resumed run with another round size has
+    sim.rundir.RunError, sim.run.runner.RunStopped
+        As :func:`sim.run.runner.simulate` (a resumed run with another round size has
         another chunk size, and is refused there).
     """
-    from sim.runner import simulate  # the engine: only to play
+    from sim.run.runner import simulate  # the engine: only to play
 
     out = Path(out)
     chunk = round_plan(max_games, round_games)

@@ -1064,8 +1064,8 @@ def warnings(runs: list[Run]) -> list[str]:
 
 
 def _companion_text(manifest: dict) -> str:
-    """The manifest's record of the points-blind (sim.points_blind) and skilled
-    (sim.skilled) companions, as text."""
+    """The manifest's record of the points-blind (sim.run.points_blind) and skilled
+    (sim.run.skilled) companions, as text."""
     companions = manifest.get("companions") or {}
     blind, skilled = companions.get(POINTS_BLIND_COMPANION), companions.get(SKILLED_COMPANION)
     text = (f"{blind.get('dir')}/: the same games with every task paying {blind.get('task_points')} points"

@@ -34,8 +34,8 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     from analysis.report import build_report
     from sim.cards import load_deck
-    from sim.points_blind import play_points_blind
-    from sim.runner import run_name, simulate
+    from sim.run.points_blind import play_points_blind
+    from sim.run.runner import run_name, simulate
 
     cards = ROOT / "cards.yaml"
     run = ROOT / "runs" / run_name(cards, load_deck(cards), 100_000, 0, players=4, bots="greedy")  # as revachol run names it

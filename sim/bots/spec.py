@@ -55,7 +55,7 @@ class BotSpec:
     @property
     def settings(self) -> dict[str, float]:
         """Every parameter's value, the defaults filled in: what the label meant when
-        the bot was parsed (a run's manifest records it, :mod:`sim.runner`)."""
+        the bot was parsed (a run's manifest records it, :mod:`sim.run.runner`)."""
         return dict(zip(self.keys, self.params))
 
 

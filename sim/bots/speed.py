@@ -12,7 +12,7 @@ import os
 
 SKILLED_REFERENCE_BOT = "search"
 """The reference of skilled play (docs/BOTS.md, "The reference of skilled play"): the
-skill check's bot by default (:mod:`sim.skilled`)."""
+skill check's bot by default (:mod:`sim.run.skilled`)."""
 
 MAIN_JOB_BOT = "greedy"
 """The main job's bot in every seat (:mod:`analysis.experiments.main_job`): the
@@ -31,7 +31,7 @@ GAMES_PER_SECOND = {  # bot: games/s on one core at (2, 4) players, default deck
     "expert": (13_608, 21_520),
     "search": (2.5, 3.5),  # 0.40 and 0.29 core-s per game: benchmarks/reference/search-{2,4}p-seed52-4000g.csv
 }
-"""Measured engine speed of the built-in bots, for :func:`sim.skilled.by_default`'s estimate of
+"""Measured engine speed of the built-in bots, for :func:`sim.run.skilled.by_default`'s estimate of
 cost; 3 players take the mean of 2 and 4."""
 
 
@@ -46,7 +46,7 @@ def speed(bot: str, players: int) -> float | None:
 
 
 SKILLED_CHUNK = 100
-"""Games per chunk of a skilled companion (:mod:`sim.skilled`): the unit a stopped
+"""Games per chunk of a skilled companion (:mod:`sim.run.skilled`): the unit a stopped
 skill check keeps, and the step of its budget."""
 
 SKILL_CHECK_MINUTES = 3.0

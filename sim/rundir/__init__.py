@@ -6,7 +6,7 @@ the codes its tables hold (:mod:`.schema`), the manifest (:mod:`.manifest`), the
 Parquet parts with their checksums (:mod:`.parts`), the chunks and their soundness
 (:mod:`.chunks`), and the one-writer lock (:mod:`.lock`). This package imports no
 numba and nothing of the engine, so reading a run (``analysis/``, the notebooks,
-``revachol report``) never loads the compiler; :mod:`sim.runner` writes runs through it.
+``revachol report``) never loads the compiler; :mod:`sim.run.runner` writes runs through it.
 """
 
 from sim.rundir.chunks import check_parts, chunk_problems, part_files, part_key

@@ -36,7 +36,7 @@ def part_files(run_dir: str | Path, table: str) -> list[Path]:
         raise RunError(f"unknown table {table!r}; valid: {', '.join(TABLES)}")
     parts = sorted((Path(run_dir) / table).glob("part-*.parquet"))
     if not parts:
-        raise RunError(f"{run_dir}: no {table} parts; is it a run directory of sim.runner?")
+        raise RunError(f"{run_dir}: no {table} parts; is it a run directory of sim.run.runner?")
     return parts
 
 

@@ -63,7 +63,7 @@ class RunSpec:
         except (KeyError, TypeError, ValueError) as exc:
             missing = [key for key in keys if key not in manifest]
             what = f"lacks {', '.join(missing)}" if missing else f"has a field of the wrong type ({str(exc)[:100]})"
-            raise RunError(f"the run manifest {what}; was it written by sim.runner?") from None
+            raise RunError(f"the run manifest {what}; was it written by sim.run.runner?") from None
 
 
 def read_manifest(out_dir: str | Path) -> dict:

@@ -72,7 +72,7 @@ def write_part(frame: pl.DataFrame, final: Path) -> dict:
 def _regular(path: Path) -> bool:
     """Whether ``path`` is a regular file reached without a symbolic link from its
     table's folder (Git's rule for its object store: a link out of it is never
-    followed): a hard link, as a donor's chunk is taken (:mod:`sim.runner`), is one."""
+    followed): a hard link, as a donor's chunk is taken (:mod:`sim.run.runner`), is one."""
     return not path.parent.is_symlink() and stat.S_ISREG(os.lstat(path).st_mode)
 
 

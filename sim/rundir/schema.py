@@ -1,14 +1,14 @@
 """The run directory's layout and the codes its tables hold.
 
-A run directory (written by :func:`sim.runner.simulate`)::
+A run directory (written by :func:`sim.run.runner.simulate`)::
 
     <run>/manifest.json                  what was run, by which code, each part's rows and SHA-256
     <run>/cards.yaml                     a copy of the card file the games were played with
     <run>/games/part-NNNNN.parquet       one row per game
     <run>/players/part-NNNNN.parquet     one row per (game, turn order)
     <run>/cards/part-NNNNN.parquet       one row per game: per-task, per-morale-card, per-ally arrays
-    <run>/points_blind/                  the points-blind companion, a run directory itself (sim.points_blind)
-    <run>/skilled/                       the skilled companion, a run directory itself (sim.skilled)
+    <run>/points_blind/                  the points-blind companion, a run directory itself (sim.run.points_blind)
+    <run>/skilled/                       the skilled companion, a run directory itself (sim.run.skilled)
 
 Part ``NNNNN`` holds chunk ``NNNNN``: games ``NNNNN * chunk_size`` onwards. The
 columns of each table are those of :meth:`sim.record.Record.tables`.
@@ -29,11 +29,11 @@ MANIFEST = "manifest.json"
 DECK_COPY = "cards.yaml"
 
 POINTS_BLIND_COMPANION = "points_blind"
-"""The points-blind companion's directory inside its run (:mod:`sim.points_blind`), and
+"""The points-blind companion's directory inside its run (:mod:`sim.run.points_blind`), and
 its key in the manifest's ``companions``."""
 
 SKILLED_COMPANION = "skilled"
-"""The skilled companion's directory inside its run (:mod:`sim.skilled`), and its key
+"""The skilled companion's directory inside its run (:mod:`sim.run.skilled`), and its key
 in the manifest's ``companions``."""
 
 SORT_KEYS = {"games": ("game",), "players": ("game", "turn_order"), "cards": ("game",)}

@@ -19,7 +19,7 @@ refused at once. Every OS or worker failure during a run is a :class:`RunError` 
 saying how to continue.
 
 The main process plays no game: chunks run in supervised worker processes
-(:mod:`sim.supervisor`), local ones (one at ``n_jobs=1`` too) or a Dask cluster's.
+(:mod:`sim.run.supervisor`), local ones (one at ``n_jobs=1`` too) or a Dask cluster's.
 SIGINT or SIGTERM, or no finished game for ``stall_timeout`` seconds (a bot that never
 returns), stops the workers (kills the local ones; cancels this run's Dask futures and
 closes a local cluster), keeps every finished chunk and raises :class:`RunStopped`.
@@ -39,14 +39,14 @@ from pathlib import Path
 
 from sim import __version__
 from sim.cards import Deck, dump_yaml, read_deck, remember
-from sim.cluster import dask_client
+from sim.run.cluster import dask_client
 from sim.deck_arrays import DeckArrays, compile_deck
 from sim.bots.policy import POLICY_PARAMS
 from sim.bots.spec import BotSpec, compile_estimate, parse_bot
 from sim.play import check_players, run_games
 from sim.options import RuleOptions
 from sim.os_errors import explain
-from sim.progress import RunProgress
+from sim.run.progress import RunProgress
 from sim.record import Record
 from sim.rundir import (DECK_COPY, MANIFEST, TABLES, RunError, RunSpec, chunk_problems, part_key, part_path,
                         read_manifest, recorded_parts, write_json)
@@ -55,8 +55,8 @@ from sim.rundir.lock import LockedError, locked
 from sim.rundir.parts import part_problem, sha256, temporary_name, write_part
 from sim.rules import RULES_VERSION
 from sim.state import MAX_PLAYERS, new_state
-from sim.supervisor import DEFAULT_STALL_SECONDS, Stalled, Stopped, beat, supervised
-from sim.workers import await_workers, executor, exit_with_parent, kill_workers, start_workers, worker_environment
+from sim.run.supervisor import DEFAULT_STALL_SECONDS, Stalled, Stopped, beat, supervised
+from sim.run.workers import await_workers, executor, exit_with_parent, kill_workers, start_workers, worker_environment
 
 DEFAULT_CHUNK = 25_000
 WORKERS_TIMEOUT = 60  # seconds a Dask run waits for its cluster's first worker
@@ -87,7 +87,7 @@ def run_chunk(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSp
     ``{part key: {"rows", "sha256"}}``).
 
     Runs in a worker process, which dies with the main process ``parent_pid``
-    (:func:`sim.workers.exit_with_parent`). The games are played in pieces into one
+    (:func:`sim.run.workers.exit_with_parent`). The games are played in pieces into one
     record (:data:`PIECES_PER_STALL`), the heartbeat touched after each, so that the
     main process sees the chunk progress well within ``stall_timeout``; every game
     depends on the seed and its index only, so the pieces change no table. Each part is
@@ -206,7 +206,7 @@ def _prepare(out_dir: Path, spec: RunSpec, bots: list[BotSpec], deck_text: str, 
             )
         manifest["timings"] = old.get("timings", {})
         manifest["parts"] = recorded_parts(old)
-        for kept in ("companions", "until_settled"):  # the same games: its companions (sim.points_blind) still
+        for kept in ("companions", "until_settled"):  # the same games: its companions (sim.run.points_blind) still
             if kept in old:  # hold, and a run played until settled keeps its rule (analysis.experiments.until_settled)
                 manifest[kept] = old[kept]
     elif any(path.name not in LOCK_FILES for path in out_dir.iterdir()):
@@ -214,7 +214,7 @@ def _prepare(out_dir: Path, spec: RunSpec, bots: list[BotSpec], deck_text: str, 
     for table in TABLES:
         (out_dir / table).mkdir(exist_ok=True)
     for stale in [*out_dir.glob("*.tmp"), *out_dir.glob("*/*.tmp")]:
-        if stale.is_dir():  # the heartbeats of a run killed at once (sim.supervisor)
+        if stale.is_dir():  # the heartbeats of a run killed at once (sim.run.supervisor)
             shutil.rmtree(stale)
         else:
             stale.unlink()
@@ -275,11 +275,11 @@ def simulate(
         Continue the run in ``out_dir``, reusing its complete chunks.
     progress : bool, optional
         Show the compilation status, then a bar of games with games/s and ETA
-        (:mod:`sim.progress`); False: nothing; default: the bar when stderr is a
+        (:mod:`sim.run.progress`); False: nothing; default: the bar when stderr is a
         terminal, else the same as a line at least every 15 s (a log).
     scheduler, dask_local : optional
         Run on the Dask cluster at this address, or on a new LocalCluster of this
-        many workers (:func:`sim.cluster.dask_client`), supervised as local workers
+        many workers (:func:`sim.run.cluster.dask_client`), supervised as local workers
         are; ``n_jobs`` is then unused.
     cards_file : path, optional
         Where an in-memory ``cards`` deck was read from, for the manifest and the
@@ -288,7 +288,7 @@ def simulate(
         What the progress bar counts (e.g. ``points-blind games``).
     stall_timeout : float
         Seconds without a finished game after which the run stops, naming the bot
-        that most likely never returns (s; the watchdog of :mod:`sim.supervisor`).
+        that most likely never returns (s; the watchdog of :mod:`sim.run.supervisor`).
     donors : sequence of paths
         Run directories whose sound chunks this run may take instead of playing
         them: a chunk is taken when a donor's manifest records the same run but for
@@ -524,7 +524,7 @@ def borrowed_games(out_dir: str | Path) -> int:
 def _chunks_played(out_dir: Path, arrays: DeckArrays, spec: RunSpec, bots: list[BotSpec], todo: list[int],
                    how: dict) -> Iterator[tuple[str, Iterator]]:  # fmt: skip
     """(backend, results of :func:`run_chunk` as they finish) for the chunks ``todo``,
-    played by the run's supervised workers (:mod:`sim.supervisor`, :func:`_workers`)."""
+    played by the run's supervised workers (:mod:`sim.run.supervisor`, :func:`_workers`)."""
     with _workers(how) as (backend, pool, end), supervised(pool, end, out_dir, how["stall_timeout"]) as supervisor:
         for chunk in todo:
             supervisor.submit(run_chunk, out_dir, arrays, spec, bots, chunk, os.getpid(), how["stall_timeout"])
@@ -537,7 +537,7 @@ def _workers(how: dict) -> Iterator[tuple[str, Executor, Callable[[], None]]]:
     """(backend, executor, what stops its work) of a run: the local loky workers, killed;
     or a Dask client's executor, whose futures of this run are cancelled, on the
     cluster at ``how["scheduler"]`` or on a LocalCluster of ``how["dask_local"]``
-    workers, closed after the block (:func:`sim.cluster.dask_client`).
+    workers, closed after the block (:func:`sim.run.cluster.dask_client`).
 
     Raises
     ------

@@ -18,7 +18,7 @@ still getting ready.
 * :func:`skip_last_collection`: workers and the command line exit without a last
   garbage collection.
 * :func:`ignore_sigint`: a worker ignores SIGINT, as a Dask worker does
-  (:mod:`sim.cluster`): Ctrl-C goes to the run's whole process group, the main process
+  (:mod:`sim.run.cluster`): Ctrl-C goes to the run's whole process group, the main process
   stops the run and kills its workers, and a worker busy compiling printed the
   ``KeyboardInterrupt`` of a numba callback under the stop's one line (issue 32; seen
   once in 14 stops with both cores busy).
@@ -138,7 +138,7 @@ def start_workers(n_jobs: int, imports: str) -> None:
     (:func:`exit_with_parent`), has it exit without a last garbage collection
     (:func:`skip_last_collection`: the main process waited 0.29 s for its workers to
     exit, now 0.04 s) and imports the module ``imports`` (the caller's,
-    :mod:`sim.runner`: everything a chunk needs, about 0.6 s of a worker's start).
+    :mod:`sim.run.runner`: everything a chunk needs, about 0.6 s of a worker's start).
     The tasks compile nothing, so the main process still compiles the engine
     alone (an empty numba cache). Does nothing for ``n_jobs=0`` (the run refuses it)
     and when workers are starting already. A process that exits without

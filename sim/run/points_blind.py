@@ -19,7 +19,7 @@ Layout::
 
 The companion plays as many games as the run, so it costs what the run costs
 (the engine is compiled once for both: only the deck's numbers differ). It is played
-by :func:`sim.companion.play_companion`.
+by :func:`sim.run.companion.play_companion`.
 :mod:`analysis.task_calibration` reads it as the tasks' difficulty. This module
 imports the engine only when it plays, so the analysis can read a companion without
 loading the compiler.
@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sim.cards import Deck, load_deck
-from sim.companion import complete_spec, play_companion
+from sim.run.companion import complete_spec, play_companion
 from sim.rundir import DECK_COPY, POINTS_BLIND_COMPANION
 
 
@@ -69,16 +69,16 @@ def play_points_blind(run_dir: str | Path, n_jobs: int = -1, progress: bool | No
     Parameters
     ----------
     run_dir : path
-        A run directory of :func:`sim.runner.simulate` whose manifest says ``complete``.
+        A run directory of :func:`sim.run.runner.simulate` whose manifest says ``complete``.
     n_jobs, progress, scheduler, dask_local
-        As :func:`sim.runner.simulate`; the progress bar is labelled
+        As :func:`sim.run.runner.simulate`; the progress bar is labelled
         "points-blind games".
     donors : sequence of paths
         Other runs' points-blind companions (``<other run>/points_blind``) whose
         chunks it takes instead of playing them where they played the same games:
         two decks that differ only in their tasks' points have one points-blind deck
         (:func:`points_blind_deck`), so on the same seed their companions are the
-        same games (:func:`sim.runner.simulate`'s ``donors``).
+        same games (:func:`sim.run.runner.simulate`'s ``donors``).
 
     Returns
     -------
@@ -89,7 +89,7 @@ def play_points_blind(run_dir: str | Path, n_jobs: int = -1, progress: bool | No
     ------
     sim.rundir.RunError
         When ``run_dir`` is not a complete run, or is being written by another
-        process; and as :func:`sim.runner.simulate` for the companion.
+        process; and as :func:`sim.run.runner.simulate` for the companion.
     """
     run_dir = Path(run_dir)
     spec = complete_spec(run_dir, "points-blind companion")

@@ -72,6 +72,6 @@ def dask_client(scheduler: str | None, dask_local: int | None) -> Iterator[objec
 
 
 def dask_setup(worker) -> None:
-    """Dask's preload hook (``preload=["sim.cluster"]``), run in each worker process of
+    """Dask's preload hook (``preload=["sim.run.cluster"]``), run in each worker process of
     a local cluster as it starts: the process ignores SIGINT."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)

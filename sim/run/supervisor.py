@@ -2,7 +2,7 @@
 when it stalls.
 
 The main process of a run plays no game: it submits every chunk to the run's workers,
-loky's (:func:`sim.workers.executor`, one worker at ``n_jobs=1`` too) or a Dask
+loky's (:func:`sim.run.workers.executor`, one worker at ``n_jobs=1`` too) or a Dask
 cluster's (``Client.get_executor``), and waits for them, so it always sees a signal. A
 worker inside a compiled batch never returns to Python (a user bot whose loop never
 ends, say), so it cannot see one: the main process ends it.
@@ -10,10 +10,10 @@ ends, say), so it cannot see one: the main process ends it.
 * SIGINT (Ctrl-C) or SIGTERM while chunks are played raises :class:`Stopped` in the
   main process.
 * The watchdog: a worker touches its heartbeat file whenever it finishes a piece of
-  its chunk (:func:`beat`, :func:`sim.runner.run_chunk`); when no heartbeat changed and
+  its chunk (:func:`beat`, :func:`sim.run.runner.run_chunk`); when no heartbeat changed and
   no chunk came for ``stall_timeout`` seconds, :class:`Stalled` is raised.
 * Whatever ends the block early (these two, an OS error, a worker's error), the
-  caller's ``end`` stops the run's workers (:func:`sim.workers.kill_workers`, or a
+  caller's ``end`` stops the run's workers (:func:`sim.run.workers.kill_workers`, or a
   Dask run's cancel) before the exception goes on; the chunks that finished are the
   caller's to keep.
 """
@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from pathlib import Path
 
-from sim.workers import worker_environment
+from sim.run.workers import worker_environment
 
 DEFAULT_STALL_SECONDS = 60.0
 POLL_SECONDS = 0.5  # how often the main process looks at the heartbeats
@@ -140,10 +140,10 @@ def supervised(pool: Executor, end: Callable[[], None], heartbeats_in: Path,
     Parameters
     ----------
     pool : concurrent.futures.Executor
-        The run's workers: :func:`sim.workers.executor`, or a Dask client's
+        The run's workers: :func:`sim.run.workers.executor`, or a Dask client's
         ``get_executor()``.
     end : callable
-        Stops what the workers still play: :func:`sim.workers.kill_workers`, or the
+        Stops what the workers still play: :func:`sim.run.workers.kill_workers`, or the
         Dask executor's ``shutdown(wait=False)``, which cancels this run's futures.
     heartbeats_in : path
         The run directory, which every worker sees: the heartbeat files go to a

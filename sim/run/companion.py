@@ -9,8 +9,8 @@ of its own inside the run, and is recorded in the run's manifest under
     <run>/<key>/            a normal run directory (:mod:`sim.rundir`)
     <run>/manifest.json     {"companions": {<key>: {"dir": <key>, ...}}}
 
-Two companions exist: the points-blind one (:mod:`sim.points_blind`, every task paying
-alike) and the skilled one (:mod:`sim.skilled`, a stronger bot in every seat). This
+Two companions exist: the points-blind one (:mod:`sim.run.points_blind`, every task paying
+alike) and the skilled one (:mod:`sim.run.skilled`, a stronger bot in every seat). This
 module imports the engine only when it plays, so the analysis can read a companion
 without loading the compiler.
 """
@@ -50,7 +50,7 @@ def play_companion(run_dir: Path, spec: RunSpec, key: str, deck: Deck, bots: lis
     Parameters
     ----------
     run_dir : Path
-        A complete run directory of :func:`sim.runner.simulate`.
+        A complete run directory of :func:`sim.run.runner.simulate`.
     spec : RunSpec
         Its :func:`complete_spec`.
     key : str
@@ -63,7 +63,7 @@ def play_companion(run_dir: Path, spec: RunSpec, key: str, deck: Deck, bots: lis
     label : str
         The progress bar's label, e.g. "points-blind games".
     n_jobs, progress, scheduler, dask_local, donors
-        As :func:`sim.runner.simulate` (``donors``: runs of the same companion deck
+        As :func:`sim.run.runner.simulate` (``donors``: runs of the same companion deck
         whose chunks it may take instead of playing them).
     n_games, chunk_size : int, optional
         The run's first ``n_games`` games only (default all), in chunks of
@@ -78,10 +78,10 @@ def play_companion(run_dir: Path, spec: RunSpec, key: str, deck: Deck, bots: lis
     ------
     sim.rundir.RunError
         When the run is being written by another process; and as
-        :func:`sim.runner.simulate` for the companion.
+        :func:`sim.run.runner.simulate` for the companion.
     """
     from sim.options import RuleOptions  # the engine: only to play
-    from sim.runner import simulate
+    from sim.run.runner import simulate
 
     out = run_dir / key
     simulate(deck, n_games or spec.n_games, out, spec.n_players, bots, spec.seed, n_jobs, RuleOptions(**spec.options),

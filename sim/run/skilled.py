@@ -3,13 +3,13 @@
 Every verdict of the report is about the bots that played the run, by default
 ``greedy``. The skilled companion replays the run's first ``K`` games (game ``i`` is
 the same deal and dice whatever the number of games: common random numbers,
-:mod:`sim.rng`, :mod:`sim.companion`) on the same deck with :data:`SKILLED_BOT`
+:mod:`sim.rng`, :mod:`sim.run.companion`) on the same deck with :data:`SKILLED_BOT`
 (``search``, the reference of skilled play) in every seat, so that the report can say
 which verdicts hold when the players play well (:mod:`analysis.skill_check`).
 
 It is played in chunks of :data:`SKILLED_CHUNK` games: Ctrl-C keeps the finished
 chunks, the same command continues, and a later, larger ``K`` adds games to the
-ones played (``n_games`` may grow on resume, :mod:`sim.runner`).
+ones played (``n_games`` may grow on resume, :mod:`sim.run.runner`).
 
 Layout::
 
@@ -29,7 +29,7 @@ import shutil
 from pathlib import Path
 
 from sim.cards import load_deck
-from sim.companion import complete_spec, play_companion
+from sim.run.companion import complete_spec, play_companion
 from sim.bots.speed import SKILLED_CHUNK, SKILLED_REFERENCE_BOT, speed
 from sim.rundir import DECK_COPY, MANIFEST, SKILLED_COMPANION, RunError, read_manifest
 
@@ -51,7 +51,7 @@ def by_default(bots: list[str], players: int, points_blind: bool, skilled: str =
     players : int
         2 to 4 (R2.1).
     points_blind : bool
-        Whether the run also plays its points-blind companion (:mod:`sim.points_blind`).
+        Whether the run also plays its points-blind companion (:mod:`sim.run.points_blind`).
     skilled : str
         The skilled companion's bot specification.
     """
@@ -83,13 +83,13 @@ def play_skilled(run_dir: str | Path, n_jobs: int = -1, progress: bool | None = 
     games (default all of them), and record it in the run's manifest (module docstring).
 
     ``run_dir`` must be complete; ``n_jobs``, ``progress``, ``scheduler`` and
-    ``dask_local`` are :func:`sim.runner.simulate`'s; ``bot`` is the bot specification
+    ``dask_local`` are :func:`sim.run.runner.simulate`'s; ``bot`` is the bot specification
     of every seat (default :data:`SKILLED_BOT`). ``games`` above the run's games is
     cut to them; below the games a companion of the same bot already played, it
     leaves them as they are (a companion's games never shrink). A companion of another
     bot is replaced. Returns the companion's directory, ``<run>/skilled``, complete.
-    Raises :class:`sim.rundir.RunError` as :func:`sim.companion.complete_spec` and
-    :func:`sim.companion.play_companion` do.
+    Raises :class:`sim.rundir.RunError` as :func:`sim.run.companion.complete_spec` and
+    :func:`sim.run.companion.play_companion` do.
     """
     run_dir = Path(run_dir)
     spec = complete_spec(run_dir, "skilled companion")
