@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
 
 from analysis.thresholds import DEFAULT_BORDERLINE_PP, DEFAULT_THRESHOLD_PP
-from sim.bots.speed import SKILLED_REFERENCE_BOT
+from sim.bots.speed import MAIN_JOB_BOT, SKILLED_REFERENCE_BOT
 from sim.console import output_width, stdout_console
 from sim.os_errors import explain
+from sim.bots.rungs import RUNG_NAMES
+from sim.run import DEFAULT_CHUNK
 from sim.run.workers import skip_last_collection, start_workers
 
 skip_last_collection()
@@ -93,7 +96,15 @@ def _capped_jobs(value: int | None) -> int | None:
     return value
 
 
-JOBS = typer.Option(-1, callback=_capped_jobs, help="Worker processes; -1 uses every core; more than the machine's cores are capped to them.")
+# The options every command shares, declared once (typer's Annotated aliases); each command gives the default.
+Cards = Annotated[Path, typer.Option(help="The card file.")]
+Players = Annotated[int, typer.Option(min=2, max=4, help="Number of players, 2 to 4 (R2.1).")]
+Bots = Annotated[list[str], typer.Option("--bot", help=f"Bot for every seat, or repeat once per seat: NAME[:key=value,...], e.g. greedy:w_points=2 or greedy:never=harry_du_bois. {BOTS}")]
+Seed = Annotated[int, typer.Option(help="Root seed: the same seed and inputs give the same games; every deck, value or candidate a command sets side by side plays the same games (common random numbers).")]
+Jobs = Annotated[int, typer.Option(callback=_capped_jobs, help="Worker processes; -1 uses every core; more than the machine's cores are capped to them.")]
+Quiet = Annotated[bool, typer.Option(help="No progress: no bar on a terminal, no lines in a log.")]
+Out = Annotated[Path | None, typer.Option(help="Where to write; default a folder under runs/ named by the command and its inputs.")]
+DEFAULT_BOTS = [MAIN_JOB_BOT]  # the default bot of every command (sim.bots.speed)
 BORDERLINE = typer.Option(DEFAULT_BORDERLINE_PP, min=0.0, metavar="PP", help="With --until-settled: a verdict (in compare, a change; in advise, the quantity an edit aims at) whose confidence sequence lies wholly within this many percentage points of its threshold is settled at the threshold (in other units than pp, the same fraction of the threshold); an effect exactly on the threshold is never settled otherwise. 0 turns it off.")
 DEBUG = typer.Option(False, help="Run the engine's debug assertions (slower); every bot's choice is checked anyway.")
 COMPANIONS = ("Companions, one rule in every command. The points-blind games (the same games with every task paying "
@@ -112,7 +123,6 @@ def main(
     debug: bool = typer.Option(False, "--debug", help="Show the full traceback of a failing command (an operating-system error, a bot file that does not compile: numba's whole message) above its one line."),
 ) -> None:
     """Balance toolkit for Echoes of Revachol."""
-    from sim.bots.rungs import RUNG_NAMES
     from sim.switches import SwitchError, read
 
     global _DEBUG
@@ -151,6 +161,11 @@ def _stopped(exc, resume: bool) -> None:
     _fail(f"{exc.kept}; continue with: {shlex.join(command)}", code=128 + signal.Signals[exc.signal] if exc.signal else 1)
 
 
+def _seats(bot: list[str]) -> str | list[str]:
+    """``--bot`` as the library takes it: one bot for every seat, or one per seat."""
+    return bot[0] if len(bot) == 1 else bot
+
+
 def _load(path: Path):
     from sim.cards import DeckError, load_deck
 
@@ -177,14 +192,14 @@ def validate(
 
 @app.command(epilog=COMPANIONS)
 def run(
-    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    cards: Cards = DEFAULT_CARDS,
     games: int = typer.Option(100_000, "--games", "-n", min=1, help="Number of games to play."),
     players: str = typer.Option("4", help="Number of players, 2 to 4 (R2.1); several, e.g. 2,3,4, play each count on the same seeds and report them side by side."),
-    bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat (NAME[:key=value,...], see simulate --help). {BOTS}"),
-    seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
+    bot: Bots = DEFAULT_BOTS,
+    seed: Seed = 0,
     runs: Path = typer.Option(Path("runs"), help="Folder that holds the run directories."),
     name: str | None = typer.Option(None, help="Name of the run directory; default: from the card file, its hash, players, bots, games and seed."),
-    jobs: int = JOBS,
+    jobs: Jobs = -1,
     quiet: bool = typer.Option(False, help="No progress bar and no findings: print only the report's path."),
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
     points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
@@ -210,7 +225,7 @@ def run(
     if max_games is not None and not until_settled:
         _fail("--max-games is for --until-settled runs; a fixed run takes --games")
     try:
-        job = main_job(cards, games, counts, bot[0] if len(bot) == 1 else bot, seed, runs, name, jobs,
+        job = main_job(cards, games, counts, _seats(bot), seed, runs, name, jobs,
                        progress=None if not quiet else False, threshold_pp=threshold, points_blind=points_blind,
                        skill_check=skill_check, max_games=max_games, borderline_pp=borderline,
                        round_games=round_games, debug=debug, stall_timeout=stall_timeout, deck=_load(cards))  # fmt: skip
@@ -246,7 +261,7 @@ def skill_check_command(
     minutes: float | None = typer.Option(None, min=0.01, help="The budget in minutes of this machine's cores, from the bot's measured speed (default 3; with --until-settled, the most, default 30)."),
     bot: str = typer.Option(SKILLED_REFERENCE_BOT, help="The bot of every seat: by default the reference of skilled play, or another bot's specification (the check then speaks of that bot's play)."),
     until_settled: bool = typer.Option(False, "--until-settled", help="Play in rounds of a tenth of the budget and stop when every measure's change is settled: its anytime-valid 95% interval lies wholly beyond its threshold (depends on skill) or wholly within it (holds); or at the budget. The same command, or a larger budget, continues."),
-    jobs: int = JOBS,
+    jobs: Jobs = -1,
     quiet: bool = typer.Option(False, help="No progress bar and no table: print the check's sentence and the report's path."),
     scheduler: str | None = typer.Option(None, help="Play on an existing Dask cluster, e.g. tcp://HOST:8786."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and play on it."),
@@ -283,7 +298,7 @@ def skill_check_command(
 def bench(
     games: int = typer.Option(100_000, "--games", "-n", min=1, help="Games per line."),
     bot: str = typer.Option("random", help="Bot in every seat."),
-    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    cards: Cards = DEFAULT_CARDS,
     cold: bool = typer.Option(False, "--cold", help="Instead, time a first run in a fresh process with an empty numba cache, phase by phase (seconds): what a fresh install waits before its first game."),
     report: bool = typer.Option(False, "--report", help="Instead, time `revachol report` (wall time, peak RSS, rows/s) on runs of --report-games games (default 1,000,000 and 10,000,000), each report in a process of its own."),
     report_games: list[int] = typer.Option([1_000_000, 10_000_000], min=1, help="With --report: the run sizes, repeat for several."),
@@ -320,15 +335,15 @@ def bench(
 def simulate(
     games: int = typer.Option(100_000, "--games", "-n", min=1, help="Number of games to play."),
     out: Path = typer.Option(..., "--out", "-o", help="Run directory to write (new or empty; with --resume, the run to continue)."),
-    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
-    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat: NAME[:key=value,...], e.g. greedy:w_points=2 or greedy:never=harry_du_bois. {BOTS}"),
+    cards: Cards = DEFAULT_CARDS,
+    players: Players = 4,
+    bot: Bots = DEFAULT_BOTS,
     shuffle_seats: bool = typer.Option(False, help="Give the bots to the seats in a random order in each game (the first player is random anyway, R2.2)."),
-    seed: int = typer.Option(0, help="Root seed: the same seed, cards and bots give the same games."),
-    jobs: int = JOBS,
-    chunk_size: int = typer.Option(25_000, min=1, help="Games per chunk (one Parquet part each, and the unit of --resume)."),
+    seed: Seed = 0,
+    jobs: Jobs = -1,
+    chunk_size: int = typer.Option(DEFAULT_CHUNK, min=1, help="Games per chunk (one Parquet part each, and the unit of --resume)."),
     resume: bool = typer.Option(False, help="Continue an interrupted run in --out, reusing its finished chunks."),
-    quiet: bool = typer.Option(False, help="No progress bar."),
+    quiet: Quiet = False,
     scheduler: str | None = typer.Option(None, help="Run on an existing Dask cluster, e.g. tcp://HOST:8786."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and run on it."),
     double_any_symbol: bool = DOUBLE_ANY_SYMBOL,
@@ -347,7 +362,7 @@ def simulate(
     from sim.run.runner import simulate as run
 
     deck = _load(cards)
-    bots = bot[0] if len(bot) == 1 else bot
+    bots = _seats(bot)
     try:
         options = RuleOptions(
             double_any_symbol=double_any_symbol, one_special_crown_per_squad=one_special_crown_per_squad,
@@ -441,12 +456,12 @@ def compare(
     a: Path = typer.Argument(..., metavar="A", help="The reference card file (A)."),
     b: Path = typer.Argument(..., metavar="B", help="The changed card file (B); a card is paired with A's card of the same id."),
     games: int = typer.Option(20_000, "--games", "-n", min=2, help="Games played under each card file."),
-    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat (NAME[:key=value,...], see simulate --help). {BOTS}"),
-    seed: int = typer.Option(0, help="Root seed shared by both decks: the same deals and dice (common random numbers)."),
-    out: Path | None = typer.Option(None, help="Where to write; default runs/compare-A-vs-B-..."),
-    jobs: int = JOBS,
-    quiet: bool = typer.Option(False, help="No progress bar."),
+    players: Players = 4,
+    bot: Bots = DEFAULT_BOTS,
+    seed: Seed = 0,
+    out: Out = None,
+    jobs: Jobs = -1,
+    quiet: Quiet = False,
     skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play both decks' first games with search, the reference of skilled play, in every seat (as many as 3 minutes of this machine's cores play, shared by the two decks) and say which changes depend on skill. Default: on only when it costs no more than the comparison, which search never does beside greedy or planner."),
     until_settled: bool = typer.Option(False, "--until-settled", help="Play both decks in rounds of --round-games games on the same seeds and stop when every change B − A is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within its practical threshold (2 pp for a rate, 5 turns, 0.5 morale-loss events); or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the comparison."),
     max_games: int | None = typer.Option(None, min=1, help="With --until-settled: the most games per deck."),
@@ -466,7 +481,7 @@ def compare(
     if max_games is not None and not until_settled:
         _fail("--max-games is for --until-settled comparisons; a fixed one takes --games")
     deck_a, deck_b = _load(a), _load(b)
-    bots = bot[0] if len(bot) == 1 else bot
+    bots = _seats(bot)
     target = out or Path("runs") / run_name(a, deck_a, None if until_settled else games, seed, players=players,
                                             kind="compare-settled" if until_settled else "compare", versus=(b, deck_b))  # fmt: skip
     skilled = by_default(bot, players, points_blind=False) if skill_check is None else skill_check
@@ -505,16 +520,16 @@ def _print_changes(moved, title: str, top: int = 10) -> None:
 
 @app.command("card-value")
 def card_value(
-    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    cards: Cards = DEFAULT_CARDS,
     ally: list[str] = typer.Option([], help="Ally id to value (repeat for several); default: every ally."),
     against: str | None = typer.Option(None, help="Id of the reference ally the value is measured against; default: the plain ally (no ability) nearest the average ally on --cards (and --reference-deck)."),
     reference_deck: Path | None = typer.Option(None, help="Another card file whose baseline joins --cards' in choosing the default reference: the plain ally nearest the average in both. Value a card file with its proposal here, and the proposal with the card file, so that both are valued against one ally."),
     games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per ally (and for the baseline and the reference)."),
-    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["greedy"], help="The bot of seat 0, the one restricted; give it twice, e.g. --bot search --bot planner, for a different bot in every other seat (card strength for a skilled player among weaker ones)."),
-    seed: int = typer.Option(0, help="Root seed shared by every run (common random numbers)."),
+    players: Players = 4,
+    bot: list[str] = typer.Option(DEFAULT_BOTS, help="The bot of seat 0, the one restricted; give it twice, e.g. --bot search --bot planner, for a different bot in every other seat (card strength for a skilled player among weaker ones)."),
+    seed: Seed = 0,
     out: Path | None = typer.Option(None, help="Where to write the runs and card_value.csv; default runs/card-value-..."),
-    jobs: int = JOBS,
+    jobs: Jobs = -1,
 ) -> None:
     """Causal card value by restricted play (Jaffe et al. 2012): for each ally, seat 0's bot may not play it, on the same deals as a run where it may not play a plain reference ally; the value is seat 0's win rate without the reference minus without the ally (positive: worth more than a plain ally), in pp with paired 95% CIs, exact McNemar tests and Benjamini–Hochberg flags, beside the value against no restriction, the value per game in which seat 0 held the ally, and the report's correlational IWD. Writes card_value.csv and prints the table."""
     from analysis.experiments.card_value import card_values, write_card_values
@@ -553,13 +568,13 @@ def sweep(
     field: str = typer.Option(..., help="Its field to vary, e.g. points, requires, symbols, save."),
     value: list[str] = typer.Option(..., help="A value, written as in cards.yaml (repeat): --value 1 --value 2, --value '[red, blue]'."),
     metric: list[str] = typer.Option([], help="Metric to plot (repeat); default: the card kind's, plus turns. See analysis/experiments/sweep.py."),
-    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    cards: Cards = DEFAULT_CARDS,
     games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per value."),
-    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat."),
-    seed: int = typer.Option(0, help="Root seed shared by every value (common random numbers)."),
-    out: Path | None = typer.Option(None, help="Where to write; default runs/sweep-CARD-FIELD-..."),
-    jobs: int = JOBS,
+    players: Players = 4,
+    bot: Bots = DEFAULT_BOTS,
+    seed: Seed = 0,
+    out: Out = None,
+    jobs: Jobs = -1,
 ) -> None:
     """Vary one field of one card over a list of values, play the same games for each, and show how the chosen metrics respond: each point with its n and 95% CI, and the paired difference between neighbouring values with its 95% CI (common random numbers). Writes sweep.csv, sweep_differences.csv and sweep.png."""
     import yaml
@@ -577,7 +592,7 @@ def sweep(
     except yaml.YAMLError as exc:
         _fail(f"--value: not a value as written in cards.yaml ({str(exc).splitlines()[0]}); e.g. 3 or '[red, blue]'")
     target = out or Path("runs") / run_name(None, deck, games, seed, players=players, kind=f"sweep-{card}-{field}")
-    bots = bot[0] if len(bot) == 1 else bot
+    bots = _seats(bot)
     try:
         table, differences = run_sweep(cards, card, field, values, games, target, metric or None, players, bots, seed,
                                        jobs)  # fmt: skip
@@ -600,14 +615,14 @@ def sweep(
 def tune(
     field: list[str] = typer.Option(..., help="An integer field to search, CARD.FIELD=LO..HI (repeat), e.g. find_your_badge.points=1..6."),
     target: list[str] = typer.Option(..., help="A target (repeat): turns=LO..HI, advantage_p1=X, completion:TASK=LO..HI."),
-    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    cards: Cards = DEFAULT_CARDS,
     games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per candidate deck."),
     evaluations: int = typer.Option(40, min=1, help="Roughly how many candidate decks to play."),
-    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["greedy"], help="Bot for every seat, or repeat once per seat."),
-    seed: int = typer.Option(0, help="Root seed shared by every candidate (common random numbers)."),
-    out: Path | None = typer.Option(None, help="Where to write; default runs/tune-..."),
-    jobs: int = JOBS,
+    players: Players = 4,
+    bot: Bots = DEFAULT_BOTS,
+    seed: Seed = 0,
+    out: Out = None,
+    jobs: Jobs = -1,
 ) -> None:
     """Search card fields towards your targets (SciPy's differential evolution over integer fields; each candidate plays the same games on the search seed). Prints the proposal as a diff of the card file and writes proposal.yaml; then plays the original and the proposal again on a fresh hold-out seed and reports that comparison (compare.html, and the targets' values reached), since the in-sample figures of the winner flatter it."""
     from analysis.report.terminal import print_table
@@ -619,7 +634,7 @@ def tune(
 
     deck = _load(cards)
     target_dir = out or Path("runs") / run_name(cards, deck, games, seed, players=players, kind="tune")
-    bots = bot[0] if len(bot) == 1 else bot
+    bots = _seats(bot)
     try:
         fields, targets = [FieldRange.parse(f) for f in field], [Target.parse(t) for t in target]
         result = run_tune(cards, fields, targets, games, target_dir, players, bots, seed, evaluations, jobs)
@@ -641,12 +656,12 @@ def tune(
 def advise(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file; the proposal edits a copy of its text, comments kept."),
     games: int = typer.Option(50_000, "--games", "-n", min=100, help="Games per candidate deck on the search seed (and as many with every task paying alike); fewer make the search chase noise (docs/EXPERIMENTS.md)."),
-    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    bot: list[str] = typer.Option(["greedy"], help=f"Bot for every seat, or repeat once per seat. {BOTS}"),
+    players: Players = 4,
+    bot: Bots = DEFAULT_BOTS,
     seed: int = typer.Option(0, help="The search seed: every candidate plays the same games (common random numbers); the result is measured on a hold-out seed the search never uses."),
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (as in the report)."),
-    out: Path | None = typer.Option(None, help="Where to write; default runs/advise-..."),
-    jobs: int = JOBS,
+    out: Out = None,
+    jobs: Jobs = -1,
     lock: list[str] = typer.Option([], help="A field never to edit, CARD.FIELD (repeat), e.g. evrart_claire.symbols; a card's own locked: list counts too."),
     only_estimated: bool = typer.Option(False, help="Edit only the fields a card lists under estimated: (never a printed value)."),
     target_turns: str | None = typer.Option(None, help="Mean turns per game to keep within, LO..HI (e.g. 50..60), instead of within 5% of the original's; the same as --target turns=LO..HI."),
@@ -685,7 +700,7 @@ def advise(
     from analysis.experiments.compare import changes
     from analysis.report.words import (NO_SIDE_EFFECT, change_sentence, change_skill_text, side_effects_lead,
                                        skilled_allies_text)
-    from sim.bots.speed import SKILLED_REFERENCE_BOT
+    from sim.bots.speed import MAIN_JOB_BOT, SKILLED_REFERENCE_BOT
     from sim.cards import DeckError
     from sim.rundir import RunError
     from sim.run.runner import run_name
@@ -713,7 +728,7 @@ def advise(
     confirm = confirm_with or (SKILLED_REFERENCE_BOT if asked else None)
     if confirm_games is not None and confirm is None:
         _fail("--confirm-games is for --skill-check (or --confirm-with BOT)")
-    bots = bot[0] if len(bot) == 1 else bot
+    bots = _seats(bot)
     target = out or Path("runs") / run_name(cards, deck, games, seed, players=players,
                                             kind="advise-settled" if until_settled else "advise")  # fmt: skip
     began = time.monotonic()
@@ -771,17 +786,17 @@ def advise(
 
 @app.command()
 def skill(
-    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
-    rung: list[str] = typer.Option(["random", "greedy", "planner", "search"], help="The ladder's bots, weakest first (repeat); each plays one seat against the one below it in every other seat."),
+    cards: Cards = DEFAULT_CARDS,
+    rung: list[str] = typer.Option(list(RUNG_NAMES), help="The ladder's bots, weakest first (repeat); each plays one seat against the one below it in every other seat."),
     players: str = typer.Option("2,3,4", help="Player counts to climb the ladder at, e.g. 2,3,4 (R2.1)."),
     games: int = typer.Option(2_000, "--games", "-n", min=1, help="Games per rung and player count."),
     trace_budget: list[int] = typer.Option([16, 32, 64, 128, 256], help="Skill trace: budgets of the stronger seat (repeat; even), each against half of it. --trace-budget 0 plays no trace."),
     trace_bot: str = typer.Option("search:iterations={budget}", help="Skill trace: the bot, with {budget} where its budget goes."),
     trace_games: int = typer.Option(2_000, min=1, help="Skill trace: games per budget (2 players, as Ludii's skill trace); at 2,000 a gain over 50% of about 2.2 pp is significant (Wilson 95%)."),
-    seed: int = typer.Option(0, help="Root seed shared by every run."),
+    seed: Seed = 0,
     out: Path | None = typer.Option(None, help="Where to write the runs and the report; default runs/skill-..."),
-    jobs: int = JOBS,
-    quiet: bool = typer.Option(False, help="No progress bar."),
+    jobs: Jobs = -1,
+    quiet: Quiet = False,
     scheduler: str | None = typer.Option(None, help="Play the matches on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see OUT at the same path): a trace point at a large budget costs hours of CPU."),
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and play the matches on it."),
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest gain over fair, in percentage points, that counts as beating the rung below (and as a budget that pays)."),
@@ -828,7 +843,7 @@ def train_expert(
     players: str = typer.Option("2,3,4", help="The player counts whose weights are trained, e.g. 2 or 2,3,4; the others keep the shipped weights."),
     generations: int = typer.Option(40, min=1, help="CMA-ES generations per player count."),
     games: int = typer.Option(10_000, min=100, help="Games per candidate: one expert seat against planner in every other seat, seats shuffled."),
-    seed: int = typer.Option(0, help="Root seed: the same seed and options give the same weights."),
+    seed: Seed = 0,
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file the weights are trained on."),
     out: Path | None = typer.Option(None, help="The weights file to write (default: the package's own, sim/bots/expert_weights.json)."),
 ) -> None:
@@ -857,8 +872,8 @@ def train_expert(
 @app.command()
 def replay(
     seed: int = typer.Option(..., help="The run's root seed: the same seed and game number give the same game."),
-    players: int = typer.Option(4, min=2, max=4, help="Number of players, 2 to 4 (R2.1)."),
-    cards: Path = typer.Option(DEFAULT_CARDS, help="The card file."),
+    players: Players = 4,
+    cards: Cards = DEFAULT_CARDS,
     game: int = typer.Option(0, min=0, help="Which game of the run to show (games are numbered from 0)."),
     bot: str = typer.Option("random", help=f"The bot in every seat. {BOTS}"),
     double_any_symbol: bool = DOUBLE_ANY_SYMBOL,

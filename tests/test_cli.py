@@ -319,8 +319,10 @@ def test_every_command_that_plays_or_reads_a_companion_states_the_one_rule_for_t
     group = typer.main.get_command(app)
     shown = {name for name, command in group.commands.items() if command.epilog == COMPANIONS}
     assert shown == {"run", "compare", "advise", "report", "skill-check"}
-    text = " ".join(revachol("advise", "--help").stdout.split())
-    assert "Companions, one rule in every command." in text and "--no-skill-check" in text
+    assert "Companions, one rule in every command." in " ".join(revachol("advise", "--help").stdout.split())
+    for name in ("run", "compare", "advise"):  # unasked, the rule decides (None), and --no-skill-check overrides it
+        (check,) = [p for p in group.commands[name].params if p.name == "skill_check"]
+        assert check.default is None and check.secondary_opts == ["--no-skill-check"], name
 
 
 def test_every_commands_usage_names_its_arguments_by_their_written_metavar():

@@ -27,12 +27,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.bots.rungs import RUNG_NAMES
 from sim.options import RuleOptions
 from sim.rundir.manifest import RunSpec, read_manifest
 from sim.rundir.schema import MANIFEST
 from sim.run.runner import simulate
 
-RUNGS = ("random", "greedy", "planner", "search")  # weakest first
+RUNGS = RUNG_NAMES  # weakest first: each rung of the compile ladder is named by its bot (sim.bots.rungs)
 TRACE_BOT = "search:iterations={budget}"  # the trace's bot; {budget} is replaced by the budget
 TRACE_BUDGETS = (16, 32, 64, 128, 256)  # the stronger seat's budgets; each plays against half of it
 TRACE_PLAYERS = 2  # Ludii's skill trace is a two-player measure

@@ -33,7 +33,7 @@ KEY = "until_settled"
 BOUNDARY = ("two-sided normal mixture (Howard et al. 2021, eq. 14), asymptotic confidence sequence "
             "(Waudby-Smith et al. 2024, Thm 2.2), optimised at max_games / 2")  # fmt: skip
 ROUND_CHUNK = 25_000
-"""Games per chunk of a settled run (:data:`sim.run.runner.DEFAULT_CHUNK`), or the round's when smaller."""
+"""Games per chunk of a settled run (:data:`sim.run.DEFAULT_CHUNK`), or the round's when smaller."""
 
 
 @dataclass(frozen=True)

@@ -7,3 +7,8 @@ one thing changed, as the ``points_blind`` and ``skilled`` companions do; ``benc
 measures the engine's speed. Nothing here changes the games: the rules and the bots
 are the core's.
 """
+
+DEFAULT_CHUNK = 25_000
+"""Games per chunk of a run: one Parquet part each, and the unit of ``--resume``
+(:func:`sim.run.runner.simulate`). Here, importing nothing, so that the command line
+names it without importing the engine."""

@@ -46,6 +46,7 @@ from sim.bots.spec import BotSpec, compile_estimate, parse_bot
 from sim.play import check_players, run_games
 from sim.options import RuleOptions
 from sim.os_errors import explain
+from sim.run import DEFAULT_CHUNK
 from sim.run.progress import RunProgress
 from sim.record import Record
 from sim.rundir import (DECK_COPY, MANIFEST, TABLES, RunError, RunSpec, chunk_problems, part_key, part_path,
@@ -58,7 +59,6 @@ from sim.state import MAX_PLAYERS, new_state
 from sim.run.supervisor import DEFAULT_STALL_SECONDS, Stalled, Stopped, beat, supervised
 from sim.run.workers import await_workers, executor, exit_with_parent, kill_workers, start_workers, worker_environment
 
-DEFAULT_CHUNK = 25_000
 WORKERS_TIMEOUT = 60  # seconds a Dask run waits for its cluster's first worker
 
 
