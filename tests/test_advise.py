@@ -3,6 +3,7 @@ identical allies gets no proposal (placebo), locked and printed fields are never
 edited, and every candidate and proposal validates (RULES R1.2-R1.4)."""
 
 import difflib
+from html import escape
 import os
 from dataclasses import replace
 import subprocess
@@ -21,9 +22,10 @@ from analysis.experiments.advise_edits import (
 )  # fmt: skip
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
-    diff_html, dominated, edit_sentences, edits_table, flagged_table, headline, nearest_fix, quantity_text,
+    dominated, edit_sentences, edits_table, flagged_table, headline, nearest_fix, quantity_text,
     short_list_lead, short_list_table, shown, summary_table, tried_sentence, verdict_counts, write_advice,
 )  # fmt: skip
+from analysis.report.render_page import diff_html
 from analysis.report.terminal import print_table
 from analysis.experiments import advise_search
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
@@ -659,7 +661,7 @@ def test_two_planted_crowns_each_edit_alone_fixes_its_ally_and_the_short_list_ho
     assert "On the front" in short_list_lead(advice, short) and short["dominated_by"].eq("").all()  # 1 and 2 trade off
     html, _ = write_advice(advice, tmp_path / "out")
     page = html.read_text()
-    assert "Shorter proposals" in page and "Each edit's own effect" in page
+    assert "Shorter proposals" in page and escape("Each edit's own effect") in page
     assert pd.read_csv(tmp_path / "out" / "edits.csv")["alone"].notna().all()
 
 

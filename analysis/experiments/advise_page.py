@@ -1,5 +1,6 @@
 """The advisor's findings, first: sentences, tables, a forest plot, ``advice.html`` and
-``advice.csv`` (:mod:`.advise`).
+``advice.csv`` (:mod:`.advise`). The page is built as data (:func:`advice_page`,
+:mod:`analysis.report.document`) and drawn by :mod:`analysis.report.render_page`.
 
 Every figure here is from the hold-out games (the original and the proposal played
 on a seed the search never used, ``holdout_games`` each). An ally's quantity is its
@@ -19,7 +20,6 @@ on the page, never ``nan``.
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 
 import numpy as np
@@ -32,27 +32,16 @@ from analysis.experiments.advise_measures import Measures
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
 from analysis.experiments.compare import changes
 from analysis.experiments.compare_verdicts import outcome
+from analysis.report import document as doc
+from analysis.report.html import estimate, figure_png, signed
+from analysis.report.render_page import page_html
 from analysis.report.writer import Files, write_files
 from sim.cards import as_written
-from analysis.report.html import estimate, figure_png, image_html, page, signed, table_html
 from analysis.report.words import (NO_SIDE_EFFECT, SKILL_CHECK_TITLE, change_sentence, change_skill_text, free_text,
                                    side_effects_lead, skilled_allies_text, verdict_change_sentence)
 from sim.cards import Ability
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
-STYLE = """
-body { max-width: 1320px; }
-.wide { overflow-x: auto; max-width: 100%; }
-.wide table.table td { overflow-wrap: break-word; }
-.wide.estimates table.table td { white-space: nowrap; }
-.wide.sentences table.table td:last-child { white-space: normal; text-align: left; min-width: 18em; }
-.wide.sentences table.table th:last-child { text-align: left; }
-pre.diff { white-space: pre-wrap; overflow-wrap: anywhere; background: #f8f8f8; padding: 0.6em; }
-pre.diff .add { color: #1a7f37; background: #e6ffec; }
-pre.diff .del { color: #cf222e; background: #ffebe9; }
-pre.diff .hunk { color: #6e7781; }
-pre.diff .file { font-weight: bold; }
-"""  # wide tables scroll inside their own box, never the page; the diff keeps its +/- markers
 
 
 def _card_rows(m: Measures, kind: str) -> pd.DataFrame:
@@ -460,50 +449,28 @@ def _verdicts(counts: dict[str, int]) -> str:
             f"{counts['fixed']} fixed, {counts['left']} left, {counts['created']} created by the proposal")
 
 
-def diff_html(diff: str) -> str:
-    """The unified diff as a ``<pre class="diff">``, each line escaped in a span: added
-    lines ``add`` (green), removed ``del`` (red), ``@@`` hunks ``hunk``, file names
-    ``file``; the ``+``/``-`` markers are kept, so it reads without colour too."""
-    if not diff:
-        return '<pre class="diff">no change</pre>'
-    kinds = (("+++", "file"), ("---", "file"), ("@@", "hunk"), ("+", "add"), ("-", "del"))
-    lines = []
-    for line in diff.splitlines():
-        kind = next((k for start, k in kinds if line.startswith(start)), "")
-        lines.append(f'<span class="{kind}">{escape(line)}</span>' if kind else escape(line))
-    return '<pre class="diff">' + "\n".join(lines) + "</pre>"
-
-
-def _wide(table: str, *kinds: str) -> str:
-    """A table that may be wider than the page, in a box that scrolls sideways itself;
-    ``kinds``: ``estimates`` (cells on one line), ``sentences`` (the last column,
-    ``tried``, holds sentences: wrapped, left-aligned)."""
-    return f'<div class="{" ".join(("wide", *kinds))}">{table}</div>'
-
-
 QUANTITY_NOTE = ("An ally's quantity is its effect against the average ally (pp), a task's its gap from par (points); "
                  "each with its 95% CI, n in games.")  # fmt: skip
 
 
-def _side_effects_html(side: pd.DataFrame) -> list[str]:
+def _side_effects_blocks(side: pd.DataFrame) -> list[doc.Block]:
     """The page's list of every significant change on the hold-out (compare's paired
     machinery: :func:`analysis.experiments.compare.changes`), largest effect first."""
     if side.empty:
-        return ["<h2>Every side effect on the hold-out</h2>", f"<p class=\"answer\">{escape(NO_SIDE_EFFECT)}</p>"]
-    return ["<h2>Every side effect on the hold-out</h2>",
-            f"<p class=\"answer\">{escape(side_effects_lead(len(side)))}</p>",
-            "<ol>" + "".join(f"<li>{escape(change_sentence(row))}</li>" for _, row in side.iterrows()) + "</ol>"]
+        return [doc.Heading("Every side effect on the hold-out"), doc.answer(NO_SIDE_EFFECT)]
+    return [doc.Heading("Every side effect on the hold-out"), doc.answer(side_effects_lead(len(side))),
+            doc.Lines(tuple(change_sentence(row) for _, row in side.iterrows()), ordered=True)]  # fmt: skip
 
 
-def _skill_check_html(advice: Advice) -> list[str]:
+def _skill_check_blocks(advice: Advice) -> list[doc.Block]:
     """The page's section on the proposal under ``--skill-check`` (empty without it)."""
     if advice.skill_check is None:
         return []
     allies = skilled_allies_text(advice.confirmed_with, *advice.skilled_allies, advice.skill_check["skilled_n"].max())
-    return [f"<h2>{escape(SKILL_CHECK_TITLE)}</h2>",
-            f"<p class=\"answer\">{escape(allies)} "
-            f"{escape(change_skill_text(advice.skill_check, advice.confirmed_with))}</p>",
-            _wide(table_html(advice.skill_check, hide=("p_value", "skilled_bot", "n", "skilled_n")), "estimates")]  # fmt: skip
+    return [doc.Heading(SKILL_CHECK_TITLE),
+            doc.answer(f"{allies} {change_skill_text(advice.skill_check, advice.confirmed_with)}"),
+            doc.Table(advice.skill_check, hide=("p_value", "skilled_bot", "n", "skilled_n"),
+                      wide=(doc.ESTIMATES,))]  # fmt: skip
 
 
 def restricted_sentence(table: pd.DataFrame) -> str:
@@ -523,19 +490,21 @@ def restricted_sentence(table: pd.DataFrame) -> str:
     return f"{lead}; {len(failing)} do not: {named}."
 
 
-def _restricted_html(advice: Advice) -> list[str]:
+def _restricted_blocks(advice: Advice) -> list[doc.Block]:
     """The page's section on the edited allies valued by restricted play
     (``--restricted-play``; empty without it)."""
     if advice.restricted is None:
         return []
-    return ["<h2>Restricted play</h2>", f"<p class=\"answer\">{escape(restricted_sentence(advice.restricted))}</p>",
-            _wide(table_html(advice.restricted, hide=("reference", "n")), "estimates")]  # fmt: skip
+    return [doc.Heading("Restricted play"), doc.answer(restricted_sentence(advice.restricted)),
+            doc.Table(advice.restricted, hide=("reference", "n"), wide=(doc.ESTIMATES,))]  # fmt: skip
 
 
-def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
-    """Write ``advice.html``, ``advice.csv`` (flagged quantities, then the summary
-    rows) and ``search.csv`` (the search's decks, in-sample) to ``out``; returns the
-    paths of the page and of ``advice.csv``."""
+def advice_page(advice: Advice, command: str = "") -> tuple[doc.Page, dict[str, pd.DataFrame]]:
+    """The advisor's page, data only (:mod:`analysis.report.document`), and its tables by
+    file name: ``advice.csv`` (flagged quantities, then the summary rows),
+    ``search.csv`` (the search's decks, in-sample), ``side_effects.csv``,
+    ``edits.csv``, ``short_list.csv`` and, with ``--restricted-play``,
+    ``restricted.csv``. ``command``, when given, is named at the top of the provenance."""
     flagged, summary, side = flagged_table(advice), summary_table(advice), changes(advice.differences)
     resisting = resist_sentences(advice)
     flagged["tried"] = ""  # an empty cell for a card no longer flagged (never "nan")
@@ -546,46 +515,61 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
                       ignore_index=True)  # fmt: skip
     sentences = edit_sentences(advice) or ["No edit is proposed: no flagged quantity could be moved towards its "
                                            "threshold by the edits allowed."]  # fmt: skip
-    provenance = (f"Proposal: <code>{escape(str(advice.proposal))}</code>. Every figure below, unless labelled "
-                  f"in-sample, is from {advice.holdout_games:,} fresh games per deck on the hold-out seed "
-                  f"{advice.holdout_seed}, which the search never used (and as many with every task paying alike).")
-    if command:
-        provenance = f"Command: <code>{escape(command)}</code>. " + provenance
-    lead = f"<p>{escape(edits_lead(advice))}</p>" if advice.changes else ""
+    provenance = (*(("Command: ", doc.Code(command), ". ") if command else ()), "Proposal: ",
+                  doc.Code(str(advice.proposal)),
+                  f". Every figure below, unless labelled in-sample, is from {advice.holdout_games:,} fresh games per "
+                  f"deck on the hold-out seed {advice.holdout_seed}, which the search never used (and as many with "
+                  "every task paying alike).")  # fmt: skip
     edits, short = edits_table(advice), short_list_table(advice)
     is_count = summary["unit"].isin(["allies", "tasks"])  # whole numbers, shown as such
     counts = summary[is_count]
-    body = ["<h1>What should I change?</h1>",
-            f"<p class=\"answer\">{escape(headline(advice, summary, verdict_counts(flagged)))}</p>",
-            "<h2>Shorter proposals</h2>", f"<p class=\"answer\">{escape(short_list_lead(advice, short))}</p>",
-            _wide(table_html(short), "estimates"),
-            f"<h2>The edits</h2>{lead}<ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>",
-            *([f"<h2>Each edit's own effect</h2><p class=\"note\">{escape(own_effects_lead(advice))}</p>",
-               _wide(table_html(shown(edits), hide=("quantity",) + (() if any(advice.alone_sequences) else ("alone_n",))),
-                     "estimates")] if advice.alone else []),  # the lead names each kind's quantity (QUANTITY_NOTE)
-            *(["<h2>The cards that resist</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in resisting) + "</ul>"]
-              if resisting else []),
-            *_restricted_html(advice),
-            f"<p class=\"note\">{provenance}</p>",
-            f"<p class=\"note\">{escape(edge_note(advice))}</p>",
-            "<h2>Every flagged quantity, before and after</h2>",
-            f"<p class=\"note\">{QUANTITY_NOTE}</p>",
-            _wide(table_html(shown(flagged), hide=("quantity",)), "estimates", "sentences"),
-            image_html(figure_png(plot_forest(flagged)), "forest plot"),
-            "<h2>Counts and side effects</h2>", table_html(counts[["what", "before", "after", "n"]].astype(
-                {"before": np.int64, "after": np.int64})), _wide(table_html(shown(summary[~is_count])), "estimates"),
-            *_side_effects_html(side),
-            *_skill_check_html(advice),
-            "<h2>The proposal's diff</h2>", diff_html(advice.diff),
-            f"<h2>The search (in-sample: seed {advice.seed}, {advice.n_games:,} games per deck)</h2>",
-            f"<p class=\"note\">{advice.games['candidates']} decks played, {advice.games['search']:,} games on the "
-            f"search seed, {advice.games['edge']:,} in the edge checks, {advice.games['holdout']:,} on the "
-            f"hold-out seed for the original and the proposal, {advice.games.get('own', 0):,} for the edits alone and "
-            f"{advice.games.get('short list', 0):,} for the shorter proposals (points-blind companions included). "
-            f"These figures chose the proposal and flatter it.</p>", _wide(table_html(advice.search))]  # fmt: skip
+    estimates = (doc.ESTIMATES,)
+    blocks = [doc.Heading("What should I change?", 1), doc.answer(headline(advice, summary, verdict_counts(flagged))),
+              doc.Heading("Shorter proposals"), doc.answer(short_list_lead(advice, short)),
+              doc.Table(short, wide=estimates),
+              doc.Heading("The edits"), *([doc.plain(edits_lead(advice))] if advice.changes else []),
+              doc.Lines(tuple(sentences)),
+              # the own effects' lead names each kind's quantity (QUANTITY_NOTE): its column is hidden
+              *([doc.Heading("Each edit's own effect"), doc.note(own_effects_lead(advice)),
+                 doc.Table(shown(edits), hide=("quantity",) + (() if any(advice.alone_sequences) else ("alone_n",)),
+                           wide=estimates)] if advice.alone else []),
+              *([doc.Heading("The cards that resist"), doc.Lines(tuple(resisting))] if resisting else []),
+              *_restricted_blocks(advice),
+              doc.note(*provenance),
+              doc.note(edge_note(advice)),
+              doc.Heading("Every flagged quantity, before and after"),
+              doc.note(QUANTITY_NOTE),
+              doc.Table(shown(flagged), hide=("quantity",), wide=(doc.ESTIMATES, doc.SENTENCES)),
+              doc.Figure(figure_png(plot_forest(flagged)), "forest plot"),
+              doc.Heading("Counts and side effects"),
+              doc.Table(counts[["what", "before", "after", "n"]].astype({"before": np.int64, "after": np.int64})),
+              doc.Table(shown(summary[~is_count]), wide=estimates),
+              *_side_effects_blocks(side),
+              *_skill_check_blocks(advice),
+              doc.Heading("The proposal's diff"), doc.Diff(advice.diff),
+              doc.Heading(f"The search (in-sample: seed {advice.seed}, {advice.n_games:,} games per deck)"),
+              doc.note(f"{advice.games['candidates']} decks played, {advice.games['search']:,} games on the search "
+                       f"seed, {advice.games['edge']:,} in the edge checks, {advice.games['holdout']:,} on the "
+                       f"hold-out seed for the original and the proposal, {advice.games.get('own', 0):,} for the edits "
+                       f"alone and {advice.games.get('short list', 0):,} for the shorter proposals (points-blind "
+                       "companions included). These figures chose the proposal and flatter it."),
+              doc.Table(advice.search, wide=())]  # fmt: skip
     restricted = {} if advice.restricted is None else {"restricted.csv": advice.restricted}
-    written = write_files(Files({"search.csv": advice.search, "advice.csv": table, "side_effects.csv": side,
-                                 "edits.csv": edits, "short_list.csv": short, **restricted}, texts={
-        "advice.html": page("What should I change? Card edits, confirmed on fresh games", "\n".join(body),
-                            f"<style>{STYLE}</style>")}), out)  # fmt: skip
+    csv = {"search.csv": advice.search, "advice.csv": table, "side_effects.csv": side, "edits.csv": edits,
+           "short_list.csv": short, **restricted}  # fmt: skip
+    return doc.Page("What should I change? Card edits, confirmed on fresh games", tuple(blocks)), csv
+
+
+def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
+    """Write ``advice.html`` (:func:`advice_page`, drawn by
+    :func:`analysis.report.render_page.page_html`) and its CSV files to ``out``;
+    returns the paths of the page and of ``advice.csv``.
+
+    Raises
+    ------
+    OSError
+        As :func:`analysis.report.writer.write_files`.
+    """
+    document, csv = advice_page(advice, command)
+    written = write_files(Files(csv, texts={"advice.html": page_html(document)}), out)
     return written["advice.html"], written["advice.csv"]

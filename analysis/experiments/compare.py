@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from html import escape
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +42,9 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from analysis.stats.clustered import GameMoments, ratio_columns, ratio_difference_columns
-from analysis.report.html import figure_png, image_html, page, table_html, text_table_html
+from analysis.report import document as doc
+from analysis.report.html import figure_png
+from analysis.report.render_page import page_html
 from analysis.report.words import (SKILL_CHECK_TITLE, change_sentence, change_skill_text, one_deck_only_sentence,
                                    verdict_change_lines, verdicts_lead)
 from analysis.experiments.compare_verdicts import task_verdict_changes, verdict_changes
@@ -446,20 +447,23 @@ def skilled_tables(a: Run, b: Run) -> tuple[dict[str, pd.DataFrame] | None, str]
     return comparison_tables(skilled_a.path, skilled_b.path), skilled_a.bot_names[0]
 
 
-def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note: str = "") -> Comparison:
-    """Write ``compare.html`` and the tables as CSV under ``tables/``.
+def comparison_page(a_dir: str | Path, b_dir: str | Path, note: str = "") -> tuple[doc.Page, dict[str, pd.DataFrame]]:
+    """The page of a comparison, data only (:mod:`analysis.report.document`), and its
+    tables by the path of their CSV (``tables/compare_<name>.csv``: every family's,
+    ``changes``, ``verdicts``, ``task_verdicts`` and, when both decks have a skilled
+    companion, ``skill_check``).
 
     The page names both card files, then says for each edited ally, and each whose
     verdict changed, its verdict before and after in the report's measure
     (:mod:`analysis.experiments.compare_verdicts`), shows the card diff, lists every significant
     change largest effect first, draws them as a forest plot, then every family's
-    table. ``note`` (HTML-escaped) is shown under the title, e.g. how the runs were
+    table. ``note`` (plain text) is shown under the title, e.g. how the runs were
     chosen.
 
-    Returns
-    -------
-    Comparison
-        The page's path and the significant changes (:func:`changes`).
+    Raises
+    ------
+    sim.rundir.RunError
+        As :func:`comparison_tables`.
     """
     a, b = Run.open(a_dir), Run.open(b_dir)
     tables = comparison_tables(a_dir, b_dir)
@@ -472,46 +476,67 @@ def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note
     csv = {f"tables/compare_{name}.csv": table for name, table in
            [*tables.items(), ("changes", moved), ("verdicts", verdicts), ("task_verdicts", task_verdicts),
             *([("skill_check", check)] if check is not None else [])]}  # fmt: skip
-    files = [escape(str(run.manifest.get("cards_file", run.path))) for run in (a, b)]
+    files = [str(run.manifest.get("cards_file", run.path)) for run in (a, b)]
     gain = pairing_gain(tables["games"])
-    body = [
-        f"<h1>What changed from {files[0]} (A) to {files[1]} (B)</h1>",
-        f'<p class="note">{escape(note)}</p>' if note else "",
-        "<h2>Did the edit work?</h2>",
-        f'<p class="answer">{escape(verdicts_lead(verdicts, task_verdicts))}</p>',
-        "<ol>" + "".join(f"<li>{escape(line)}</li>" for line in verdict_change_lines(verdicts, task_verdicts)) + "</ol>"
-        if len(verdicts) + len(task_verdicts) else "",
-        "<h2>The change</h2>",
-        text_table_html(diff.rename(columns={"old": "old (A)", "new": "new (B)"})) if len(diff) else
-        "<p>The two card files hold the same values.</p>",
-        f'<p class="note">{escape(unpaired)}</p>' if unpaired else "",
-        "<h2>What moved</h2>",
+    blocks = [
+        doc.Heading(f"What changed from {files[0]} (A) to {files[1]} (B)", 1),
+        *([doc.note(note)] if note else []),
+        doc.Heading("Did the edit work?"),
+        doc.answer(verdicts_lead(verdicts, task_verdicts)),
+        *([doc.Lines(tuple(verdict_change_lines(verdicts, task_verdicts)), ordered=True)]
+          if len(verdicts) + len(task_verdicts) else []),
+        doc.Heading("The change"),
+        doc.Table(diff.rename(columns={"old": "old (A)", "new": "new (B)"})) if len(diff) else
+        doc.plain("The two card files hold the same values."),
+        *([doc.note(unpaired)] if unpaired else []),
+        doc.Heading("What moved"),
     ]  # fmt: skip
     if len(moved):
-        body += [f'<p class="answer">{len(moved)} measures moved significantly (Benjamini–Hochberg at 5% within each '
-                 "family), largest standardised effect first:</p>",
-                 "<ol>" + "".join(f"<li>{escape(change_sentence(row))}</li>" for _, row in moved.iterrows()) + "</ol>",
-                 image_html(figure_png(plot_forest(moved)), "forest plot of the significant changes")]  # fmt: skip
+        blocks += [doc.answer(f"{len(moved)} measures moved significantly (Benjamini–Hochberg at 5% within each "
+                              "family), largest standardised effect first:"),
+                   doc.Lines(tuple(change_sentence(row) for _, row in moved.iterrows()), ordered=True),
+                   doc.Figure(figure_png(plot_forest(moved)), "forest plot of the significant changes")]  # fmt: skip
     else:
-        body.append('<p class="answer">Nothing moved significantly (Benjamini–Hochberg at 5% within each family).</p>')
-    body.append(
-        f'<p class="note">Both decks played the same {int(tables["games"]["n"].max()):,} games (same seeds, bots and '
+        blocks.append(doc.answer("Nothing moved significantly (Benjamini–Hochberg at 5% within each family)."))
+    blocks.append(doc.note(
+        f"Both decks played the same {int(tables['games']['n'].max()):,} games (same seeds, bots and "
         f"rules; common random numbers). Differences are B − A with paired 95% CIs, rates in percentage points; "
         f"0/1 outcomes are tested with the exact McNemar test, counts with the paired t-test, holders' win rates "
         f"with game-clustered intervals."
         + (f" On the game metrics pairing makes the interval {gain:.1f}× narrower than two independent runs of this "
-           f"size would." if np.isfinite(gain) else "") + "</p>"
-    )
+           f"size would." if np.isfinite(gain) else "")))  # fmt: skip
     if check is not None:
-        body += [f"<h2>{escape(SKILL_CHECK_TITLE)}</h2>",
-                 f'<p class="answer">{escape(change_skill_text(check, bot))}</p>',
-                 table_html(check, hide=("p_value", "skilled_bot", "n", "skilled_n"))]  # fmt: skip
+        blocks += [doc.Heading(SKILL_CHECK_TITLE), doc.answer(change_skill_text(check, bot)),
+                   doc.Table(check, hide=("p_value", "skilled_bot", "n", "skilled_n"))]  # fmt: skip
     for name, (title, _) in FAMILIES.items():
         table = tables[name].sort_values("p_value") if name in ("tasks", "allies") else tables[name]
-        body += [f"<h2>{escape(title)}</h2>",
-                 table_html(table, hide=("independent_half_width", "paired_half_width", "effect_size"))]  # fmt: skip
-    written = write_files(Files(csv, texts={PAGE: page("Design comparison", "\n".join(body))}), out)
-    return Comparison(written[PAGE], moved, check, verdicts=verdicts, task_verdicts=task_verdicts)
+        blocks += [doc.Heading(title), doc.Table(table, hide=("independent_half_width", "paired_half_width",
+                                                              "effect_size"))]  # fmt: skip
+    return doc.Page("Design comparison", tuple(blocks)), csv
+
+
+def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note: str = "") -> Comparison:
+    """Write ``compare.html`` (:func:`comparison_page`, drawn by
+    :func:`analysis.report.render_page.page_html`) and the tables as CSV under
+    ``tables/``. ``note`` (plain text) is shown under the title.
+
+    Returns
+    -------
+    Comparison
+        The page's path and the significant changes (:func:`changes`).
+
+    Raises
+    ------
+    sim.rundir.RunError
+        As :func:`comparison_tables`.
+    OSError
+        As :func:`analysis.report.writer.write_files`.
+    """
+    document, csv = comparison_page(a_dir, b_dir, note)
+    written = write_files(Files(csv, texts={PAGE: page_html(document)}), out)
+    return Comparison(written[PAGE], csv["tables/compare_changes.csv"], csv.get("tables/compare_skill_check.csv"),
+                      verdicts=csv["tables/compare_verdicts.csv"],
+                      task_verdicts=csv["tables/compare_task_verdicts.csv"])  # fmt: skip
 
 
 def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: str | Path, players: int = 4,

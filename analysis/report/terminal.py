@@ -117,6 +117,12 @@ def print_section(section: Section, console: Console | None = None) -> None:
             console.print(rich_table(table.frame, caption, table.hide))
 
 
+def table_text(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> str:
+    """The table's :func:`~analysis.report.html.present` cells as plain text, one row a
+    line, the columns aligned: the page's units and rounding, for a golden text."""
+    return present(table, hide).to_string(index=False)
+
+
 def report_text(found: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> str:
     """The whole report as plain text, for review as a diff (tests/golden/): every
     finding, numbered, then every table by name with the page's cells
@@ -124,5 +130,5 @@ def report_text(found: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> str:
     line. ``found`` and ``tables`` are :class:`analysis.report.writer.WrittenReport`'s."""
     lines = [f"{number:>2}. {row.sentence} [{row.section}]" for number, row in enumerate(found.itertuples(index=False), 1)]
     for name, table in tables.items():
-        lines += ["", f"== {name} ({len(table)} rows)", present(table).to_string(index=False)]
+        lines += ["", f"== {name} ({len(table)} rows)", table_text(table)]
     return "\n".join(["Findings, most important first:", *lines]) + "\n"
