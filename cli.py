@@ -469,8 +469,8 @@ def compare(
     borderline: float = BORDERLINE,
 ) -> None:
     """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction (one family per quantity). Prints the largest significant changes (pp, 95% CIs) and the path of compare.html."""
-    from analysis.experiments.compare import changes_settled_words, run_comparison
-    from analysis.report.words import change_skill_text, verdict_change_lines, verdicts_lead
+    from analysis.experiments.compare import comparison_brief, run_comparison
+    from analysis.report.terminal import print_page
     from sim.rundir import RunError
     from analysis.experiments.check_skill import games_per_deck
     from sim.run.runner import RunStopped, run_name
@@ -494,28 +494,7 @@ def compare(
         _stopped(exc, resume=False)  # compare resumes by itself
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    if comparison.stopping is not None:
-        typer.echo(f"{comparison.stopping.summary(' per deck')}. {changes_settled_words(comparison.stopping)}")
-    typer.echo(verdicts_lead(comparison.verdicts, comparison.task_verdicts))
-    for line in verdict_change_lines(comparison.verdicts, comparison.task_verdicts):
-        typer.echo(f"  {line}")
-    _print_changes(comparison.changes, f"What moved from {a.name} to {b.name}")
-    if comparison.skill_check is not None:
-        typer.echo(change_skill_text(comparison.skill_check, SKILLED_BOT))
-    typer.echo(str(comparison.page))
-
-
-def _print_changes(moved, title: str, top: int = 10) -> None:
-    """The largest significant changes of a comparison (``Comparison.changes``) as a
-    rich table (pp, 95% CIs)."""
-    from analysis.report.terminal import print_table
-
-    if moved.empty:
-        typer.echo("Nothing moved significantly (Benjamini–Hochberg at 5% within each family).")
-        return
-    shown = f"the {top} largest of {len(moved)}" if len(moved) > top else f"{len(moved)}"
-    typer.echo(f"{title}: {shown} significant changes, largest effect first")
-    print_table(moved.head(top), hide=("effect_size",))
+    print_page(comparison_brief(comparison, a.name, b.name))
 
 
 @app.command("card-value")
@@ -625,8 +604,8 @@ def tune(
     jobs: Jobs = -1,
 ) -> None:
     """Search card fields towards your targets (SciPy's differential evolution over integer fields; each candidate plays the same games on the search seed). Prints the proposal as a diff of the card file and writes proposal.yaml; then plays the original and the proposal again on a fresh hold-out seed and reports that comparison (compare.html, and the targets' values reached), since the in-sample figures of the winner flatter it."""
-    from analysis.report.terminal import print_table
-    from analysis.experiments.tune import FieldRange, Target
+    from analysis.report.terminal import print_page
+    from analysis.experiments.tune import FieldRange, Target, tune_brief
     from analysis.experiments.tune import tune as run_tune
     from sim.cards import DeckError
     from sim.rundir import RunError
@@ -642,14 +621,7 @@ def tune(
         _fail("; ".join(str(p) for p in exc.problems))
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    typer.echo(result["diff"] or "The original values are already the best found: no change proposed.")
-    values = ", ".join(f"{k} = {v}" for k, v in result["values"].items())
-    typer.echo(f"proposal: {values}; in-sample miss {result['miss_original']:.2f} -> {result['miss']:.2f} CI "
-               f"half-widths over {result['evaluations']} candidates on the search seed {seed}")  # fmt: skip
-    print_table(result["targets"], "Targets: the metric each deck reaches (in-sample figures flatter the proposal; "
-                "the hold-out ones are the measure)")  # fmt: skip
-    _print_changes(result["comparison"].changes, f"Hold-out seed {result['holdout_seed']}, original -> proposal")
-    typer.echo(f"written: {result['proposal']}; measured effect (hold-out): {result['comparison'].page}")
+    print_page(tune_brief(result, seed))
 
 
 @app.command(epilog=COMPANIONS)
@@ -688,19 +660,10 @@ def advise(
     import time
 
     from analysis.experiments.advise import advise as run_advise
-    from analysis.experiments.advise_measures import edge_seed
-    from analysis.experiments.advise_page import (
-        edge_note, edit_sentences, edits_lead, edits_table, flagged_table, headline, own_effects_lead, shown,
-        restricted_sentence, resist_sentences, short_list_lead, short_list_table, summary_table, verdict_counts,
-        write_advice,
-    )  # fmt: skip
+    from analysis.experiments.advise_page import advice_brief, write_advice
     from analysis.experiments.advise_search import parse_targets
     from analysis.experiments.until_settled import default_round
-    from analysis.report.terminal import print_table
-    from analysis.experiments.compare import changes
-    from analysis.report.words import (NO_SIDE_EFFECT, change_sentence, change_skill_text, side_effects_lead,
-                                       skilled_allies_text)
-    from sim.bots.speed import MAIN_JOB_BOT, SKILLED_REFERENCE_BOT
+    from analysis.report.terminal import print_page
     from sim.cards import DeckError
     from sim.rundir import RunError
     from sim.run.runner import run_name
@@ -746,42 +709,7 @@ def advise(
         _fail("; ".join(str(p) for p in exc.problems))
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    typer.echo(advice.diff or "No edit proposed: nothing flagged could be moved towards its threshold by the edits allowed.")
-    summary = summary_table(advice)
-    typer.echo(headline(advice, summary, verdict_counts(flagged_table(advice))))
-    short = short_list_table(advice)
-    typer.echo(short_list_lead(advice, short))
-    print_table(short, f"Shorter proposals on the hold-out seed {advice.holdout_seed}")
-    if advice.changes:
-        typer.echo(edits_lead(advice))
-    for sentence in edit_sentences(advice):
-        typer.echo(f"- {sentence}")
-    if advice.alone:
-        typer.echo(own_effects_lead(advice))
-        print_table(shown(edits_table(advice)), f"Each edit's own effect on the hold-out seed {advice.holdout_seed}")
-    for sentence in resist_sentences(advice):
-        typer.echo(f"- {sentence}")
-    typer.echo(edge_note(advice))
-    side = changes(advice.differences)
-    typer.echo(side_effects_lead(len(side)) if len(side) else NO_SIDE_EFFECT)
-    for _, row in side.head(10).iterrows():
-        typer.echo(f"- {change_sentence(row)}")
-    if advice.restricted is not None:
-        typer.echo(restricted_sentence(advice.restricted))
-    if advice.skill_check is not None:
-        typer.echo(f"{skilled_allies_text(confirm, *advice.skilled_allies, advice.skill_check['skilled_n'].max())} "
-                   f"{change_skill_text(advice.skill_check, confirm)}")  # fmt: skip
-    print_table(shown(summary), f"Hold-out seed {advice.holdout_seed}: {advice.holdout_games:,} fresh games per "
-                "deck, original (before) and proposal (after); differences paired on the same games")  # fmt: skip
-    typer.echo(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {seed} "
-               f"(in-sample); edge checks: {advice.games['edge']:,} games on seed {edge_seed(seed)}; hold-out: "
-               f"{advice.games['holdout']:,} games; " + (f"restricted play: {advice.games['restricted']:,} games; "
-               if "restricted" in advice.games else "") + f"{time.monotonic() - began:,.0f} s")  # fmt: skip
-    played, whole = advice.games_played
-    whole_note = (f" ({whole:,} had each of these decks and edits alone played whole; a run without --until-settled "
-                  "takes its own path)") if advice.round_games is not None else ""  # fmt: skip
-    typer.echo(f"games played: {played:,}{whole_note}")
-    typer.echo(f"written: {advice.proposal}, {csv}\nadvice: {html}")
+    print_page(advice_brief(advice, time.monotonic() - began, (html, csv)))
 
 
 @app.command()

@@ -259,7 +259,7 @@ def test_advise_with_only_edits_that_card_prints_its_stages_to_a_log_and_writes_
     assert "Restricted play (seat 0 may not play the ally; 500 games per run on the hold-out seed, against " \
         in result.stdout and "Restricted play" in page
     assert list(pd.read_csv(out / "restricted.csv")["ally"]) == ["Kim Kitsuragi"]
-    assert "Each edit's own effect" in page and not list(out.glob("proposal-*.yaml"))
+    assert "Each edit&#x27;s own effect" in page and not list(out.glob("proposal-*.yaml"))  # escaped once
     assert "no change differs from the run's by its practical threshold or more" in result.stdout
     assert "Does the change hold for skilled players?" in page
     # issue 48: every significant change on the hold-out, the page's list and side_effects.csv

@@ -28,9 +28,9 @@ from matplotlib.figure import Figure
 
 from analysis.experiments.advise import Advice
 from analysis.experiments.advise_edits import edit_count
-from analysis.experiments.advise_measures import Measures
+from analysis.experiments.advise_measures import Measures, edge_seed
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
-from analysis.experiments.compare import changes
+from analysis.experiments.compare import TOP_CHANGES, changes
 from analysis.experiments.compare_verdicts import outcome
 from analysis.report import document as doc
 from analysis.report.html import estimate, figure_png, signed
@@ -573,3 +573,43 @@ def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Pa
     document, csv = advice_page(advice, command)
     written = write_files(Files(csv, texts={"advice.html": page_html(document)}), out)
     return written["advice.html"], written["advice.csv"]
+
+
+def advice_brief(advice: Advice, seconds: float, files: tuple[Path, Path], top: int = TOP_CHANGES) -> doc.Page:
+    """What ``revachol advise`` prints (:func:`analysis.report.terminal.print_page`),
+    data only: the proposal's diff, the headline, the shorter proposals, each edit
+    with its effect, the edits alone, the cards that resist, the edge, the ``top``
+    largest side effects, restricted play and the skill check when played, the
+    before/after table on the hold-out, the games played (in ``seconds``) and the
+    ``files`` written (advice.html, advice.csv)."""
+    summary, short, side = summary_table(advice), short_list_table(advice), changes(advice.differences)
+    hold_out = advice.holdout_seed
+    restricted = (f"restricted play: {advice.games['restricted']:,} games; " if "restricted" in advice.games else "")
+    played, whole = advice.games_played
+    whole_note = (f" ({whole:,} had each of these decks and edits alone played whole; a run without --until-settled "
+                  "takes its own path)") if advice.round_games is not None else ""  # fmt: skip
+    blocks = [
+        doc.Diff(advice.diff) if advice.diff else
+        doc.plain("No edit proposed: nothing flagged could be moved towards its threshold by the edits allowed."),
+        doc.answer(headline(advice, summary, verdict_counts(flagged_table(advice)))),
+        doc.plain(short_list_lead(advice, short)), doc.plain(f"Shorter proposals on the hold-out seed {hold_out}"),
+        doc.Table(short),
+        *([doc.plain(edits_lead(advice))] if advice.changes else []), doc.Lines(tuple(edit_sentences(advice))),
+        *([doc.plain(own_effects_lead(advice)), doc.plain(f"Each edit's own effect on the hold-out seed {hold_out}"),
+           doc.Table(shown(edits_table(advice)))] if advice.alone else []),
+        doc.Lines(tuple(resist_sentences(advice))),
+        doc.plain(edge_note(advice)),
+        doc.plain(side_effects_lead(len(side)) if len(side) else NO_SIDE_EFFECT),
+        doc.Lines(tuple(change_sentence(row) for _, row in side.head(top).iterrows())),
+        *([doc.plain(restricted_sentence(advice.restricted))] if advice.restricted is not None else []),
+        *_skill_check_blocks(advice)[1:2],
+        doc.plain(f"Hold-out seed {hold_out}: {advice.holdout_games:,} fresh games per deck, original (before) and "
+                  "proposal (after); differences paired on the same games"),
+        doc.Table(shown(summary)),
+        doc.plain(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {advice.seed} "
+                  f"(in-sample); edge checks: {advice.games['edge']:,} games on seed {edge_seed(advice.seed)}; "
+                  f"hold-out: {advice.games['holdout']:,} games; {restricted}{seconds:,.0f} s"),
+        doc.plain(f"games played: {played:,}{whole_note}"),
+        doc.plain(f"written: {advice.proposal}, {files[1]}"), doc.plain(f"advice: {files[0]}"),
+    ]  # fmt: skip
+    return doc.Page("advise", tuple(blocks))

@@ -45,8 +45,8 @@ from analysis.stats.clustered import GameMoments, ratio_columns, ratio_differenc
 from analysis.report import document as doc
 from analysis.report.html import figure_png
 from analysis.report.render_page import page_html
-from analysis.report.words import (SKILL_CHECK_TITLE, change_sentence, change_skill_text, one_deck_only_sentence,
-                                   verdict_change_lines, verdicts_lead)
+from analysis.report.words import (NOTHING_MOVED, SKILL_CHECK_TITLE, change_sentence, change_skill_text, moved_lead,
+                                   one_deck_only_sentence, verdict_change_lines, verdicts_lead)
 from analysis.experiments.compare_verdicts import task_verdict_changes, verdict_changes
 from analysis.report.writer import Files, write_files
 from analysis.data.runs import Run
@@ -497,7 +497,7 @@ def comparison_page(a_dir: str | Path, b_dir: str | Path, note: str = "") -> tup
                    doc.Lines(tuple(change_sentence(row) for _, row in moved.iterrows()), ordered=True),
                    doc.Figure(figure_png(plot_forest(moved)), "forest plot of the significant changes")]  # fmt: skip
     else:
-        blocks.append(doc.answer("Nothing moved significantly (Benjamini–Hochberg at 5% within each family)."))
+        blocks.append(doc.answer(NOTHING_MOVED))
     blocks.append(doc.note(
         f"Both decks played the same {int(tables['games']['n'].max()):,} games (same seeds, bots and "
         f"rules; common random numbers). Differences are B − A with paired 95% CIs, rates in percentage points; "
@@ -513,6 +513,32 @@ def comparison_page(a_dir: str | Path, b_dir: str | Path, note: str = "") -> tup
         blocks += [doc.Heading(title), doc.Table(table, hide=("independent_half_width", "paired_half_width",
                                                               "effect_size"))]  # fmt: skip
     return doc.Page("Design comparison", tuple(blocks)), csv
+
+
+TOP_CHANGES = 10
+"""The significant changes ``revachol compare`` prints, largest first (the page lists every one)."""
+
+
+def comparison_brief(comparison: Comparison, a: str, b: str, top: int = TOP_CHANGES) -> doc.Page:
+    """What ``revachol compare`` prints (:func:`analysis.report.terminal.print_page`),
+    data only: where a comparison played until settled stopped, each changed card's
+    verdict before → after (:mod:`analysis.experiments.compare_verdicts`), the ``top``
+    largest significant changes as a table, which changes depend on skill, and the
+    page's path; ``a`` and ``b`` name the card files."""
+    blocks: list[doc.Block] = []
+    if comparison.stopping is not None:
+        blocks.append(doc.plain(f"{comparison.stopping.summary(' per deck')}. "
+                                f"{changes_settled_words(comparison.stopping)}"))  # fmt: skip
+    verdicts, tasks = comparison.verdicts, comparison.task_verdicts
+    blocks += [doc.answer(verdicts_lead(verdicts, tasks)), doc.Lines(tuple(verdict_change_lines(verdicts, tasks)))]
+    blocks.append(doc.answer(moved_lead(a, b, len(comparison.changes), top)))
+    if len(comparison.changes):
+        blocks.append(doc.Table(comparison.changes.head(top), hide=("effect_size",)))
+    check = comparison.skill_check
+    if check is not None:
+        blocks.append(doc.answer(change_skill_text(check, str(check["skilled_bot"].iloc[0]))))
+    blocks.append(doc.plain(str(comparison.page)))
+    return doc.Page(f"What changed from {a} to {b}", tuple(blocks))
 
 
 def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note: str = "") -> Comparison:

@@ -37,7 +37,9 @@ import pandas as pd
 from scipy.optimize import differential_evolution
 
 from analysis.cards import task_outcomes
-from analysis.experiments.compare import write_comparison
+from analysis.experiments.compare import TOP_CHANGES, write_comparison
+from analysis.report import document as doc
+from analysis.report.words import moved_lead
 from analysis.report.writer import Files, write_files
 from analysis.length import game_length
 from analysis.seats import seat_balance
@@ -251,3 +253,27 @@ def tune(
         "targets": target_table(runs, targets), "comparison": comparison,
     }  # fmt: skip
 
+
+
+def tune_brief(result: dict, seed: int, top: int = TOP_CHANGES) -> doc.Page:
+    """What ``revachol tune`` prints (:func:`analysis.report.terminal.print_page`), data
+    only, from :func:`tune`'s result: the proposal as a diff of the card file, its
+    values and in-sample miss (CI half-widths) on the search ``seed``, the targets'
+    table, the ``top`` largest significant changes on the hold-out seed, and the files
+    written."""
+    values = ", ".join(f"{k} = {v}" for k, v in result["values"].items())
+    moved = result["comparison"].changes
+    blocks = [
+        doc.Diff(result["diff"]) if result["diff"] else
+        doc.plain("The original values are already the best found: no change proposed."),
+        doc.plain(f"proposal: {values}; in-sample miss {result['miss_original']:.2f} -> {result['miss']:.2f} CI "
+                  f"half-widths over {result['evaluations']} candidates on the search seed {seed}"),
+        doc.plain("Targets: the metric each deck reaches (in-sample figures flatter the proposal; the hold-out ones "
+                  "are the measure)"),
+        doc.Table(result["targets"]),
+        doc.answer(moved_lead("the original", f"the proposal on the hold-out seed {result['holdout_seed']}", len(moved),
+                              top)),
+        *([doc.Table(moved.head(top), hide=("effect_size",))] if len(moved) else []),
+        doc.plain(f"written: {result['proposal']}; measured effect (hold-out): {result['comparison'].page}"),
+    ]  # fmt: skip
+    return doc.Page("tune", tuple(blocks))

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from analysis.report import document as doc
 from analysis.report.findings import FINDINGS_SHOWN
 from analysis.report.html import estimate, present
 from analysis.report.model import Section
@@ -132,3 +133,25 @@ def report_text(found: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> str:
     for name, table in tables.items():
         lines += ["", f"== {name} ({len(table)} rows)", table_text(table)]
     return "\n".join(["Findings, most important first:", *lines]) + "\n"
+
+
+def print_page(page: doc.Page, console: Console | None = None) -> None:
+    """Print a page (:mod:`analysis.report.document`, e.g. a command's brief) in the
+    terminal: headings in bold, paragraphs and lines as plain text (never rich
+    markup), tables as :func:`rich_table`, the diff as it is; figures are the page's
+    alone. Text is never wrapped (a path or a sentence stays on its line, for grep);
+    the same blocks as :func:`analysis.report.render_page.page_html` draws."""
+    console = console or stdout_console()
+    for block in page.blocks:
+        if isinstance(block, doc.Heading):
+            console.print(Text(block.text, style="bold"), soft_wrap=True)
+        elif isinstance(block, doc.Paragraph):
+            text = "".join(part.text if isinstance(part, doc.Code) else part for part in block.parts)
+            console.print(Text(text), soft_wrap=True)
+        elif isinstance(block, doc.Lines):
+            for k, line in enumerate(block.lines, 1):
+                console.print(Text(f"{k:>2}. {line}" if block.ordered else f"- {line}"), soft_wrap=True)
+        elif isinstance(block, doc.Table):
+            console.print(rich_table(block.frame, hide=block.hide))
+        elif isinstance(block, doc.Diff):
+            console.print(Text(block.text.rstrip("\n")), soft_wrap=True)

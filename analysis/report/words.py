@@ -866,6 +866,20 @@ def one_deck_only_sentence(only: dict[str, list[str]]) -> str:
     return f"Cards are paired by id. In one deck only, so without a paired row: {'; '.join(parts)}." if parts else ""
 
 
+NOTHING_MOVED = "Nothing moved significantly (Benjamini–Hochberg at 5% within each family)."
+"""A comparison whose paired changes are all within noise."""
+
+
+def moved_lead(a: str, b: str, moved: int, top: int) -> str:
+    """The line above a comparison's largest significant changes in the terminal:
+    ``What moved from cards.yaml to b.yaml: the 10 largest of 23 significant changes,
+    largest effect first``; :data:`NOTHING_MOVED` when none moved."""
+    if not moved:
+        return NOTHING_MOVED
+    shown = f"the {top} largest of {moved}" if moved > top else f"{moved}"
+    return f"What moved from {a} to {b}: {shown} significant changes, largest effect first"
+
+
 def change_sentence(row: pd.Series) -> str:
     """A significant change of a comparison (a :func:`analysis.experiments.compare.changes`
     row) in one line: ``Find Ruby's hideout: completion: 81.1% → 53.2%, -27.9 pp (95%

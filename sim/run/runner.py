@@ -335,6 +335,7 @@ def simulate(
     if scheduler is None and dask_local is None:
         start_workers(n_jobs, __name__)
     deck, deck_text = _deck_and_copy(cards, cards_file)
+    cards_file = cards if not isinstance(cards, Deck) else cards_file
     arrays = compile_deck(deck)
     seats = (bots,) * players if isinstance(bots, str) else tuple(bots)
     check_players(arrays, players)
