@@ -511,9 +511,8 @@ def card_value(
     jobs: Jobs = -1,
 ) -> None:
     """Causal card value by restricted play (Jaffe et al. 2012): for each ally, seat 0's bot may not play it, on the same deals as a run where it may not play a plain reference ally; the value is seat 0's win rate without the reference minus without the ally (positive: worth more than a plain ally), in pp with paired 95% CIs, exact McNemar tests and Benjamini–Hochberg flags, beside the value against no restriction, the value per game in which seat 0 held the ally, and the report's correlational IWD. Writes card_value.csv and prints the table."""
-    from analysis.experiments.card_value import card_values, write_card_values
-    from analysis.report.terminal import print_table
-    from analysis.report.words import card_value_reference
+    from analysis.experiments.card_value import card_value_brief, card_values, write_card_values
+    from analysis.report.terminal import print_page
     from sim.rundir import RunError
     from sim.run.runner import run_name
 
@@ -529,16 +528,8 @@ def card_value(
                             opponents=bot[-1], reference_deck=reference_deck)  # fmt: skip
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    written = write_card_values(table, target)
-    typer.echo(card_value_reference(table["reference"].iloc[0], table["reference_id"].iloc[0], against is not None,
-                                    str(cards), reference_deck and str(reference_deck)))  # fmt: skip
-    field = f" among {bot[-1]} bots" if bot[-1] != bot[0] else ""
-    print_table(table, f"Value of each ally to seat 0's {bot[0]} bot{field} against {table['reference'].iloc[0]}",
-                hide=("reference", "reference_id", "q_value"))  # fmt: skip
-    typer.echo(f"value vs reference: seat 0's win rate when it may not play {table['reference'].iloc[0]} minus when it "
-               f"may not play the ally (pp; positive = worth more than that plain ally); value vs no restriction: win "
-               f"rate with every ally allowed minus without the ally; per held game: that value per game in which "
-               f"seat 0 held the ally. Written to {written}")  # fmt: skip
+    print_page(card_value_brief(table, bot, str(cards), against is not None, reference_deck and str(reference_deck),
+                                write_card_values(table, target)))  # fmt: skip
 
 
 @app.command()
@@ -559,9 +550,9 @@ def sweep(
     import yaml
 
     from analysis.experiments.sweep import sweep as run_sweep
-    from analysis.experiments.sweep import write_sweep
-    from analysis.report.terminal import print_table
-    from sim.cards import DeckError, as_written
+    from analysis.experiments.sweep import sweep_brief, write_sweep
+    from analysis.report.terminal import print_page
+    from sim.cards import DeckError
     from sim.rundir import RunError
     from sim.run.runner import run_name
 
@@ -579,15 +570,7 @@ def sweep(
         _fail("; ".join(str(p) for p in exc.problems))
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    written = write_sweep(table, differences, card, field, target)
-    shown = table.rename(columns={"low": "estimate_low", "high": "estimate_high"})
-    print_table(shown.assign(value=[as_written(v) for v in table["value"]]),
-                f"Sweep of {card}.{field}: each value with its 95% CI (n counts what n of says)")  # fmt: skip
-    steps = differences.assign(step=[f"{as_written(a)} → {as_written(b)}" for a, b in zip(differences["from"],
-                                                                                         differences["to"])])  # fmt: skip
-    print_table(steps[["step", "metric", "unit", "a", "b", "difference", "difference_low", "difference_high",
-                       "p_value", "n", "n_of"]], "Paired difference between neighbouring values (same games)")
-    typer.echo(f"written: {', '.join(map(str, written))}")
+    print_page(sweep_brief(table, differences, card, field, write_sweep(table, differences, card, field, target)))
 
 
 @app.command()
@@ -730,9 +713,9 @@ def skill(
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest gain over fair, in percentage points, that counts as beating the rung below (and as a budget that pays)."),
 ) -> None:
     """How much does skill decide? Climbs the bot ladder at each player count: each rung plays one seat against the rung below in every other seat, seats shuffled, and its win rate (Wilson 95% CI, n games) is set against the fair 1/players. Then the skill trace (Ludii): the search bot at budget b against itself at b/2 as b doubles, and the budget where the gain flattens. Runs are kept under OUT and reused or resumed; prints both tables and writes a report with the skill-versus-luck section."""
-    from analysis.experiments.ladder import play, plan
+    from analysis.experiments.ladder import play, plan, skill_brief
     from analysis.report.page import build_report
-    from analysis.report.terminal import print_table
+    from analysis.report.terminal import print_page
     from sim.rundir import RunError
     from sim.run.runner import RunStopped, run_name
 
@@ -751,19 +734,7 @@ def skill(
         _stopped(exc, resume=False)  # skill resumes its runs by itself
     except (RunError, ValueError) as exc:
         _fail(str(exc))
-    table, trace = report.tables.get("skill_summary"), report.tables.get("skill_trace")  # None: nothing to compare
-    if ladder and table is not None:
-        print_table(table[["players", "strong", "weak", "games", "win_rate", "win_rate_low", "win_rate_high",
-                           "fair_rate", "win_rate_ratio", "win_rate_ratio_low", "win_rate_ratio_high", "beats"]],
-                    "Skill ladder: the stronger bot's win rate in one seat against the weaker in the others")  # fmt: skip
-    if trace is not None:
-        print_table(trace[["budget", "strong", "weak", "games", "win_rate", "win_rate_low", "win_rate_high",
-                           "fair_rate", "gain_pp", "gain_low_pp", "gain_high_pp", "pays"]],
-                    "Skill trace: the bot at each budget against itself at half of it")  # fmt: skip
-        flat = int(trace["flattens_at"].iloc[0])
-        typer.echo(f"the gain flattens at budget {flat}: doubling it there or beyond gains less than {threshold:g} pp or nothing "
-                   f"significant" if flat else "every budget still pays: try larger budgets")  # fmt: skip
-    typer.echo(f"runs in {target}\nreport: {report.path}")
+    print_page(skill_brief(report.tables, bool(ladder), threshold, target, report.path))
 
 
 @app.command("train-expert")

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from analysis.report import document as doc
 from sim.bots.rungs import RUNG_NAMES
 from sim.options import RuleOptions
 from sim.rundir.manifest import RunSpec, read_manifest
@@ -147,3 +148,27 @@ def play(cards: str | Path, matches: Sequence[Match], n_games: int, trace_games:
                  resume=(match.run / MANIFEST).exists(), progress=progress, scheduler=scheduler,
                  dask_local=dask_local)  # fmt: skip
     return list(matches)
+
+
+def skill_brief(tables: dict, ladder: bool, threshold_pp: float, target: Path, report: Path) -> doc.Page:
+    """What ``revachol skill`` prints (:func:`analysis.report.terminal.print_page`), data
+    only, from the report's ``tables``: the ladder's table (when ``ladder`` matches
+    were played), the skill trace's and the budget where its gain flattens (below
+    ``threshold_pp``), and where the runs and the ``report`` are."""
+    table, trace = tables.get("skill_summary"), tables.get("skill_trace")  # None: nothing to compare
+    blocks: list[doc.Block] = []
+    if ladder and table is not None:
+        blocks += [doc.plain("Skill ladder: the stronger bot's win rate in one seat against the weaker in the others"),
+                   doc.Table(table[["players", "strong", "weak", "games", "win_rate", "win_rate_low", "win_rate_high",
+                                    "fair_rate", "win_rate_ratio", "win_rate_ratio_low", "win_rate_ratio_high",
+                                    "beats"]])]  # fmt: skip
+    if trace is not None:
+        flat = int(trace["flattens_at"].iloc[0])
+        blocks += [doc.plain("Skill trace: the bot at each budget against itself at half of it"),
+                   doc.Table(trace[["budget", "strong", "weak", "games", "win_rate", "win_rate_low", "win_rate_high",
+                                    "fair_rate", "gain_pp", "gain_low_pp", "gain_high_pp", "pays"]]),
+                   doc.plain(f"the gain flattens at budget {flat}: doubling it there or beyond gains less than "
+                             f"{threshold_pp:g} pp or nothing significant" if flat else
+                             "every budget still pays: try larger budgets")]  # fmt: skip
+    blocks += [doc.plain(f"runs in {target}"), doc.plain(f"report: {report}")]
+    return doc.Page("skill", tuple(blocks))

@@ -49,6 +49,7 @@ from analysis.experiments.compare import pair_moments, paired_batches, rate_diff
 from analysis.stats.clustered import GameMoments
 from analysis.stats.paired import PairedMoments, paired_columns
 from analysis.report.html import figure_png
+from analysis.report import document as doc
 from analysis.report.writer import Files, write_files
 from analysis.report.figures import plain
 from analysis.length import game_length
@@ -273,3 +274,21 @@ def write_sweep(table: pd.DataFrame, differences: pd.DataFrame, card_id: str, fi
     written = write_files(Files({"sweep.csv": table, "sweep_differences.csv": differences},
                                 {"sweep.png": figure_png(plot_sweep(table, card_id, field))}), out)  # fmt: skip
     return [written[name] for name in ("sweep.csv", "sweep_differences.csv", "sweep.png")]
+
+
+def sweep_brief(table: pd.DataFrame, differences: pd.DataFrame, card: str, field: str,
+                written: Sequence[Path]) -> doc.Page:  # fmt: skip
+    """What ``revachol sweep`` prints (:func:`analysis.report.terminal.print_page`), data
+    only: each value of ``card``.``field`` with its metrics (95% CIs, n), the paired
+    difference between neighbouring values (same games), and the files written."""
+    shown = table.rename(columns={"low": "estimate_low", "high": "estimate_high"})
+    steps = differences.assign(step=[f"{as_written(a)} → {as_written(b)}"
+                                     for a, b in zip(differences["from"], differences["to"])])  # fmt: skip
+    return doc.Page(f"sweep {card}.{field}", (
+        doc.plain(f"Sweep of {card}.{field}: each value with its 95% CI (n counts what n of says)"),
+        doc.Table(shown.assign(value=[as_written(v) for v in table["value"]])),
+        doc.plain("Paired difference between neighbouring values (same games)"),
+        doc.Table(steps[["step", "metric", "unit", "a", "b", "difference", "difference_low", "difference_high",
+                         "p_value", "n", "n_of"]]),
+        doc.plain(f"written: {', '.join(map(str, written))}"),
+    ))  # fmt: skip
