@@ -1,5 +1,8 @@
-"""The golden report (issue 50 item 6): the text of the whole report of a small
-fixed-seed run, every finding and every table with the page's cells
+"""The golden report (issue 50 item 6, issue 67 item 7): the text of the whole
+report of a small fixed-seed run with both companions (points-blind, and a skill
+check played by planner on its first 300 games), every finding, every section's
+answers and notes, the warnings, every table with the page's cells and the
+provenance without a path, date or duration
 (:func:`analysis.report.terminal.report_text`), committed in
 ``tests/golden/report-2p-greedy-2000g-seed7.txt``, so that a change to a number or a
 sentence of the report shows as a diff in review. After a change meant to alter the
@@ -13,9 +16,12 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
+from analysis.data.runs import Run
 from analysis.report import build_report
 from analysis.report.terminal import report_text
+from sim.run.points_blind import play_points_blind
 from sim.run.runner import simulate
+from sim.run.skilled import play_skilled
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN_REPORT = ROOT / "tests" / "golden" / "report-2p-greedy-2000g-seed7.txt"
@@ -23,11 +29,15 @@ GOLDEN_REPORT = ROOT / "tests" / "golden" / "report-2p-greedy-2000g-seed7.txt"
 
 def golden_run_text(folder: Path) -> str:
     """The report text of 2,000 two-player greedy games of the default deck, seed 7,
-    played into ``folder`` (R2.1, R2.2; no points-blind companion)."""
+    played into ``folder`` (R2.1, R2.2), with its points-blind companion (R6 points
+    alike) and its first 300 games played again by planner in every seat (a skill
+    check by another bot than search: its words say planner's play)."""
     run = simulate(ROOT / "cards.yaml", 2000, folder / "run", players=2, bots="greedy", seed=7, n_jobs=1,
                    progress=False)  # fmt: skip
+    play_points_blind(run, 1, progress=False)
+    play_skilled(run, 1, progress=False, bot="planner", games=300)
     report = build_report([run], out=folder / "report")
-    return report_text(report.findings, report.tables)
+    return report_text(report.findings, report.tables, report.sections, [Run.open(run)])
 
 
 def test_the_report_of_a_fixed_seed_run_reads_as_its_golden_text(tmp_path):

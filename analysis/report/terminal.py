@@ -12,6 +12,8 @@ its width, or at :data:`sim.console.WIDTH` columns when it is a file or a pipe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 from rich.console import Console
 from rich.table import Table
@@ -20,9 +22,11 @@ from rich.text import Text
 from analysis.report import document as doc
 from analysis.report.findings import FINDINGS_SHOWN
 from analysis.report.html import estimate, present
+from analysis.data.runs import Run
 from analysis.report.model import Section
 from analysis.skill_check import CANNOT_TELL, DEPENDS, HOLDS
-from analysis.report.words import CAPTIONS, FULL_TABLE, answer_text, empty_text, note_text, skill_check_lines
+from analysis.report.words import (CAPTIONS, FULL_TABLE, answer_text, empty_text, note_text, provenance,
+                                   skill_check_lines, warnings)
 from sim.console import stdout_console
 
 
@@ -124,15 +128,33 @@ def table_text(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> str:
     return present(table, hide).to_string(index=False)
 
 
-def report_text(found: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> str:
-    """The whole report as plain text, for review as a diff (tests/golden/): every
-    finding, numbered, then every table by name with the page's cells
+STABLE_PROVENANCE = ("toolkit version", "rules version", "deck hash", "games", "players", "bots", "root seed",
+                     "rule options", "points-blind companion")  # fmt: skip
+"""The provenance rows a golden text keeps: the others name a path, a date or a
+duration, which differ from machine to machine."""
+
+
+def report_text(found: pd.DataFrame, tables: dict[str, pd.DataFrame], sections: Sequence[Section] = (),
+                runs: Sequence[Run] = ()) -> str:  # fmt: skip
+    """The whole report as plain text, for review as a diff (tests/golden/): the
+    warnings; every finding, numbered; every section's answers (sentence and
+    details) and notes; every table by name with the page's cells
     (:func:`~analysis.report.html.present`: the page's units and rounding), one row a
-    line. ``found`` and ``tables`` are :class:`analysis.report.writer.WrittenReport`'s."""
-    lines = [f"{number:>2}. {row.sentence} [{row.section}]" for number, row in enumerate(found.itertuples(index=False), 1)]
+    line; and each run's provenance (:data:`STABLE_PROVENANCE` rows, and the note on
+    the games left out). ``found``, ``tables`` and ``sections`` are
+    :class:`analysis.report.writer.WrittenReport`'s, ``runs`` the report's runs."""
+    lines = [*(f"! {line}" for line in warnings(list(runs))), "Findings, most important first:"]
+    lines += [f"{number:>2}. {row.sentence} [{row.section}]" for number, row in enumerate(found.itertuples(index=False), 1)]
+    for section in sections:
+        lines += ["", f"== section: {section.title}",
+                  *(text for answer in section.answers for text in answer_text(answer) if text),
+                  *(f"note: {note_text(note)}" for note in section.notes)]  # fmt: skip
     for name, table in tables.items():
         lines += ["", f"== {name} ({len(table)} rows)", table_text(table)]
-    return "\n".join(["Findings, most important first:", *lines]) + "\n"
+    for run in runs:
+        rows, note = provenance(run, include_unfinished=False)
+        lines += ["", f"== provenance: {run.label}", *(f"{k}: {v}" for k, v in rows if k in STABLE_PROVENANCE), note]
+    return "\n".join(lines) + "\n"
 
 
 def print_page(page: doc.Page, console: Console | None = None) -> None:
