@@ -22,20 +22,16 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from analysis.cards import DEFAULT_THRESHOLD_PP, ally_strength
-from analysis.experiments.advise_edits import Change, Key, apply, changes, check, edit_count, shorter_proposals, tidy
-from analysis.experiments.advise_measures import Measures, measure
-from analysis.experiments.advise_progress import progress as stages
-from analysis.experiments.advise_rounds import alone_in_rounds
+from analysis.cards import DEFAULT_THRESHOLD_PP
+from analysis.experiments import advise_progress
+from analysis.experiments import advise_stages as stage
+from analysis.experiments.advise_edits import Change
+from analysis.experiments.advise_measures import Measures
 from analysis.experiments.advise_runs import Plan, Runs
-from analysis.experiments.advise_search import Search
-from analysis.experiments.check_skill import games_per_deck
-from analysis.experiments.compare import changes_skill_check, comparison_tables
-from analysis.report.writer import Files, write_files
+from analysis.experiments.advise_stages import Short
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from analysis.thresholds import DEFAULT_BORDERLINE_PP
 from sim.cards import Deck
@@ -44,34 +40,6 @@ DEFAULT_GAMES = 50_000  # games per deck on the search seed (and as many points-
 # search's noise left 6 allies with a verdict on the default deck's hold-out, at 50,000 2 (docs/EXPERIMENTS.md)
 HOLDOUT_GAMES = 100_000  # games per deck on the hold-out seed (and as many points-blind)
 SHORT_LIST = (3, 6)  # the short list's sizes besides the full proposal (each one more deck on the hold-out)
-
-
-@dataclass(frozen=True)
-class Short:
-    """One proposal of the short list (:func:`advise`): the ``edits`` edits of the
-    proposal that the search ranked best, confirmed on the hold-out seed.
-
-    Attributes
-    ----------
-    edits : int
-        How many edits it holds, as a designer counts them (:func:`.advise_edits.edit_count`).
-    changes : list of Change
-        Its edits.
-    proposal : Path or None
-        ``out/proposal-K.yaml`` (``out/proposal.yaml`` for the full proposal); None
-        when these edits alone do not validate (nor any measure then).
-    after : Measures or None
-        The deck on the hold-out seed, ``holdout_games`` games (and as many points-blind).
-    differences : dict of pandas.DataFrame or None
-        :func:`analysis.experiments.compare.comparison_tables` of the original's and
-        its hold-out runs (paired on the same games, it − original).
-    """
-
-    edits: int
-    changes: list[Change]
-    proposal: Path | None
-    after: Measures | None = None
-    differences: dict[str, pd.DataFrame] | None = None
 
 
 def _diff(text: str, edited: str, old_name: str, new_name: str) -> str:
@@ -319,122 +287,25 @@ def advise(
         ``max_edits`` below 1, or ``round_games`` as
         :func:`analysis.experiments.until_settled.round_plan` refuses it (one line each).
     """
-    from analysis.experiments.advise_restricted import restricted_check, restricted_games
-    from sim.points_blind import points_blind_deck
-    from sim.skilled import play_skilled
-
     plan = Plan.of(cards, out, n_games, players, bots, seed, threshold_pp, threshold_points, locks, only_estimated,
                    target_turns, holdout_games, n_jobs, only, max_edits, abilities, target_edge, round_games,
                    borderline_pp)  # fmt: skip
     runs = Runs(plan)
-    cards, out, text, original, limits, fresh = plan.cards, plan.out, plan.text, plan.original, plan.limits, plan.fresh
-    games, run = runs.games, runs.run
-
-    def alone_values(change: Change) -> dict[Key, Any]:
-        """The values of one edit of the proposal alone (both fields of a move or a swap)."""
-        return {key: values[key] for key in change.keys}
-
-    def alone_deck(change: Change) -> Deck | None:
-        """The original deck with one edit of the proposal alone (None when it does not validate)."""
-        return check(apply(text, alone_values(change), str(cards)), str(cards), limits)
-
-    def alone_of(change: Change) -> tuple[Measures | None, dict | None]:
-        """One edit alone on the original deck on the hold-out seed (None when it does
-        not validate), and with ``--until-settled`` its own effect's confidence
-        sequence when its verdict settled before ``holdout_games``
-        (:func:`.advise_rounds.alone_in_rounds`), else None. An ally's effect needs no
-        points-blind games; a task's gap does."""
-        blind = change.section == "tasks"
-        if round_games is None:
-            return runs.on_holdout(alone_values(change), "own", blind)[1], None
-        deck = alone_deck(change)
-        if deck is None:
-            return None, None
-        run_dir = out / "holdout" / deck.content_hash[:16]
-        play_to = runs.quantity_to(deck, run_dir, fresh, "own", change.section, change.index, blind)
-        threshold = threshold_pp if change.section == "allies" else threshold_points
-        return alone_in_rounds(play_to, runs.whole_at(deck, run_dir, fresh, "own", blind), threshold,
-                               min(runs.held(run_dir), holdout_games), holdout_games, round_games, plan.rho,
-                               plan.settings.band_of(change.section))  # fmt: skip
-
-    with stages(progress, n_games) as bar:
+    with advise_progress.progress(progress, n_games) as bar:
         runs.bar = bar
-        runs.stage = f"the original deck on {n_games:,} games (and as many points-blind)"
-        bar(runs.stage, None, None)
-        start = runs.play({})
-        search = Search(runs.play, plan.settings, start, plan.allowed, text, str(cards), limits, runs.show,
-                        runs.check_edge, trial=runs.play)  # fmt: skip
-        runs.search, runs.current = search, start
-        search.record("original", start, "")
-        values, current = search.run()
-        values = tidy(original, values)  # a symbol moved away and back is no edit
-        edits = changes(original, values)
-
-        edited = apply(text, values, str(cards))
-        proposal_deck = check(edited, str(cards), limits)
-        proposal = write_files(Files(texts={"proposal.yaml": edited}), out)["proposal.yaml"]
-        bar(f"confirming on the hold-out: the original and the proposal on {holdout_games:,} fresh games each",
-            search, current)  # fmt: skip
-        dirs = {name: run(deck, out / "holdout" / deck.content_hash[:16], fresh, holdout_games, "holdout")
-                for name, deck in (("original", original), ("proposal", proposal_deck))}  # a deck's runs are its own
-        before, after = (measure(dirs[name], threshold_pp, threshold_points) for name in ("original", "proposal"))
-        differences = comparison_tables(dirs["original"], dirs["proposal"])
-        skilled = {}
-        if confirm_with:
-            k = min(confirm_games, holdout_games) if confirm_games else games_per_deck(players, confirm_with,
-                                                                                      most=holdout_games)  # fmt: skip
-            bar(f"confirming with {confirm_with} in every seat: the first {k:,} of the same fresh games", search,
-                current)  # fmt: skip
-            skilled = {name: play_skilled(dirs[name], n_jobs, progress=False, bot=confirm_with, games=k)
-                       for name in dirs}  # fmt: skip
-            games["holdout"] += 2 * k
-        deviations = edits if own_effects else []  # an ability moved or swapped: both fields
-        if deviations:
-            bar(f"each edit alone ({len(deviations)} deck{'s' * (len(deviations) != 1)}) on the same {holdout_games:,} "
-                "fresh games", search, current)  # fmt: skip
-        own = [alone_of(change) for change in deviations]
-        alone = tuple(m for m, _ in own)
-        sequences = tuple(sequence for _, sequence in own) if round_games is not None else ()
-        # at fixed n: the run of each deck alone not already played on the hold-out (the original, the proposal), and a
-        # companion for each task's edit whose points-blind deck has none there
-        alone_decks = [(change.section, alone_deck(change)) for change, m in zip(deviations, alone) if m is not None]
-        held_out = (original, proposal_deck)
-        new_runs = {deck.content_hash for _, deck in alone_decks} - {deck.content_hash for deck in held_out}
-        new_blinds = ({points_blind_deck(deck).content_hash for section, deck in alone_decks if section == "tasks"}
-                      - {points_blind_deck(deck).content_hash for deck in held_out})  # fmt: skip
-        games["own at fixed n"] = holdout_games * (len(new_runs) + len(new_blinds))
-        restricted = None
-        allies = list(dict.fromkeys(i for change in edits for section, i, _ in change.keys if section == "allies"))
-        if restricted_play and allies:
-            bar(f"restricted play: {len(allies)} edited all{'ies' if len(allies) != 1 else 'y'} in both decks on "
-                f"{restricted_play:,} fresh games per run", search, current)  # fmt: skip
-            fell = before.allies["effect_pp"].to_numpy() > after.allies["effect_pp"].to_numpy()
-            restricted = restricted_check(cards, proposal, {original.allies[i].name: bool(fell[i]) for i in allies},
-                                          {a.name: a.id for a in original.allies}, restricted_play,
-                                          out / "restricted", bots, players, fresh, n_jobs)  # fmt: skip
-            games["restricted"] = restricted_games(len(allies), restricted_play)
-        shorter = []
-        prefixes = {k: {key: values[key] for key in values if key in fields}  # the search's order: best-ranked first
-                    for k, fields in shorter_proposals(edits, values, short_list).items()}
-        for k, prefix in prefixes.items():
-            bar(f"the short list: the best {k} edits on the same {holdout_games:,} fresh games", search, current)
-            run_dir, m = runs.on_holdout(prefix, "short list")
-            written = (write_files(Files(texts={f"proposal-{k}.yaml": apply(text, prefix, str(cards))}), out)
-                       [f"proposal-{k}.yaml"] if m is not None else None)  # fmt: skip
-            shorter.append(Short(k, changes(original, prefix), written, m,
-                                 comparison_tables(dirs["original"], run_dir) if m is not None else None))  # fmt: skip
-        shorter.append(Short(edit_count(edits), edits, proposal, after, differences))
+        found = stage.search(plan, runs)
+        held = stage.confirm(plan, runs, found)
+        skill_check, skilled_allies = stage.skill_check(plan, runs, found, held, confirm_with, confirm_games)
+        alone, sequences = stage.own_effects(plan, runs, found, found.edits if own_effects else [])
+        restricted = stage.restricted_play(plan, runs, found, held, restricted_play)
+        shorter = stage.short_list(plan, runs, found, held, short_list)
     return Advice(
-        changes=edits, deck=proposal_deck, proposal=proposal,
-        diff=_diff(text, edited, str(cards), str(proposal)), before=before, after=after, differences=differences,
-        search=pd.DataFrame(search.log), seed=seed, holdout_seed=fresh, round_games=round_games,
-        games=runs.counts(),
-        n_games=n_games, holdout_games=holdout_games, edge_relaxed=search.settings.relaxed, only=tuple(only),
+        changes=found.edits, deck=found.deck, proposal=found.proposal,
+        diff=_diff(plan.text, found.edited, str(plan.cards), str(found.proposal)), before=held.before,
+        after=held.after, differences=held.differences, search=pd.DataFrame(found.search.log), seed=seed,
+        holdout_seed=plan.fresh, round_games=round_games, games=runs.counts(), n_games=n_games,
+        holdout_games=holdout_games, edge_relaxed=found.search.settings.relaxed, only=tuple(only),
         max_edits=max_edits, abilities=abilities, target_turns=target_turns, target_edge=target_edge,
-        confirmed_with=confirm_with or "", alone=alone, alone_sequences=sequences,
-        short_list=tuple(shorter), restricted=restricted,
-        skill_check=changes_skill_check(differences, comparison_tables(skilled["original"], skilled["proposal"]),
-                                        confirm_with, players) if skilled else None,
-        skilled_allies=tuple(int((ally_strength(skilled[name], threshold_pp=threshold_pp)["verdict"] != "").sum())
-                             for name in ("original", "proposal")) if skilled else None,
+        confirmed_with=confirm_with or "", alone=alone, alone_sequences=sequences, short_list=shorter,
+        restricted=restricted, skill_check=skill_check, skilled_allies=skilled_allies,
     )  # fmt: skip
