@@ -7,7 +7,9 @@ proposes a small set of the designer's edits (:mod:`.advise_edits`) that brings 
 flagged quantity inside its practical threshold, and checks it on fresh games.
 
 The search, its guards and what makes one deck better than another are in
-:mod:`.advise_search`; the measures of a deck, in :mod:`.advise_measures`.
+:mod:`.advise_search` (the method: docs/EXPERIMENTS.md, advise: *The search* and the
+paragraphs after it); the measures of a deck, in :mod:`.advise_measures`; its stages,
+in :mod:`.advise_stages`, playing their decks through :mod:`.advise_runs`.
 
 No winner's curse. The proposal is chosen on the search seed, whose figures flatter
 it; they are labelled in-sample. The original and the proposal are then played on
@@ -84,7 +86,8 @@ class Advice:
     seed, holdout_seed, n_games, holdout_games : int
     edge_relaxed : bool
         No candidate kept the first player's edge, so the search weighed its
-        growth instead of refusing it (:mod:`.advise_search`).
+        growth instead of refusing it (docs/EXPERIMENTS.md, advise: *The first player's edge
+        is a hard constraint*).
     only, max_edits
         The cards the search might edit (empty: every card) and the most edits the
         proposal might hold (None: no limit), as :func:`advise` was given them.
@@ -224,7 +227,8 @@ def advise(
         Card ids (``--only CARD``): edit these cards alone; empty for every card.
     max_edits : int, optional
         The most edited fields the proposal may hold (``--max-edits K``), those the
-        search ranks best (:mod:`.advise_search`); None for no limit.
+        search ranks best (docs/EXPERIMENTS.md, advise: *The designer in control*); None for
+        no limit.
     confirm_with : str, optional
         A bot specification (``--skill-check``: ``search``, the reference of skilled
         play; ``--confirm-with BOT``): the hold-out's first ``confirm_games`` games of
@@ -260,7 +264,8 @@ def advise(
         (whole chunks, :func:`analysis.experiments.until_settled.round_plan`), up to
         ``n_games``, and stops it early once its target's confidence sequence shows it
         cannot beat the best so far (dropped) or its target's verdict is settled
-        (inside the aim, or still beyond it; :mod:`.advise_search`); every
+        (inside the aim, or still beyond it; docs/EXPERIMENTS.md, advise: *Until
+        settled*); every
         search-seed run then has chunks of the round's size. None plays every deck
         on ``n_games``.
     restricted_play : int, optional

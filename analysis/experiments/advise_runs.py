@@ -8,8 +8,8 @@ its games are counted once. Its points-blind companion (:mod:`sim.points_blind`)
 played only where a decision reads its tasks, and takes the chunks of another deck's
 companion of the same points-blind deck (:func:`sim.runner.simulate`'s ``donors``).
 With ``--until-settled`` every deck of the search but the original, and each edit alone,
-plays in rounds (:mod:`.advise_rounds`; the rule: docs/EXPERIMENTS.md, ``advise``,
-*Until settled*).
+plays in rounds (:mod:`.advise_rounds`; the rule: docs/EXPERIMENTS.md, advise: *Until
+settled*).
 """
 
 from __future__ import annotations

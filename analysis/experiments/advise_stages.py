@@ -106,7 +106,7 @@ class HeldOut:
 
 def search(plan: Plan, runs: Runs) -> Found:
     """Screen and combine edits on the search seed, starting from the original deck
-    (:class:`.advise_search.Search`; the method: docs/EXPERIMENTS.md, ``advise``, *The
+    (:class:`.advise_search.Search`; the method: docs/EXPERIMENTS.md, advise: *The
     search*), and write the proposal, the card file with only the changed values
     replaced, to ``out/proposal.yaml``."""
     runs.stage = f"the original deck on {plan.n_games:,} games (and as many points-blind)"
