@@ -35,7 +35,7 @@ class Measures:
     minus the original deck's on the same games (paired, pp: ``value``, ``low``,
     ``high``, 95%; zero for the original itself, :func:`edge_change`). ``settled``:
     why a screened edit played until settled stopped before its ``n_games``, its
-    target's verdict settled (:mod:`.advise_search`; these measures, its
+    target's verdict settled (docs/EXPERIMENTS.md, advise: *Until settled*; these measures, its
     ``edge_change`` too, are then of fewer games), empty when it was played to the end.
     ``tasks`` is None for a deck the search read on its run alone, before its
     points-blind companion was played (:func:`measure` with ``tasks=False``): a
@@ -78,7 +78,8 @@ def mean_turns(run_dir: Path) -> dict:
 
 
 def edge_seed(seed: int) -> int:
-    """The seed of the edge check (:mod:`.advise_search`): ``seed + 2 × 1,000,003``,
+    """The seed of the edge check (docs/EXPERIMENTS.md, advise: *The first player's edge is
+    a hard constraint*): ``seed + 2 × 1,000,003``,
     which is neither the search seed nor its hold-out seed."""
     return holdout_seed(holdout_seed(seed))
 
@@ -87,7 +88,8 @@ def edge_change(original: Path, run_dir: Path) -> dict:
     """The first player's edge of ``run_dir`` minus ``original``'s, paired on the
     games both played (R9.4; :func:`analysis.experiments.compare.seat_differences`):
     ``value``, ``low``, ``high`` (95%, exact McNemar), in pp, and ``games``. A run of
-    fewer games than the original's (a screened edit settled early, :mod:`.advise_search`)
+    fewer games than the original's (a screened edit settled early; docs/EXPERIMENTS.md,
+    advise: *Until settled*)
     is paired with the original's first games, the same games on the same seed.
 
     Raises

@@ -389,7 +389,8 @@ def plot_forest(flagged: pd.DataFrame) -> Figure:
 
 
 def edge_note(advice: Advice) -> str:
-    """How the search held the first player's edge (:mod:`.advise_search`): a hard
+    """How the search held the first player's edge (docs/EXPERIMENTS.md, advise: *The first
+    player's edge is a hard constraint*): a hard
     constraint (towards ``--target edge=LO..HI`` when given), or relaxed because no
     candidate kept it."""
     if advice.edge_relaxed:

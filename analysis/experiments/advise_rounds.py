@@ -1,6 +1,6 @@
 """A screened edit played in rounds until its target's verdict is settled
-(``revachol advise --until-settled``, issue 51; the rule: :mod:`.advise_search`'s
-docstring, *Until settled*).
+(``revachol advise --until-settled``, issue 51; the rule: docs/EXPERIMENTS.md,
+advise: *Until settled*).
 
 Each round brings the edit's run on the search seed to more games and gives its
 target's quantity an anytime-valid confidence sequence (Howard et al. 2021, eq. 14;
@@ -44,7 +44,7 @@ class Trial:
 def screened_in_rounds(play_to: Callable[[int], tuple[float, float, float]], measure: Callable[[], Measures],
                        trial: Trial, games: int, n_games: int, round_games: int, rho: float) -> Measures | str:  # fmt: skip
     """A screened edit played in rounds until it is dropped, settled, or played whole
-    (``--until-settled``, :mod:`.advise_search`'s docstring).
+    (``--until-settled``; docs/EXPERIMENTS.md, advise: *Until settled*).
 
     Parameters
     ----------
@@ -120,7 +120,7 @@ class Guards:
 def whole_in_rounds(play_to: Callable[[int], tuple[dict, dict]], measure: Callable[[], Measures], guards: Guards,
                     games: int, n_games: int, round_games: int, rho: float) -> tuple[Measures, str]:  # fmt: skip
     """A whole deck (a combination, a greedy step, a pair or a triple) played in rounds
-    of the search seed (``--until-settled``, :mod:`.advise_search`'s docstring), stopped
+    of the search seed (``--until-settled``; docs/EXPERIMENTS.md, advise: *Until settled*), stopped
     as soon as a guard is surely broken: the anytime-valid confidence sequence of its
     mean turns per game, relative to the original's, lies wholly beyond
     ``±tolerance``; or (with ``guards.edge``) that of its first player's edge change

@@ -1,181 +1,10 @@
 """The advisor's search (:mod:`.advise`): which edits it tries, and when one deck
-is better than another.
+is better than another (:class:`Settings`, :class:`Search`).
 
-Measured on common random numbers. Every deck the search plays, the original and
-each candidate, plays the same ``n_games`` games on the search seed (same deals and
-dice, :mod:`sim.rng`) and their points-blind companion (:mod:`sim.run.points_blind`),
-so two decks differ by the edit, not by luck. A screened ally's edit is read on its
-run alone (its effect, length and edge: the screen needs no task's gap); its
-companion is played, and its tasks measured, only if the search asks for its deck
-whole (greedy's first step). A whole deck, too, is read on its run first: one that
-breaks the length guard or the first player's edge there is refused by that guard
-whatever its excess (:meth:`Settings.score`), and its companion is not played.
-Two decks that differ only in their tasks' points share one points-blind deck, so
-one's companion takes the other's games (:func:`sim.run.runner.simulate`'s ``donors``).
-
-The search, in rounds (at most :data:`ROUNDS`; the third aims at what the first two
-left flagged, often new verdicts, since every edit moves the average ally):
-
-1. *Targets*: the cards whose quantity is beyond :data:`AIM` × its threshold in the
-   current deck (an ally: a significant effect after Benjamini–Hochberg, as a
-   verdict, at ``AIM × threshold_pp``; a task: its gap from par beyond ``AIM ×
-   threshold_points``). Aiming inside the threshold leaves room for the hold-out's
-   noise.
-2. *Screen*: each target's single-card edits (a task's points when they may be
-   edited, else its requirement; a stronger ally's symbol that cannot be removed,
-   moved to a weak ally; with ``--abilities`` an ally's ability too, moved or
-   swapped with another ally's, :func:`.advise_edits.candidate_edits`) in the
-   direction its sign asks for (a stronger ally loses a symbol or its ability, a
-   task that overpays loses a point …) are played one at a time on top of the
-   current deck. Those that move it towards
-   zero are kept, ranked by whether they keep the first player's edge (below),
-   then by the target's measured quantity (closest to zero first).
-3. *Combine*: each target's best edit is played together with the others, since
-   every edit moves the average ally; the combination replaces the current deck
-   when it is better (below). Otherwise the targets are taken one by one, best
-   first, and the target's edit is kept when it makes the deck better (greedy);
-   when the edge refuses it, the target's next edit is tried, and a target whose
-   every edit the edge refused is tried once more after the others, which may
-   have lowered the edge.
-4. *Polish*, a last round (numbered ``ROUNDS + 1`` in the log) when the last
-   round kept an edit: the cards still beyond the aim are screened, and their edits
-   are added one at a time as greedy adds them, with no combination. Each is refused
-   when it puts a card beyond its practical threshold (a verdict) that the deck
-   before it did not (``new verdict``, :meth:`Search.new_verdicts`), however much it
-   lowers the excess, and the target's next edit is tried. Every combination moves
-   the average ally, so the last round's combination left verdicts that no later
-   round fixed: on the default deck with ``--abilities``, a fourth round of screen
-   and combine traded the two verdicts left for four new ones, and this round takes
-   the proposal from 2 left and 2 created to 1 left and 0 created on the hold-out
-   (docs/EXPERIMENTS.md). Refusing a card beyond the aim, not the threshold, refused
-   nearly every edit: one symbol moves the average ally enough to push some card
-   near the aim across it, and the hold-out's counts did not move.
-5. *Pair moves*, after the rounds (under the polishing round's refusal when it was
-   played): a target still beyond the aim whose best edit
-   the edge or the length guard alone refused in the last round is tried together
-   with one compensating edit, among the last screen's edits of other cards that
-   broke no guard and lowered the first player's edge (for the edge) or moved game
-   length back towards the original's (for the length); those that do not push the
-   other guard's quantity the wrong way first, then the most. At most
-   :data:`PAIRS` pairs per such card, each played on the same seeds and accepted by
-   the same guards (the edge checked on the edge seed), the first accepted kept.
-   A pair that keeps the first guard but breaks the other (Evrart Claire's fix and a
-   shorter game grew the first player's edge on the default deck) is tried with a
-   second compensating edit, for the other guard, chosen the same way: at most
-   :data:`PAIRS` such triples per pair. Pairs come last so that they cost at most
-   ``PAIRS × (1 + PAIRS)`` decks per resisting card.
-
-*At most* ``max_edits`` *edits* (``--max-edits K``): the proposal never holds more,
-counted as a designer counts them (a move or a swap of two allies' fields is one edit,
-:func:`.advise_edits.edit_count`). The screen plays no edit that would make the current
-deck hold more than ``K``; the combination takes the targets' best edits in the screen's
-order (the target whose best edit gains most first) while there is room, and a greedy
-step, a pair or a triple that would go beyond ``K`` is not played (logged as refused by
-``max edits``). So the edits kept are those the search ranks best.
-
-Every attempt at a target is logged (``search.csv``: ``card``, ``refused_by``,
-``why``), so that a card still flagged in the proposal can be told with the edits
-tried for it and the guard that refused each (:func:`.advise_page.resist_sentences`).
-
-A deck is better than another when it breaks fewer guards, in order, then has a
-smaller *excess*:
-
-- *length*: mean game length within ±:data:`LENGTH_TOLERANCE` of the original's
-  (or, with ``target_turns``, no farther outside that range than the original's);
-- *edge* (a hard constraint, issue 36): the first player's edge (win rate of
-  turn-order position 1 minus ``1/players``, R9.4) is not larger than the
-  original's. Both decks played the same games, so the growth is the paired
-  difference of position 1's win (:func:`analysis.experiments.compare.seat_differences`,
-  t interval, 95%). The edge counts as larger when that interval lies above 0
-  (a significant growth, however small) or when the estimate exceeds
-  :data:`EDGE_TOLERANCE_PP` (a growth too large to wave through, significant or
-  not). A paired growth within the noise of ``n_games`` games, below 0.25 pp, is
-  not called larger: on 20,000 games the paired interval of one edit is about
-  ±0.8 pp wide (±0.5 pp on the default 50,000), so a bare "estimate ≤ 0" would
-  refuse half of the edge-neutral edits by luck, and a bare significance test
-  would let a real growth of 0.5 pp through.
-
-  *Checked at the hold-out's resolution.* The search seed's ``n_games`` resolve
-  the edge more coarsely than the hold-out's ``holdout_games`` (±0.5 pp against
-  ±0.4 pp on the default deck, ±0.8 pp on 20,000 games), and a greedy chain of accepted edits keeps the
-  draws that happened to look edge-neutral (the winner's curse): a first version
-  kept the edge in-sample (−0.06 pp) and grew it by +0.6 pp (95% CI 0.2–1.0) on the
-  hold-out. So the screen's edge only ranks and pre-filters; before a deck is
-  accepted, it and the original are played on ``holdout_games`` games of a third
-  seed, the *edge seed* (:func:`.advise_measures.edge_seed`, never the search or the hold-out seed;
-  the runs only, no points-blind companion), and the same rule decides there.
-  The hold-out then tests the proposal's edge afresh.
-
-  When the constrained search proposes nothing although some screened edit moved
-  its target towards zero and was refused only for the edge (the planted test's
-  deck: removing its one strong ally raised the first player's edge by 2.5 pp),
-  the search runs again with the edge *relaxed*: its growth is then only weighed
-  in the excess. :attr:`.advise.Advice.edge_relaxed` says so, and so does ``advice.html``.
-
-The excess is ``Σ max(|effect_pp| − AIM·τ, 0)/τ`` over the allies, plus the same over
-the tasks' gaps in points, plus the first player's edge growth over the original's
-(the paired estimate, when positive) in units of ``τ`` (pp). A deck refused for no
-smaller excess is told as ``new verdict`` when it creates one: a card beyond the aim
-that the original did not put there, or beyond it the other way (a weaker ally made
-stronger, :meth:`Settings.created`). Verdicts created cost nothing beyond their own
-excess: one threshold of excess for each, tried on the default deck with
-``--abilities``, left 7 verdicts on the hold-out instead of 4 (2 created either way;
-docs/EXPERIMENTS.md).
-
-*Targets* (``--target edge=LO..HI``, ``--target turns=LO..HI``, issue 48 item 4) are
-ranges the search moves towards: each measure's distance outside its range joins the
-excess (:meth:`Settings.miss`), so that a deck that moves it into or towards the range
-is better. With an edge target, the edge's growth is no longer weighed, and the edge
-guard refuses only a move away from the range (:meth:`Settings.edge_broken`).
-
-*Until settled* (``advise --until-settled``, issue 51). Only the screen changes: each
-edit screened is played in rounds of ``round_games`` games of the search seed (its
-run raised on resume, so game ``i`` is the same game whatever the size), up to
-``n_games`` (:func:`.advise_rounds.screened_in_rounds`). After each round its target's quantity (the
-ally's effect, the task's gap) gets its anytime-valid confidence sequence
-(:mod:`analysis.stats.sequential`, Howard et al. 2021 eq. 14; Waudby-Smith et al.
-2024 Thm 2.2; tightest at the first round), and the edit stops at the first round
-where that sequence (:func:`analysis.settled.settled_state`, 95%) lies
-
-- wholly beyond ``±bar``, the best so far: the target's ``|quantity|`` in the deck it
-  edits, or in a closer edit of the same target screened before it that kept the edge
-  (the bar's estimate taken as fixed, as the screen's own comparison takes it). The
-  edit is *dropped*: logged (``dropped early``, with its sequence), and neither kept
-  for the target, nor a fallback, nor a compensator in pair moves (it could only have
-  ranked below the best so far, but greedy falls back to such an edit when the edge
-  refuses the better one, and a pair move may use an edit of another card);
-- wholly inside ``±aim`` (:meth:`Settings.aim_of`, the threshold the search aims its
-  targets inside: the edit fixes the card), or wholly beyond it on the side the target
-  was on (the card stays flagged). The target's verdict is *settled*: the edit is
-  measured whole at the games played (:attr:`.advise_measures.Measures.settled` says
-  when and why; its edge change paired on those games) and screened as at fixed n,
-  kept when its estimate moved the target towards zero and ranked by that estimate.
-  A sequence beyond the aim on the other side (an overshoot) is not settled: whether
-  it beats the bar is still open.
-
-Each round measures the target's quantity alone
-(:func:`.advise_measures.quantity_bounds`), and an ally's round plays no points-blind
-games (an ally's effect needs none); its measures (an ally's of the run alone, as at
-fixed n) are taken once, when the edit is not dropped. A dropped ally's edit thus costs its
-games on the search seed alone.
-
-Every other deck (the combinations, greedy steps, pairs, triples) is played in rounds
-too, and a screened deck dropped or settled early and asked for again (greedy's first
-step is a screened edit) is resumed in them (:func:`.advise_rounds.whole_in_rounds`).
-Such a deck is judged by :meth:`Search.refusal`: the length guard (±5% of the
-original's mean turns), the first player's edge (a paired interval against a 0.25 pp
-tolerance, then the edge seed) and the excess summed over every card. Only a sure
-refusal stops it early: after each round (the run alone, no points-blind games), the
-confidence sequence of its mean turns relative to the original's lying wholly beyond
-±:data:`LENGTH_TOLERANCE`, or (the edge not relaxed) that of its edge change, paired on
-the same games, lying wholly above 0. The deck is then measured whole at the games
-played and refused by that guard (``why`` ends ``sure after N of M games``), and
-never played further. Otherwise it plays ``n_games``, and is accepted or refused as at
-fixed n: accepting early would need a sequence for every card's excess and both guards
-at once, and a guard judged on a few thousand games would let through edits that the
-fixed-n search refuses (the winner's curse above). With a ``--target`` these decks
-play ``n_games`` whole (a target's guard measures a distance from its range, not a
-break). The original plays ``n_games`` whole.
+The method (common random numbers, the rounds' targets, screen and combination, the
+polishing round, pair moves, ``--max-edits``, the guards and the excess, ``--target``
+and ``--until-settled``) is told in docs/EXPERIMENTS.md, advise: *The search* and the
+paragraphs after it, with the figures behind each choice.
 """
 
 from __future__ import annotations
@@ -199,10 +28,11 @@ from sim.cards import Deck, parse_deck
 AIM = 0.75  # the search aims each quantity inside this share of its threshold
 LENGTH_TOLERANCE = 0.05  # mean game length may move this share from the original's
 ROUNDS = 3  # screen-and-combine rounds
-EDGE_TOLERANCE_PP = 0.25  # a paired growth of the first player's edge beyond this is larger (module docstring)
+EDGE_TOLERANCE_PP = 0.25  # a paired growth of the first player's edge beyond this is larger
+# (docs/EXPERIMENTS.md, advise: *The first player's edge is a hard constraint*)
 INVALID = ("the deck does not validate (or leaves a colour short of its demand, or gives an ability to more allies "
            "than the original)")
-PAIRS = 3  # pair moves tried per card whose best edit a guard refused (module docstring)
+PAIRS = 3  # pair moves tried per card whose best edit a guard refused (docs/EXPERIMENTS.md, advise: *Pair moves*)
 Edit = dict[Key, Any]  # one designer's edit: the values it sets (two allies' fields for a move or a swap)
 
 
@@ -244,8 +74,8 @@ class Settings:
     """The thresholds and guards of one search; ``relaxed``: the edge is weighed,
     not a guard; ``max_edits``: the most edits a deck may hold (:func:`.advise_edits.edit_count`), None for no
     limit; ``target_turns`` (mean turns per game) and ``target_edge`` (the first
-    player's edge, pp): ranges the search moves towards (``--target``; module
-    docstring)."""
+    player's edge, pp): ranges the search moves towards (``--target``;
+    docs/EXPERIMENTS.md, advise: *Targets*)."""
 
     threshold_pp: float = DEFAULT_THRESHOLD_PP
     threshold_points: float = DEFAULT_THRESHOLD_POINTS
@@ -270,7 +100,7 @@ class Settings:
         return self.borderline_pp * (1.0 if section == "allies" else self.threshold_points / self.threshold_pp)
 
     def targets(self, m: Measures) -> list[tuple[str, int, int]]:
-        """``(section, index, direction)`` of the cards beyond the aim (module docstring)."""
+        """``(section, index, direction)`` of the cards beyond the aim (docs/EXPERIMENTS.md, advise: *The search*)."""
         out = []
         allies = m.allies
         verdict, _ = verdicts(allies["effect_pp"], allies["p_value"], self.aim_of("allies"))
@@ -282,7 +112,8 @@ class Settings:
     def excess(self, m: Measures, original: Measures) -> float:
         """How far the quantities lie beyond the aim, the first player's edge above
         the original's (without ``target_edge``) and the targets' measures outside
-        their ranges (:meth:`miss`), in thresholds (module docstring)."""
+        their ranges (:meth:`miss`), in thresholds (docs/EXPERIMENTS.md, advise: *Which deck is
+        better*)."""
         effect = np.abs(np.nan_to_num(m.allies["effect_pp"].to_numpy(np.float64)))
         gap = np.abs(np.nan_to_num(m.tasks["gap_points"].to_numpy(np.float64)))
         grown = max(m.edge_change["value"], 0.0) if self.target_edge is None else 0.0
@@ -305,7 +136,8 @@ class Settings:
     def edge_grew(self, change: dict) -> bool:
         """Is the first player's edge larger than the original's, by its paired change
         (:func:`edge_change`, pp)? Its 95% interval lies above 0, or its estimate
-        exceeds ``edge_tolerance_pp`` (module docstring)."""
+        exceeds ``edge_tolerance_pp`` (docs/EXPERIMENTS.md, advise: *The first player's edge is a
+        hard constraint*)."""
         return bool(change["low"] > 0 or change["value"] > self.edge_tolerance_pp)
 
     def edge_broken(self, change: dict, start: float) -> bool:
@@ -510,7 +342,7 @@ class Search:
         """The single-card edits of each target that move its quantity towards zero,
         ``(|quantity| after, edit)``, those that keep the first player's edge
         first, then the closest to zero; the targets whose best edit gains most first
-        (module docstring). Every edit played is kept in :attr:`screened`."""
+        (docs/EXPERIMENTS.md, advise: *The search*). Every edit played is kept in :attr:`screened`."""
         best = []
         self.screened = []
         targets = []
@@ -562,7 +394,8 @@ class Search:
                 round_: int) -> tuple[dict[Key, Any], Measures] | None:  # fmt: skip
         """Each target's best screened edit, together (but in the polishing round); else
         added one target at a time, a target's next edit tried when the edge refused
-        its better one, or a new verdict in the polishing round (module docstring).
+        its better one, or a new verdict in the polishing round (docs/EXPERIMENTS.md, advise: *The
+        search*, *The polishing round*).
         None when no edit makes the deck better. The targets whose best edit the edge
         or length guard refused are left in :attr:`refused`. An edit that sets a field
         another edit of the round already set (an ability moved to or from a target)
@@ -630,7 +463,7 @@ class Search:
 
     def compensate(self, values: dict[Key, Any], current: Measures, move: list[Edit], guard: str,
                    refused: Measures, round_: int) -> tuple[dict[Key, Any], Measures] | None:  # fmt: skip
-        """Pair moves (module docstring): ``move`` (a target's fix, first, and the
+        """Pair moves (docs/EXPERIMENTS.md, advise: *Pair moves*): ``move`` (a target's fix, first, and the
         compensating edits so far), which ``guard`` alone refused with measures
         ``refused``, tried with each of its :meth:`compensators` in turn, on the same
         seeds and under the same guards. A pair that the other guard refuses is tried
@@ -662,7 +495,7 @@ class Search:
         return None
 
     def pairs(self, values: dict[Key, Any], current: Measures, round_: int) -> tuple[dict[Key, Any], Measures]:
-        """Pair moves (module docstring) for each target whose best edit the edge or
+        """Pair moves (docs/EXPERIMENTS.md, advise: *Pair moves*) for each target whose best edit the edge or
         length guard alone refused in the last round (:meth:`compensate`)."""
         for target, (edit, guard, m) in list(self.refused.items()):
             if target not in {t[:2] for t in self.settings.targets(current)}:
@@ -674,7 +507,8 @@ class Search:
 
     def rounds(self) -> tuple[dict[Key, Any], Measures]:
         """Screen and combine, round after round, the polishing round, then pair moves
-        for what the guards refused (module docstring): the edits chosen and the
+        for what the guards refused (docs/EXPERIMENTS.md, advise: *The search* and after): the edits
+        chosen and the
         chosen deck's measures (the original's when none)."""
         values: dict[Key, Any] = {}
         current = self.original
@@ -693,7 +527,8 @@ class Search:
     def run(self) -> tuple[dict[Key, Any], Measures]:
         """:meth:`rounds` with the first player's edge as a guard, then, when that
         proposes nothing although an edit was refused for the edge alone, again with
-        the edge relaxed (:attr:`Settings.relaxed`; module docstring)."""
+        the edge relaxed (:attr:`Settings.relaxed`; docs/EXPERIMENTS.md, advise: *The first player's
+        edge is a hard constraint*)."""
         values, current = self.rounds()
         if not values and self.edge_refused:
             self.settings = replace(self.settings, relaxed=True)
@@ -703,7 +538,7 @@ class Search:
 
 def _polishing(round_: int | str) -> bool:
     """Is round ``round_`` (its number, as a stage names it) the polishing round, or
-    the pair moves after it (module docstring)?"""
+    the pair moves after it (docs/EXPERIMENTS.md, advise: *The polishing round*)?"""
     return int(round_) > ROUNDS
 
 
