@@ -102,7 +102,7 @@ class Plan:
         ValueError
             As :func:`.advise.advise` (a lock, an ``only`` id, ``max_edits``, ``round_games``).
         """
-        from sim.run.runner import DEFAULT_CHUNK
+        from sim.run import DEFAULT_CHUNK
 
         cards, out = Path(cards), Path(out)
         text = cards.read_text(encoding="utf-8")
@@ -322,7 +322,10 @@ class Runs:
         partial = (name in played and not isinstance(played[name], str) and played[name].tasks is None
                    and not self.search.settings.guards(played[name], self.search.original))
         # a screened ally's edit, its tasks not measured, that no guard refuses: measured whole when asked for
-        if name not in played or (trial is None and (stopped or partial)):  # dropped, settled early or partial
+        untasked = (trial is not None and trial.section == "tasks" and name in played
+                    and not isinstance(played[name], str) and played[name].tasks is None)  # fmt: skip
+        # a task's screened edit that lands on the deck of an ally's, measured without its tasks: a task's gap needs them
+        if name not in played or untasked or (trial is None and (stopped or partial)):  # dropped, settled early or partial
             run_dir = plan.out / "search" / name  # asked for whole
             if not values:  # the original
                 played[name] = self.measured(deck, run_dir, True, plan.n_games)
