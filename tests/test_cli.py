@@ -377,3 +377,25 @@ def test_simulate_and_report_run_no_code_from_the_working_directory(tmp_path):
     read = revachol("report", str(out), "--jobs", "2", "--quiet", cwd=hostile)
     assert played.returncode == 0 and read.returncode == 0, played.stderr + read.stderr
     assert not marker.exists(), marker.read_text()
+
+
+def test_every_commands_help_shows_each_options_default_as_written():
+    """Issue 68 item 7: each option's default, as a user would type it (a number, a
+    bot's name, a list joined by commas, a flag's name), is in its command's --help; an
+    empty list shows none. Wide, so that no default is wrapped."""
+    import typer.main
+
+    from cli import app
+
+    for name, command in typer.main.get_command(app).commands.items():
+        text = subprocess.run([sys.executable, "-c", "import cli; cli.app()", name, "--help"], capture_output=True,
+                              text=True, cwd=ROOT, env={**os.environ, "TERMINAL_WIDTH": "400"}).stdout  # fmt: skip
+        for option in (p for p in command.params if p.param_type_name == "option" and p.name != "help"):
+            default = option.default
+            if default is None or default == [] or (isinstance(default, bool) and not option.secondary_opts):
+                continue  # nothing to show: no default, an empty list, or a flag that is off unless given
+            if isinstance(default, bool):
+                shown = (option.opts if default else option.secondary_opts)[0].lstrip("-")
+            else:
+                shown = ", ".join(map(str, default)) if isinstance(default, list) else str(default)
+            assert f"[default: {shown}]" in text, (name, option.name, shown)
