@@ -29,7 +29,8 @@ from analysis.report.render_page import diff_html
 from analysis.report.terminal import print_table
 from analysis.experiments import advise_search
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
-from analysis.report.words import change_skill_text, free_text
+from analysis.report.words.advise import free_text
+from analysis.report.words.compare import change_skill_text
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
 from sim.rundir import read_manifest
 from sim.deck_summary import short_colours, summarise

@@ -37,8 +37,8 @@ from analysis.report.html import estimate, figure_png, signed
 from analysis.report.render_page import page_html
 from analysis.report.writer import Files, write_files
 from sim.cards import as_written
-from analysis.report.words import (NO_SIDE_EFFECT, SKILL_CHECK_TITLE, change_sentence, change_skill_text, free_text,
-                                   side_effects_lead, skilled_allies_text, verdict_change_sentence)
+from analysis.report.words.advise import NO_SIDE_EFFECT, free_text, side_effects_lead, skilled_allies_text
+from analysis.report.words.compare import SKILL_CHECK_TITLE, change_sentence, change_skill_text, verdict_change_sentence
 from sim.cards import Ability
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
@@ -160,7 +160,7 @@ def edits_lead(advice: Advice) -> str:
 def edit_sentences(advice: Advice) -> list[str]:
     """One plain sentence per edit, with the effect before and after on the hold-out
     games (:func:`edits_lead` says so once, above them). An ally's speaks as
-    ``compare`` does (:func:`analysis.report.words.verdict_change_sentence`): ``Remove
+    ``compare`` does (:func:`analysis.report.words.compare.verdict_change_sentence`): ``Remove
     the purple symbol from Evrart Claire. Evrart Claire: stronger than the average
     ally, +12.1 pp (95% CI …) → no verdict, +0.3 pp (…): fixed.``; a task's: ``…: its
     gap from par goes from … to ….``"""
@@ -356,7 +356,7 @@ def nearest_fix(search: pd.DataFrame, card: str, name: str, threshold: float, un
 
 
 def _frees(advice: Advice, card: str, weaker: bool) -> str:
-    """What would free a card that resists (:func:`analysis.report.words.free_text`):
+    """What would free a card that resists (:func:`analysis.report.words.advise.free_text`):
     the guards that refused its edits in the search's log, and, without
     ``--abilities``, its ability, if any, or one given to it when it is ``weaker``."""
     refused = advice.search.loc[advice.search["card"] == card, "refused_by"] if len(advice.search) else pd.Series()

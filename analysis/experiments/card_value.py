@@ -57,7 +57,7 @@ from analysis.cards import ally_strength
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
 from analysis.report import document as doc
-from analysis.report.words import card_value_reference
+from analysis.report.words.experiments import card_value_reference
 from analysis.report.writer import Files, write_files
 from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.stats.paired import PairedMoments, paired_columns

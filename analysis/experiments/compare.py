@@ -45,8 +45,8 @@ from analysis.stats.clustered import GameMoments, ratio_columns, ratio_differenc
 from analysis.report import document as doc
 from analysis.report.html import figure_png
 from analysis.report.render_page import page_html
-from analysis.report.words import (NOTHING_MOVED, SKILL_CHECK_TITLE, change_sentence, change_skill_text, moved_lead,
-                                   one_deck_only_sentence, verdict_change_lines, verdicts_lead)
+from analysis.report.words.compare import (NOTHING_MOVED, SKILL_CHECK_TITLE, change_sentence, change_skill_text,
+                                           moved_lead, one_deck_only_sentence, verdict_change_lines, verdicts_lead)
 from analysis.experiments.compare_verdicts import task_verdict_changes, verdict_changes
 from analysis.report.writer import Files, write_files
 from analysis.data.runs import Run

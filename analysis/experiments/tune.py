@@ -39,7 +39,7 @@ from scipy.optimize import differential_evolution
 from analysis.cards import task_outcomes
 from analysis.experiments.compare import TOP_CHANGES, write_comparison
 from analysis.report import document as doc
-from analysis.report.words import moved_lead
+from analysis.report.words.compare import moved_lead
 from analysis.report.writer import Files, write_files
 from analysis.length import game_length
 from analysis.seats import seat_balance
