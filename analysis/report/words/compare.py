@@ -5,10 +5,13 @@ a comparison does."""
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from analysis.report.html import count, estimate, p_text, rounded, significant
 from analysis.report.words.common import measure_text
+from analysis.settled import BORDERLINE, FLAGGED, NO_VERDICT
 from analysis.skill_check import CANNOT_TELL
 
 
@@ -131,3 +134,55 @@ def change_skill_text(check: pd.DataFrame, bot: str) -> str:
     verb = "depends" if len(marked) == 1 else "depend"
     return (f"{where}, {len(marked)} of {len(check)} changes {verb} on skill (change B − A with the run's bots → "
             f"with {bot}): {listed}.")  # fmt: skip
+
+
+def page_heading(a: str, b: str) -> str:
+    """The comparison page's first heading, ``a`` and ``b`` the card files."""
+    return f"What changed from {a} (A) to {b} (B)"
+
+
+def brief_title(a: str, b: str) -> str:
+    """The title of what ``revachol compare`` prints, ``a`` and ``b`` the card files."""
+    return f"What changed from {a} to {b}"
+
+
+SAME_VALUES = "The two card files hold the same values."
+"""The page's change when the card files differ in no value."""
+
+
+def moved_sentence(moved: int) -> str:
+    """The sentence above the page's list of every significant change."""
+    return (f"{moved} measures moved significantly (Benjamini–Hochberg at 5% within each family), largest "
+            f"standardised effect first:")  # fmt: skip
+
+
+def pairing_note(games: int, gain: float) -> str:
+    """The page's note on how both decks played the same ``games``, with how much
+    narrower pairing makes the game metrics' intervals (``gain``, NaN when unknown:
+    :func:`analysis.experiments.compare.pairing_gain`)."""
+    return (f"Both decks played the same {games:,} games (same seeds, bots and rules; common random numbers). "
+            f"Differences are B − A with paired 95% CIs, rates in percentage points; 0/1 outcomes are tested with the "
+            f"exact McNemar test, counts with the paired t-test, holders' win rates with game-clustered intervals."
+            + (f" On the game metrics pairing makes the interval {gain:.1f}× narrower than two independent runs of "
+               f"this size would." if math.isfinite(gain) else ""))  # fmt: skip
+
+
+def changes_settled_words(stopping) -> str:
+    """Why a comparison played until settled stopped, in one sentence: how many
+    changes are settled beyond and within their thresholds, and the changes not
+    settled (the first five). ``stopping``: an
+    :class:`analysis.experiments.until_settled.Stopping` whose ``sequences`` have a
+    ``state`` in :func:`analysis.settled.settled_state`'s words."""
+    state = stopping.sequences["state"]
+    words = (f"{int((state == FLAGGED).sum())} change(s) settled beyond their practical threshold, "
+             f"{int((state == NO_VERDICT).sum())} settled within it, {int((state == BORDERLINE).sum())} at it")  # fmt: skip
+    if not stopping.unsettled:
+        return f"Stopped because every change is settled: {words}."
+    shown = "; ".join(stopping.unsettled[:5]) + (" …" if len(stopping.unsettled) > 5 else "")
+    return f"Stopped at the most games with {len(stopping.unsettled)} change(s) not settled ({shown}); {words}."
+
+
+def stopping_note(stopping) -> str:
+    """Where a comparison played until settled stopped and why (``stopping``, as
+    :func:`changes_settled_words`), under the page's title and in the terminal."""
+    return f"{stopping.summary(' per deck')}. {changes_settled_words(stopping)}"
