@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.report.html import count, estimate, signed
+from analysis.report.words.common import written_line
 from analysis.report.words.compare import change_skill_text, verdict_change_sentence
 
 
@@ -328,4 +329,4 @@ def brief_games_lines(games: dict[str, int], seed: int, edge_seed: int, seconds:
 
 def written_lines(proposal, table, page) -> tuple[str, str]:
     """The terminal's last lines: the files written (the proposal, ``advice.csv``) and the page."""
-    return f"written: {proposal}, {table}", f"advice: {page}"
+    return written_line([proposal, table]), f"advice: {page}"

@@ -26,3 +26,8 @@ def measure_text(kind: str, value: float, low: float, high: float, unit: str, n:
 def label_prefix(label: str, sep: str = " — ") -> str:
     """``label`` and ``sep`` before a sentence that names its run (``2p — ``); empty without a label."""
     return f"{label}{sep}" if label else ""
+
+
+def written_line(paths) -> str:
+    """The terminal's line on the files a command wrote: ``written: a.csv, b.csv``."""
+    return f"written: {', '.join(map(str, paths))}"

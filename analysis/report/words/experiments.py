@@ -33,3 +33,78 @@ def card_value_reference(name: str, ally_id: str, named: bool, cards: str, refer
                 f"value each with the other as --reference-deck: the ally nearest the average in both")
     return (f"reference: {name} (the plain ally nearest the average in both {cards} and {reference_deck}); value "
             f"{reference_deck} with --reference-deck {cards} to measure it against the same ally")
+
+
+def card_value_title(bot: str, others: str, reference: str) -> str:
+    """The title of ``revachol card-value``'s table: seat 0's ``bot`` (among ``others``
+    when the other seats play another bot) against the ``reference`` ally."""
+    among = f" among {others} bots" if others != bot else ""
+    return f"Value of each ally to seat 0's {bot} bot{among} against {reference}"
+
+
+def card_value_note(reference: str, written) -> str:
+    """What each of ``revachol card-value``'s values means, and the file ``written``."""
+    return (f"value vs reference: seat 0's win rate when it may not play {reference} minus when it may not play the "
+            f"ally (pp; positive = worth more than that plain ally); value vs no restriction: win rate with every "
+            f"ally allowed minus without the ally; per held game: that value per game in which seat 0 held the ally. "
+            f"Written to {written}")  # fmt: skip
+
+
+# --- revachol tune (analysis.experiments.tune) -------------------------------------------------------------------
+
+TUNE_NO_CHANGE = "The original values are already the best found: no change proposed."
+TUNE_TARGETS = ("Targets: the metric each deck reaches (in-sample figures flatter the proposal; the hold-out ones are "
+                "the measure)")  # fmt: skip
+
+
+def tune_proposal_line(values: dict, miss_original: float, miss: float, evaluations: int, seed: int) -> str:
+    """The proposal's ``values`` (``card.field``: value) and its in-sample miss, before
+    and after, over the ``evaluations`` on the search ``seed``."""
+    shown = ", ".join(f"{k} = {v}" for k, v in values.items())
+    return (f"proposal: {shown}; in-sample miss {miss_original:.2f} -> {miss:.2f} CI half-widths over {evaluations} "
+            f"candidates on the search seed {seed}")  # fmt: skip
+
+
+def tune_holdout_name(seed: int) -> str:
+    """The proposal as the line of its moved changes names it (:func:`analysis.report.words.compare.moved_lead`)."""
+    return f"the proposal on the hold-out seed {seed}"
+
+
+def tune_holdout_note(cards, proposal, games: int, fresh: int, seed: int) -> str:
+    """The note on the hold-out comparison's page: which decks played which games."""
+    return (f"Hold-out comparison: the original ({cards}) and the proposal ({proposal}) played {games:,} fresh games "
+            f"on seed {fresh}, not the search seed {seed} the proposal was chosen on.")  # fmt: skip
+
+
+def tune_written_line(proposal, page) -> str:
+    """The last line of ``revachol tune``: the proposal written and its hold-out comparison's page."""
+    return f"written: {proposal}; measured effect (hold-out): {page}"
+
+
+# --- revachol sweep (analysis.experiments.sweep) -----------------------------------------------------------------
+
+SWEEP_DIFFERENCES = "Paired difference between neighbouring values (same games)"
+
+
+def sweep_title(card: str, field: str) -> str:
+    """The title of ``revachol sweep``'s table of values."""
+    return f"Sweep of {card}.{field}: each value with its 95% CI (n counts what n of says)"
+
+
+# --- revachol skill (analysis.experiments.ladder) ----------------------------------------------------------------
+
+LADDER_TITLE = "Skill ladder: the stronger bot's win rate in one seat against the weaker in the others"
+TRACE_TITLE = "Skill trace: the bot at each budget against itself at half of it"
+
+
+def flattens_line(flat: int, threshold_pp: float) -> str:
+    """Where the skill trace's gain flattens (``flat``, 0 when every budget pays)."""
+    if flat:
+        return (f"the gain flattens at budget {flat}: doubling it there or beyond gains less than {threshold_pp:g} pp "
+                f"or nothing significant")  # fmt: skip
+    return "every budget still pays: try larger budgets"
+
+
+def ladder_lines(target, report) -> tuple[str, str]:
+    """The last lines of ``revachol skill``: where the runs and the report are."""
+    return f"runs in {target}", f"report: {report}"
