@@ -280,7 +280,8 @@ def skill_check_text(bot: str, before: int, after: int, games: int, check: pd.Da
 def holdout_note(games: int, seed: int) -> str:
     """The provenance's sentence after the proposal's path: where every figure is from."""
     return (f". Every figure below, unless labelled in-sample, is from {games:,} fresh games per deck on the "
-            f"hold-out seed {seed}, which the search never used (and as many with every task paying alike).")  # fmt: skip
+            f"hold-out seed {seed}, which the search never used (and as many with every task paying "
+            "alike).")  # fmt: skip
 
 
 def search_heading(seed: int, games: int) -> str:
@@ -294,7 +295,8 @@ def search_note(games: dict[str, int]) -> str:
     return (f"{games['candidates']} decks played, {games['search']:,} games on the search seed, {games['edge']:,} in "
             f"the edge checks, {games['holdout']:,} on the hold-out seed for the original and the proposal, "
             f"{games.get('own', 0):,} for the edits alone and {games.get('short list', 0):,} for the shorter "
-            "proposals (points-blind companions included). These figures chose the proposal and flatter it.")  # fmt: skip
+            "proposals (points-blind companions included). These figures chose the proposal and flatter "
+            "it.")  # fmt: skip
 
 
 def short_list_title(seed: int) -> str:

@@ -427,7 +427,8 @@ def _morale(a: Answer, events, failed, saves, impact, by_saves) -> tuple[str, st
         verdict = (f"{len(disagree)} of {len(saves)} morale cards save at a rate their requirement does not "
                    f"give: {listed}")  # fmt: skip
     return (f"{label_prefix(a.label)}A game has "
-            f"{_value(events, 'mean', '', noun='morale-loss events', n=events['games'])} on average, and {_value(failed, 'mean')} of its resolved tasks fail.",
+            f"{_value(events, 'mean', '', noun='morale-loss events', n=events['games'])} on average, and "
+            f"{_value(failed, 'mean')} of its resolved tasks fail.",
             f"{_impact_text(impact, by_saves)} Dice: {verdict} (exact binomial tests, Benjamini–Hochberg q = 0.05).")  # fmt: skip
 
 
