@@ -215,7 +215,7 @@ def run(
     start_workers(jobs, "sim.run.runner")  # while the imports below run
     from analysis.experiments.main_job import main_job
     from analysis.report.terminal import print_findings
-    from analysis.report.words import main_job_line
+    from analysis.report.words.experiments import main_job_line
     from sim.run.runner import RunError, RunStopped
     from sim.rundir.lock import LockedError
 
@@ -272,7 +272,7 @@ def skill_check_command(
     start_workers(jobs, "sim.run.runner")
     from analysis.experiments.check_skill import check_skill
     from analysis.report.terminal import print_skill_check
-    from analysis.report.words import skill_check_lines, skill_settled_sentence
+    from analysis.report.words.skill import skill_check_lines, skill_settled_sentence
     from sim.rundir import RunError
     from sim.rundir.lock import LockedError
     from sim.run.runner import RunStopped
@@ -435,7 +435,7 @@ def plan(
     """How many games? For each verdict of the report (ally strength, task rewards, the first player's edge, game length against a target), the games that would detect the effect you give with 80% power, from the run's standard errors (its report's tables when written, else its games), and the effect this run detects (mde). An effect below the practical threshold can never be flagged."""
     from analysis.plan import parse_effect, plan_games
     from analysis.report.terminal import print_table
-    from analysis.report.words import plan_lines
+    from analysis.report.words.plan import plan_lines
     from sim.cards import DeckError
     from sim.rundir import RunError
 

@@ -22,14 +22,15 @@ from analysis.experiments.advise_edits import (
 )  # fmt: skip
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
-    dominated, edit_sentences, edits_table, flagged_table, headline, nearest_fix, quantity_text,
-    short_list_lead, short_list_table, shown, summary_table, tried_sentence, verdict_counts, write_advice,
+    dominated, edit_sentences, edits_table, flagged_table, headline, short_list_lead, short_list_table, shown,
+    summary_table, verdict_counts, write_advice,
 )  # fmt: skip
 from analysis.report.render_page import diff_html
 from analysis.report.terminal import print_table
 from analysis.experiments import advise_search
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
-from analysis.report.words import change_skill_text, free_text
+from analysis.report.words.advise import free_text, nearest_fix, quantity_text, tried_sentence
+from analysis.report.words.compare import change_skill_text
 from sim.cards import dump_yaml, load_deck, parse_deck, with_values
 from sim.rundir import read_manifest
 from sim.deck_summary import short_colours, summarise
@@ -456,7 +457,7 @@ def test_restricted_play_passes_an_ally_moved_toward_zero_and_names_one_across_i
     """Issue 48's causal check on hand-made card-value tables (shares): Kim goes from
     +2.3 to -0.1 pp (toward zero, his CI straddles it); Egg Head from +0.4 to -1.1 pp
     (across zero beyond his CI); Glen from -0.7 to -0.9 pp (no closer)."""
-    from analysis.experiments.advise_page import restricted_sentence
+    from analysis.report.words.advise import restricted_sentence
     from analysis.experiments.advise_restricted import restricted_table
 
     def values(rows: dict[str, tuple[float, float, float]]) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from analysis.experiments.compare import (card_diff, changes, changes_skill_chec
                                           paired_row, run_comparison)
 from analysis.data.load import load
 from analysis.report.html import p_text
-from analysis.report.words import change_sentence, task_verdict_change_sentence, verdict_change_sentence
+from analysis.report.words.compare import change_sentence, task_verdict_change_sentence, verdict_change_sentence
 from analysis.experiments.compare_verdicts import verdict_changes
 from analysis.data.runs import Run
 from sim.cards import dump_yaml

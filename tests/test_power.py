@@ -14,7 +14,7 @@ import pytest
 from analysis.plan import parse_effect, plan_games
 from analysis.report.findings import findings
 from analysis.report.page import build_report
-from analysis.report.words import plan_lines
+from analysis.report.words.plan import plan_lines
 from analysis.seats import seat_balance
 from analysis.stats.power import (bh_level, detectable_effect, detectable_from_interval, games_to_decide,
                                   games_to_detect, readable_games, standard_error)

@@ -19,7 +19,7 @@ from analysis.data.runs import Run
 from analysis.experiments.check_skill import check_skill
 from analysis.report.page import build_report
 from analysis.report.terminal import print_findings
-from analysis.report.words import skill_check_sentence, skill_settled_sentence
+from analysis.report.words.skill import skill_check_sentence, skill_settled_sentence
 from analysis.settled import FLAGGED
 from analysis.skill_check import (CANNOT_TELL, DEPENDS, HOLDS, SETTLED_KEY, compare_measures, difference_sequence,
                                   games_to_settle, games_to_tell, measures, settled_columns, skill_check, tables)

@@ -13,7 +13,7 @@ games (:mod:`analysis.experiments.compare`). The search's own figures are shown 
 labelled in-sample.
 
 An interval of zero width (a task whose par every bootstrap resample put at the same
-reward) is no interval: its value is shown alone (:func:`quantity_text`). A cell with
+reward) is no interval: its value is shown alone (:func:`analysis.report.words.advise.quantity_text`). A cell with
 nothing to say (``tried`` of a card no longer flagged) is empty, in ``advice.csv`` and
 on the page, never ``nan``.
 """
@@ -33,12 +33,15 @@ from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Settings
 from analysis.experiments.compare import TOP_CHANGES, changes
 from analysis.experiments.compare_verdicts import outcome
 from analysis.report import document as doc
-from analysis.report.html import estimate, figure_png, signed
+from analysis.report.html import figure_png
 from analysis.report.render_page import page_html
 from analysis.report.writer import Files, write_files
 from sim.cards import as_written
-from analysis.report.words import (NO_SIDE_EFFECT, SKILL_CHECK_TITLE, change_sentence, change_skill_text, free_text,
-                                   side_effects_lead, skilled_allies_text, verdict_change_sentence)
+import analysis.report.words.advise as words
+from analysis.report.words.advise import (NO_SIDE_EFFECT, QUANTITY_NOTE, edit_sentence, free_text, nearest_fix,
+                                          restricted_sentence, side_effects_lead, still_text, tried_sentence,
+                                          zero_width)
+from analysis.report.words.compare import SKILL_CHECK_TITLE, change_sentence
 from sim.cards import Ability
 
 QUANTITY = {"ally": ("effect against the average ally", "pp"), "task": ("gap from par", "points")}
@@ -111,25 +114,9 @@ def summary_table(advice: Advice) -> pd.DataFrame:
     return table
 
 
-def zero_width(low: float, high: float) -> bool:
-    """Whether an interval's bounds coincide (within 1e-9): no interval to show."""
-    return bool(np.isfinite(low) and np.isfinite(high) and abs(high - low) <= 1e-9)
-
-
-def quantity_text(value: float, low: float, high: float, unit: str, n: int | None = None) -> str:
-    """A flagged quantity with its 95% CI: ``+4.2 pp (95% CI 3.5 to 4.8)`` (``unit``
-    ``pp``), ``+1.0 points (95% CI 0.4–1.6)``; the value alone when the interval has
-    zero width (``0.0 points``, module docstring) or no bounds."""
-    if zero_width(low, high):
-        low = high = np.nan
-    if unit == "pp":
-        return estimate(value / 100, low / 100, high / 100, "pp", n=n)
-    return estimate(value, low, high, "", n=n, noun=unit)
-
-
 def shown(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` as the page and the terminal show it: a zero-width interval's bounds blanked, so that a cell
-    shows its value alone (:func:`quantity_text`)."""
+    shows its value alone (:func:`analysis.report.words.advise.quantity_text`)."""
     shown = table.copy()
     for low in [c for c in table.columns if c.endswith("_low") and f"{c[:-4]}_high" in table.columns]:
         high = f"{low[:-4]}_high"
@@ -149,18 +136,15 @@ def verdict_counts(flagged: pd.DataFrame) -> dict[str, int]:
             "left": int((before & after).sum()), "created": int((~before & after).sum())}  # fmt: skip
 
 
-def edits_lead(advice: Advice) -> str:
-    """The line above the edits' sentences, which says once where their figures come
-    from: ``On 100,000 fresh games per deck, with all 16 edits together:``."""
-    count = edit_count(advice.changes)
-    together = f", with all {count} edits together" if count > 1 else ""
-    return f"On {advice.holdout_games:,} fresh games per deck{together}:"
+def _edits_lead(advice: Advice) -> str:
+    """The line above the edits' sentences (:func:`analysis.report.words.advise.edits_lead`)."""
+    return words.edits_lead(edit_count(advice.changes), advice.holdout_games)
 
 
 def edit_sentences(advice: Advice) -> list[str]:
     """One plain sentence per edit, with the effect before and after on the hold-out
     games (:func:`edits_lead` says so once, above them). An ally's speaks as
-    ``compare`` does (:func:`analysis.report.words.verdict_change_sentence`): ``Remove
+    ``compare`` does (:func:`analysis.report.words.advise.edit_sentence`): ``Remove
     the purple symbol from Evrart Claire. Evrart Claire: stronger than the average
     ally, +12.1 pp (95% CI …) → no verdict, +0.3 pp (…): fixed.``; a task's: ``…: its
     gap from par goes from … to ….``"""
@@ -168,15 +152,11 @@ def edit_sentences(advice: Advice) -> list[str]:
     out = []
     for change in advice.changes:
         if change.card not in flagged.index:  # a morale card: its effect is the side effects' table
-            out.append(f"{change.sentence()}.")
+            out.append(edit_sentence(change.sentence()))
             continue
         r = flagged.loc[change.card]
-        if r["kind"] == "ally":
-            out.append(f"{change.sentence()}. {verdict_change_sentence(_verdict_row(r))}")
-            continue
-        out.append(f"{change.sentence()}: its {r['quantity']} goes from "
-                   f"{quantity_text(r['before'], r['before_low'], r['before_high'], r['unit'])} to "
-                   f"{quantity_text(r['after'], r['after_low'], r['after_high'], r['unit'])}.")  # fmt: skip
+        out.append(edit_sentence(change.sentence(), verdicts=_verdict_row(r)) if r["kind"] == "ally"
+                   else edit_sentence(change.sentence(), r))  # fmt: skip
     return out
 
 
@@ -227,15 +207,9 @@ def edits_table(advice: Advice) -> pd.DataFrame:
 
 
 def own_effects_lead(advice: Advice) -> str:
-    """The line above the edits' table: where its figures come from and what they cost."""
+    """The line above the edits' table (:func:`analysis.report.words.advise.own_effects_lead`)."""
     stopped = sum(sequence is not None for sequence in advice.alone_sequences)
-    early = (f" {stopped} of the edits alone stopped before then, once their card's verdict was settled: "
-             "their bounds are the 95% confidence sequence at the games played (alone_n)." if stopped else "")
-    return (f"Each edit alone on the original deck (its own effect) beside the full proposal, on the same "
-            f"{advice.holdout_games:,} fresh games per deck of the hold-out seed {advice.holdout_seed}: "
-            f"{advice.games.get('own', 0):,} games for the edits alone (with points-blind companions for the task edits; "
-            f"an ally's effect needs none).{early} "
-            + QUANTITY_NOTE)  # fmt: skip
+    return words.own_effects_lead(stopped, advice.holdout_games, advice.holdout_seed, advice.games.get("own", 0))
 
 
 def dominated(table: pd.DataFrame) -> pd.Series:
@@ -270,93 +244,34 @@ def short_list_table(advice: Advice) -> pd.DataFrame:
                      "verdicts": counts["left"] + counts["created"],
                      "side_effects": len(changes(short.differences)), "n": advice.holdout_games})  # fmt: skip
     table = pd.DataFrame(rows, columns=["edits", "file", "fixed", "left", "created", "verdicts", "side_effects", "n"])
-    table["dominated_by"] = [f"{k} edit{'s' * (k != 1)}" if k else "" for k in dominated(table)] if len(table) else ""
+    table["dominated_by"] = [words.plural(k, "edit") if k else "" for k in dominated(table)] if len(table) else ""
     return table
 
 
 def short_list_lead(advice: Advice, table: pd.DataFrame) -> str:
-    """The short list's sentence: which proposals are on the front, which are dominated
-    and by which, which prefixes did not validate, and the games they used."""
-    front = ", ".join(f"{k}" for k in table.loc[table["dominated_by"] == "", "edits"])
-    beaten = [f"{r['edits']} (by {r['dominated_by']})" for _, r in table[table["dominated_by"] != ""].iterrows()]
-    invalid = [f"{s.edits}" for s in advice.short_list if s.after is None]
-    return (f"Shorter proposals: the K edits the search ranked best (a move or a swap counts as one), each played "
-            f"on the same "
-            f"{advice.holdout_games:,} fresh games per deck ({advice.games.get('short list', 0):,} games for the "
-            f"shorter ones, points-blind companions included). On the front (no other proposal is as good on "
-            f"edits, verdicts left or created and side effects, and better on one): {front or 'none'} edits"
-            + (f"; dominated: {', '.join(beaten)}" if beaten else "; none dominated")
-            + (f"; the best {', '.join(invalid)} edits alone do not validate" if invalid else "") + ".")  # fmt: skip
-
-
-def tried_sentence(search: pd.DataFrame, card: str, name: str, still: str, only: tuple[str, ...] = ()) -> str:
-    """What the search tried for a card still flagged, from its log (``search.csv``):
-    ``Evrart Claire still has a verdict, stronger (+11.5 pp …). Tried: Remove the purple symbol
-    from Evrart Claire, refused: the first player's edge grew by +0.30 pp (95% CI
-    +0.02 to +0.58) on the edge seed; …``. Each edit once, with its last outcome;
-    ``still`` is the card's verdict and figure on the hold-out; ``only``: the cards
-    ``--only`` named (a card left out is told so)."""
-    if only and card not in only:
-        return f"{name} still has a verdict, {still}: --only left it out."
-    attempts = search["stage"].str.startswith(("combined", "greedy", "pair", "triple", "screen"))
-    rows = search[(search["card"] == card) & attempts]
-    rows = rows[~(rows["stage"].str.startswith("screen") & (rows["refused_by"] == ""))]  # a screen's fair try goes on
-    if rows.empty:
-        return (f"{name} still has a verdict, {still}: no edit was tried for it (on the search seed it was inside the aim, "
-                "its fields are locked, or the proposal already held --max-edits edits).")  # fmt: skip
-    last = rows.drop_duplicates("edits", keep="last")
-    parts = [f"{row['edit'] or row['edits']}, " + (f"refused ({row['refused_by']}): {row['why']}" if row["refused_by"] else row["why"])
-             for _, row in last.iterrows()]  # fmt: skip
-    return f"{name} still has a verdict, {still}. Tried: " + "; ".join(parts) + "."
+    """The short list's sentence (:func:`analysis.report.words.advise.short_list_lead`): which
+    proposals of ``table`` are on the front, which are dominated and by which, which
+    prefixes did not validate, and the games they used."""
+    invalid = [s.edits for s in advice.short_list if s.after is None]
+    return words.short_list_lead(table, invalid, advice.holdout_games, advice.games.get("short list", 0))
 
 
 def resist_sentences(advice: Advice) -> list[str]:
     """One sentence per card flagged in the proposal on the hold-out: the edits the
     search tried for it and the guard that refused each, with its numbers
-    (:func:`tried_sentence`)."""
+    (:func:`analysis.report.words.advise.tried_sentence`)."""
     flagged = flagged_table(advice)
     still = flagged[flagged["verdict_after"] != ""]
     thresholds = {"ally": float(advice.after.allies["threshold_pp"].iloc[0]),
                   "task": float(advice.after.tasks["threshold_points"].iloc[0])}  # fmt: skip
-    return [tried_sentence(advice.search, r["card"], r["name"], f"{r['verdict_after']} "
-                           f"({quantity_text(r['after'], r['after_low'], r['after_high'], r['unit'])} on the hold-out)",
-                           advice.only)
+    return [tried_sentence(advice.search, r["card"], r["name"], still_text(r), advice.only)
             + nearest_fix(advice.search, r["card"], r["name"], thresholds[r["kind"]], r["unit"], r["after"])
             + _frees(advice, r["card"], r["verdict_after"] == "weaker")
             for _, r in still.iterrows()]  # fmt: skip
 
 
-GUARD_WORDS = {"edge": "the first player's edge grew", "length": "it moved game length beyond the guard",
-               "new verdict": "it put another card beyond the aim", "excess": "the deck was no better overall"}  # fmt: skip
-"""Why a guard refused an edit, in a few words (:meth:`.advise_search.Search.refusal`)."""
-
-
-def nearest_fix(search: pd.DataFrame, card: str, name: str, threshold: float, unit: str, now: float) -> str:
-    """The one refused edit that would have fixed a card that resists, from the search's
-    log (``target_after``, in-sample): `` The change that would bring Evrart Claire within
-    ±2 pp: Evrart Claire loses A9 forced draw (+0.9 pp in-sample); not taken: the first
-    player's edge grew.`` The edit whose quantity lies nearest zero among those a guard
-    refused (:data:`GUARD_WORDS`) while the card stood on the side it stands on now
-    (``target_before`` of ``now``'s sign: a card turned from weaker to stronger is not told
-    the edits that would have strengthened it); when none comes within ``threshold``, the
-    nearest is named as such. Empty when no such edit was measured for the card."""
-    if "target_after" not in search or search.empty:
-        return ""
-    rows = search[(search["card"] == card) & search["refused_by"].isin(list(GUARD_WORDS))
-                  & search["target_after"].notna() & (np.sign(search["target_before"]) == np.sign(now))]  # fmt: skip
-    if rows.empty:
-        return ""
-    row = rows.loc[rows["target_after"].abs().idxmin()]
-    value = f"{row['target_after']:+.1f} {unit} in-sample"
-    if abs(row["target_after"]) < threshold:
-        return (f" The change that would bring {name} within ±{threshold:g} {unit}: {row['edit'] or row['edits']} "
-                f"({value}); not taken: {GUARD_WORDS[row['refused_by']]}.")  # fmt: skip
-    return (f" No edit tried brings {name} within ±{threshold:g} {unit}; the nearest, {row['edit'] or row['edits']}, "
-            f"leaves it at {value} (refused: {GUARD_WORDS[row['refused_by']]}).")  # fmt: skip
-
-
 def _frees(advice: Advice, card: str, weaker: bool) -> str:
-    """What would free a card that resists (:func:`analysis.report.words.free_text`):
+    """What would free a card that resists (:func:`analysis.report.words.advise.free_text`):
     the guards that refused its edits in the search's log, and, without
     ``--abilities``, its ability, if any, or one given to it when it is ``weaker``."""
     refused = advice.search.loc[advice.search["card"] == card, "refused_by"] if len(advice.search) else pd.Series()
@@ -389,23 +304,8 @@ def plot_forest(flagged: pd.DataFrame) -> Figure:
 
 
 def edge_note(advice: Advice) -> str:
-    """How the search held the first player's edge (docs/EXPERIMENTS.md, advise: *The first
-    player's edge is a hard constraint*): a hard
-    constraint (towards ``--target edge=LO..HI`` when given), or relaxed because no
-    candidate kept it."""
-    if advice.edge_relaxed:
-        return (f"No candidate kept the first player's edge (on the search seed, every edit that moved a flagged "
-                f"card towards its threshold grew it significantly or by more than {EDGE_TOLERANCE_PP} pp), so the search "
-                "relaxed that constraint and weighed the edge's growth against the verdicts it fixes instead.")  # fmt: skip
-    if advice.target_edge is not None:
-        low, high = advice.target_edge
-        return (f"The search moved the first player's edge towards {low:g} to {high:g} pp (--target) and refused every "
-                "candidate whose edge moved away from that range, outside it, against the original's (its paired 95% "
-                f"CI beyond 0, or its estimate beyond {EDGE_TOLERANCE_PP} pp): screened on the search seed, and "
-                f"checked on {advice.holdout_games:,} games of a seed of its own before any deck was accepted.")  # fmt: skip
-    return ("The search refused every candidate whose first player's edge grew against the original's (its paired "
-            f"95% CI above 0, or its estimate above {EDGE_TOLERANCE_PP} pp): screened on the search seed, and checked "
-            f"on {advice.holdout_games:,} games of a seed of its own before any deck was accepted.")  # fmt: skip
+    """How the search held the first player's edge (:func:`analysis.report.words.advise.edge_note`)."""
+    return words.edge_note(advice.edge_relaxed, advice.target_edge, advice.holdout_games, EDGE_TOLERANCE_PP)
 
 
 def headline(advice: Advice, summary: pd.DataFrame, counts: dict[str, int]) -> str:
@@ -414,44 +314,15 @@ def headline(advice: Advice, summary: pd.DataFrame, counts: dict[str, int]) -> s
     (:func:`verdict_counts`), the change of game length and of the first player's
     edge, each with its paired 95% CI, the edge judged by the search's rule
     (:meth:`.advise_search.Settings.edge_grew`); then, for each ``--target``, whether
-    the proposal reached it (:func:`_target_sentence`)."""
+    the proposal reached it (:func:`analysis.report.words.advise.target_sentence`)."""
     rows = summary.set_index("what")
     turns, edge = rows.loc["mean turns per game"], rows.loc["first player's edge over a fair seat"]
-    longer = 100 * turns["difference"] / turns["before"]
     grew = Settings().edge_grew({"value": edge["difference"], "low": edge["difference_low"]})
-    edge_words = "larger" if grew else "not larger"
-    count = edit_count(advice.changes)
-    return (f"{count} edit{'s' * (count != 1)} to the cards' data. On "
-            f"{advice.holdout_games:,} fresh games per deck: {_verdicts(counts)}; games "
-            f"{signed(longer, 1)}% longer ({signed(turns['difference'], 2)} turns, 95% CI "
-            f"{signed(turns['difference_low'], 2)} to {signed(turns['difference_high'], 2)}); the first player's edge "
-            f"{signed(edge['difference'], 2)} pp (95% CI {signed(edge['difference_low'], 2)} to "
-            f"{signed(edge['difference_high'], 2)}), {edge_words}."
-            + "".join(_target_sentence(rows.loc[what], bounds, name, unit) for bounds, what, name, unit in (
+    return (words.headline_sentence(edit_count(advice.changes), advice.holdout_games, counts, turns, edge, grew)
+            + "".join(words.target_sentence(rows.loc[what], bounds, name, unit) for bounds, what, name, unit in (
                 (advice.target_turns, "mean turns per game", "mean turns per game", "turns"),
                 (advice.target_edge, "first player's edge over a fair seat", "the first player's edge", "pp"))
                 if bounds is not None))  # fmt: skip
-
-
-def _target_sentence(row: pd.Series, bounds: tuple[float, float], name: str, unit: str) -> str:
-    """`` Target for mean turns per game, 50 to 60 turns: reached, 55.20 turns (95% CI
-    55.00 to 55.40).``: the proposal's measure on the hold-out (``row``, a
-    :func:`summary_table` row) reached when its estimate lies inside ``bounds``."""
-    reached = "reached" if bounds[0] <= row["after"] <= bounds[1] else "not reached"
-    return (f" Target for {name}, {bounds[0]:g} to {bounds[1]:g} {unit}: {reached}, {row['after']:.2f} {unit} "
-            f"(95% CI {row['after_low']:.2f} to {row['after_high']:.2f}).")  # fmt: skip
-
-
-def _verdicts(counts: dict[str, int]) -> str:
-    """``15 verdicts before (14 allies, 1 task): 13 fixed, 2 left, 3 created by the proposal``."""
-    allies = f"{counts['allies']} all{'y' if counts['allies'] == 1 else 'ies'}"
-    tasks = f"{counts['tasks']} task{'s' * (counts['tasks'] != 1)}"
-    return (f"{counts['before']} verdict{'s' * (counts['before'] != 1)} before ({allies}, {tasks}): "
-            f"{counts['fixed']} fixed, {counts['left']} left, {counts['created']} created by the proposal")
-
-
-QUANTITY_NOTE = ("An ally's quantity is its effect against the average ally (pp), a task's its gap from par (points); "
-                 "each with its 95% CI, n in games.")  # fmt: skip
 
 
 def _side_effects_blocks(side: pd.DataFrame) -> list[doc.Block]:
@@ -467,28 +338,11 @@ def _skill_check_blocks(advice: Advice) -> list[doc.Block]:
     """The page's section on the proposal under ``--skill-check`` (empty without it)."""
     if advice.skill_check is None:
         return []
-    allies = skilled_allies_text(advice.confirmed_with, *advice.skilled_allies, advice.skill_check["skilled_n"].max())
-    return [doc.Heading(SKILL_CHECK_TITLE),
-            doc.answer(f"{allies} {change_skill_text(advice.skill_check, advice.confirmed_with)}"),
+    text = words.skill_check_text(advice.confirmed_with, *advice.skilled_allies, advice.skill_check["skilled_n"].max(),
+                                  advice.skill_check)  # fmt: skip
+    return [doc.Heading(SKILL_CHECK_TITLE), doc.answer(text),
             doc.Table(advice.skill_check, hide=("p_value", "skilled_bot", "n", "skilled_n"),
                       wide=(doc.ESTIMATES,))]  # fmt: skip
-
-
-def restricted_sentence(table: pd.DataFrame) -> str:
-    """``advise --restricted-play``'s check (:mod:`.advise_restricted`) in a sentence,
-    the allies that fail named with both values (pp, 95% CI of the proposal's)."""
-    first = table.iloc[0]
-    lead = (f"Restricted play (seat 0 may not play the ally; {first['n']:,} games per run on the hold-out seed, "
-            f"against {first['reference']}, the plain ally nearest the average in both decks): "
-            f"{int(table['agrees'].sum())} of {len(table)} edited allies move toward zero without crossing it "
-            "beyond their 95% CI")  # fmt: skip
-    failing = table[~table["agrees"]]
-    if failing.empty:
-        return lead + "."
-    named = "; ".join(f"{r['ally']} ({r['edit']}) {signed(r['before_pp'], 1)} → "
-                      f"{estimate(r['after_pp'] / 100, r['after_low_pp'] / 100, r['after_high_pp'] / 100, 'pp')}"
-                      + (", across zero" if r["crossed"] else ", no closer to zero") for _, r in failing.iterrows())
-    return f"{lead}; {len(failing)} do not: {named}."
 
 
 def _restricted_blocks(advice: Advice) -> list[doc.Block]:
@@ -514,13 +368,9 @@ def advice_page(advice: Advice, command: str = "") -> tuple[doc.Page, dict[str, 
     table = pd.concat([flagged.assign(sample=sample),
                        summary.rename(columns={"what": "name"}).assign(kind="summary", sample=sample)],
                       ignore_index=True)  # fmt: skip
-    sentences = edit_sentences(advice) or ["No edit is proposed: no flagged quantity could be moved towards its "
-                                           "threshold by the edits allowed."]  # fmt: skip
+    sentences = edit_sentences(advice) or [words.NO_EDIT_PAGE]
     provenance = (*(("Command: ", doc.Code(command), ". ") if command else ()), "Proposal: ",
-                  doc.Code(str(advice.proposal)),
-                  f". Every figure below, unless labelled in-sample, is from {advice.holdout_games:,} fresh games per "
-                  f"deck on the hold-out seed {advice.holdout_seed}, which the search never used (and as many with "
-                  "every task paying alike).")  # fmt: skip
+                  doc.Code(str(advice.proposal)), words.holdout_note(advice.holdout_games, advice.holdout_seed))
     edits, short = edits_table(advice), short_list_table(advice)
     is_count = summary["unit"].isin(["allies", "tasks"])  # whole numbers, shown as such
     counts = summary[is_count]
@@ -528,7 +378,7 @@ def advice_page(advice: Advice, command: str = "") -> tuple[doc.Page, dict[str, 
     blocks = [doc.Heading("What should I change?", 1), doc.answer(headline(advice, summary, verdict_counts(flagged))),
               doc.Heading("Shorter proposals"), doc.answer(short_list_lead(advice, short)),
               doc.Table(short, wide=estimates),
-              doc.Heading("The edits"), *([doc.plain(edits_lead(advice))] if advice.changes else []),
+              doc.Heading("The edits"), *([doc.plain(_edits_lead(advice))] if advice.changes else []),
               doc.Lines(tuple(sentences)),
               # the own effects' lead names each kind's quantity (QUANTITY_NOTE): its column is hidden
               *([doc.Heading("Each edit's own effect"), doc.note(own_effects_lead(advice)),
@@ -548,12 +398,8 @@ def advice_page(advice: Advice, command: str = "") -> tuple[doc.Page, dict[str, 
               *_side_effects_blocks(side),
               *_skill_check_blocks(advice),
               doc.Heading("The proposal's diff"), doc.Diff(advice.diff),
-              doc.Heading(f"The search (in-sample: seed {advice.seed}, {advice.n_games:,} games per deck)"),
-              doc.note(f"{advice.games['candidates']} decks played, {advice.games['search']:,} games on the search "
-                       f"seed, {advice.games['edge']:,} in the edge checks, {advice.games['holdout']:,} on the "
-                       f"hold-out seed for the original and the proposal, {advice.games.get('own', 0):,} for the edits "
-                       f"alone and {advice.games.get('short list', 0):,} for the shorter proposals (points-blind "
-                       "companions included). These figures chose the proposal and flatter it."),
+              doc.Heading(words.search_heading(advice.seed, advice.n_games)),
+              doc.note(words.search_note(advice.games)),
               doc.Table(advice.search, wide=())]  # fmt: skip
     restricted = {} if advice.restricted is None else {"restricted.csv": advice.restricted}
     csv = {"search.csv": advice.search, "advice.csv": table, "side_effects.csv": side, "edits.csv": edits,
@@ -585,18 +431,16 @@ def advice_brief(advice: Advice, seconds: float, files: tuple[Path, Path], top: 
     ``files`` written (advice.html, advice.csv)."""
     summary, short, side = summary_table(advice), short_list_table(advice), changes(advice.differences)
     hold_out = advice.holdout_seed
-    restricted = (f"restricted play: {advice.games['restricted']:,} games; " if "restricted" in advice.games else "")
     played, whole = advice.games_played
-    whole_note = (f" ({whole:,} had each of these decks and edits alone played whole; a run without --until-settled "
-                  "takes its own path)") if advice.round_games is not None else ""  # fmt: skip
+    games_lines = words.brief_games_lines(advice.games, advice.seed, edge_seed(advice.seed), seconds, played,
+                                          whole if advice.round_games is not None else None)  # fmt: skip
     blocks = [
-        doc.Diff(advice.diff) if advice.diff else
-        doc.plain("No edit proposed: nothing flagged could be moved towards its threshold by the edits allowed."),
+        doc.Diff(advice.diff) if advice.diff else doc.plain(words.NO_EDIT_BRIEF),
         doc.answer(headline(advice, summary, verdict_counts(flagged_table(advice)))),
-        doc.plain(short_list_lead(advice, short)), doc.plain(f"Shorter proposals on the hold-out seed {hold_out}"),
+        doc.plain(short_list_lead(advice, short)), doc.plain(words.short_list_title(hold_out)),
         doc.Table(short),
-        *([doc.plain(edits_lead(advice))] if advice.changes else []), doc.Lines(tuple(edit_sentences(advice))),
-        *([doc.plain(own_effects_lead(advice)), doc.plain(f"Each edit's own effect on the hold-out seed {hold_out}"),
+        *([doc.plain(_edits_lead(advice))] if advice.changes else []), doc.Lines(tuple(edit_sentences(advice))),
+        *([doc.plain(own_effects_lead(advice)), doc.plain(words.own_effects_title(hold_out)),
            doc.Table(shown(edits_table(advice)))] if advice.alone else []),
         doc.Lines(tuple(resist_sentences(advice))),
         doc.plain(edge_note(advice)),
@@ -604,13 +448,9 @@ def advice_brief(advice: Advice, seconds: float, files: tuple[Path, Path], top: 
         doc.Lines(tuple(change_sentence(row) for _, row in side.head(top).iterrows())),
         *([doc.plain(restricted_sentence(advice.restricted))] if advice.restricted is not None else []),
         *_skill_check_blocks(advice)[1:2],
-        doc.plain(f"Hold-out seed {hold_out}: {advice.holdout_games:,} fresh games per deck, original (before) and "
-                  "proposal (after); differences paired on the same games"),
+        doc.plain(words.holdout_title(hold_out, advice.holdout_games)),
         doc.Table(shown(summary)),
-        doc.plain(f"search: {advice.games['candidates']} decks, {advice.games['search']:,} games on seed {advice.seed} "
-                  f"(in-sample); edge checks: {advice.games['edge']:,} games on seed {edge_seed(advice.seed)}; "
-                  f"hold-out: {advice.games['holdout']:,} games; {restricted}{seconds:,.0f} s"),
-        doc.plain(f"games played: {played:,}{whole_note}"),
-        doc.plain(f"written: {advice.proposal}, {files[1]}"), doc.plain(f"advice: {files[0]}"),
+        *map(doc.plain, games_lines),
+        *map(doc.plain, words.written_lines(advice.proposal, files[1], files[0])),
     ]  # fmt: skip
     return doc.Page("advise", tuple(blocks))

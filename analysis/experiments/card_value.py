@@ -57,7 +57,7 @@ from analysis.cards import ally_strength
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
 from analysis.report import document as doc
-from analysis.report.words import card_value_reference
+from analysis.report.words.experiments import card_value_note, card_value_reference, card_value_title
 from analysis.report.writer import Files, write_files
 from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.stats.paired import PairedMoments, paired_columns
@@ -239,13 +239,9 @@ def card_value_brief(table: pd.DataFrame, bots: Sequence[str], cards: str, named
     values of :func:`card_values` (pp, paired 95% CIs) for seat 0's bot (``bots[0]``,
     among ``bots[-1]``), what each value means, and the file written."""
     reference = table["reference"].iloc[0]
-    among = f" among {bots[-1]} bots" if bots[-1] != bots[0] else ""
     return doc.Page("card-value", (
         doc.plain(card_value_reference(reference, table["reference_id"].iloc[0], named, cards, reference_deck)),
-        doc.plain(f"Value of each ally to seat 0's {bots[0]} bot{among} against {reference}"),
+        doc.plain(card_value_title(bots[0], bots[-1], reference)),
         doc.Table(table, hide=("reference", "reference_id", "q_value")),
-        doc.note(f"value vs reference: seat 0's win rate when it may not play {reference} minus when it may not "
-                 f"play the ally (pp; positive = worth more than that plain ally); value vs no restriction: win rate "
-                 f"with every ally allowed minus without the ally; per held game: that value per game in which seat "
-                 f"0 held the ally. Written to {written}"),
+        doc.note(card_value_note(reference, written)),
     ))  # fmt: skip

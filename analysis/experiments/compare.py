@@ -45,8 +45,10 @@ from analysis.stats.clustered import GameMoments, ratio_columns, ratio_differenc
 from analysis.report import document as doc
 from analysis.report.html import figure_png
 from analysis.report.render_page import page_html
-from analysis.report.words import (NOTHING_MOVED, SKILL_CHECK_TITLE, change_sentence, change_skill_text, moved_lead,
-                                   one_deck_only_sentence, verdict_change_lines, verdicts_lead)
+from analysis.report.words.compare import (NOTHING_MOVED, SAME_VALUES, SKILL_CHECK_TITLE, brief_title, change_sentence,
+                                           change_skill_text, moved_lead, moved_sentence, one_deck_only_sentence,
+                                           page_heading, pairing_note, stopping_note, verdict_change_lines,
+                                           verdicts_lead)
 from analysis.experiments.compare_verdicts import task_verdict_changes, verdict_changes
 from analysis.report.writer import Files, write_files
 from analysis.data.runs import Run
@@ -54,7 +56,7 @@ from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
 from analysis.stats.inference import ALPHA, bh_flags
 from analysis.stats.paired import PairedMoments, paired_columns, standardised
 from analysis.experiments.until_settled import Stopping, recorder, round_plan, settle, settle_rule
-from analysis.settled import BORDERLINE, DEFAULT_ALPHA, FLAGGED, NO_VERDICT, with_sequences
+from analysis.settled import DEFAULT_ALPHA, with_sequences
 from analysis.skill_check import LENGTH_THRESHOLD_TURNS, MORALE_THRESHOLD_EVENTS, compare_measures, skilled_run
 from analysis.thresholds import DEFAULT_BORDERLINE_PP, DEFAULT_THRESHOLD_PP
 from sim.cards import as_written
@@ -424,19 +426,6 @@ def change_sequences(a_dir: str | Path, b_dir: str | Path, players: int, games: 
     return with_sequences(rows, games, rho, alpha, rows["threshold"] * (borderline_pp / DEFAULT_THRESHOLD_PP))
 
 
-def changes_settled_words(stopping: Stopping) -> str:
-    """Why a comparison played until settled stopped, in one sentence: how many
-    changes are settled beyond and within their thresholds, and the changes not
-    settled (the first five)."""
-    state = stopping.sequences["state"]
-    words = (f"{int((state == FLAGGED).sum())} change(s) settled beyond their practical threshold, "
-             f"{int((state == NO_VERDICT).sum())} settled within it, {int((state == BORDERLINE).sum())} at it")  # fmt: skip
-    if not stopping.unsettled:
-        return f"Stopped because every change is settled: {words}."
-    shown = "; ".join(stopping.unsettled[:5]) + (" …" if len(stopping.unsettled) > 5 else "")
-    return f"Stopped at the most games with {len(stopping.unsettled)} change(s) not settled ({shown}); {words}."
-
-
 def skilled_tables(a: Run, b: Run) -> tuple[dict[str, pd.DataFrame] | None, str]:
     """The comparison tables of the two decks' skilled companions (:mod:`sim.run.skilled`)
     and their bot, or ``(None, "")`` unless both decks have a sound one with the
@@ -479,7 +468,7 @@ def comparison_page(a_dir: str | Path, b_dir: str | Path, note: str = "") -> tup
     files = [str(run.manifest.get("cards_file", run.path)) for run in (a, b)]
     gain = pairing_gain(tables["games"])
     blocks = [
-        doc.Heading(f"What changed from {files[0]} (A) to {files[1]} (B)", 1),
+        doc.Heading(page_heading(*files), 1),
         *([doc.note(note)] if note else []),
         doc.Heading("Did the edit work?"),
         doc.answer(verdicts_lead(verdicts, task_verdicts)),
@@ -487,24 +476,17 @@ def comparison_page(a_dir: str | Path, b_dir: str | Path, note: str = "") -> tup
           if len(verdicts) + len(task_verdicts) else []),
         doc.Heading("The change"),
         doc.Table(diff.rename(columns={"old": "old (A)", "new": "new (B)"})) if len(diff) else
-        doc.plain("The two card files hold the same values."),
+        doc.plain(SAME_VALUES),
         *([doc.note(unpaired)] if unpaired else []),
         doc.Heading("What moved"),
     ]  # fmt: skip
     if len(moved):
-        blocks += [doc.answer(f"{len(moved)} measures moved significantly (Benjamini–Hochberg at 5% within each "
-                              "family), largest standardised effect first:"),
+        blocks += [doc.answer(moved_sentence(len(moved))),
                    doc.Lines(tuple(change_sentence(row) for _, row in moved.iterrows()), ordered=True),
                    doc.Figure(figure_png(plot_forest(moved)), "forest plot of the significant changes")]  # fmt: skip
     else:
         blocks.append(doc.answer(NOTHING_MOVED))
-    blocks.append(doc.note(
-        f"Both decks played the same {int(tables['games']['n'].max()):,} games (same seeds, bots and "
-        f"rules; common random numbers). Differences are B − A with paired 95% CIs, rates in percentage points; "
-        f"0/1 outcomes are tested with the exact McNemar test, counts with the paired t-test, holders' win rates "
-        f"with game-clustered intervals."
-        + (f" On the game metrics pairing makes the interval {gain:.1f}× narrower than two independent runs of this "
-           f"size would." if np.isfinite(gain) else "")))  # fmt: skip
+    blocks.append(doc.note(pairing_note(int(tables["games"]["n"].max()), gain)))
     if check is not None:
         blocks += [doc.Heading(SKILL_CHECK_TITLE), doc.answer(change_skill_text(check, bot)),
                    doc.Table(check, hide=("p_value", "skilled_bot", "n", "skilled_n"))]  # fmt: skip
@@ -527,8 +509,7 @@ def comparison_brief(comparison: Comparison, a: str, b: str, top: int = TOP_CHAN
     page's path; ``a`` and ``b`` name the card files."""
     blocks: list[doc.Block] = []
     if comparison.stopping is not None:
-        blocks.append(doc.plain(f"{comparison.stopping.summary(' per deck')}. "
-                                f"{changes_settled_words(comparison.stopping)}"))  # fmt: skip
+        blocks.append(doc.plain(stopping_note(comparison.stopping)))
     verdicts, tasks = comparison.verdicts, comparison.task_verdicts
     blocks += [doc.answer(verdicts_lead(verdicts, tasks)), doc.Lines(tuple(verdict_change_lines(verdicts, tasks)))]
     blocks.append(doc.answer(moved_lead(a, b, len(comparison.changes), top)))
@@ -538,7 +519,7 @@ def comparison_brief(comparison: Comparison, a: str, b: str, top: int = TOP_CHAN
     if check is not None:
         blocks.append(doc.answer(change_skill_text(check, str(check["skilled_bot"].iloc[0]))))
     blocks.append(doc.plain(str(comparison.page)))
-    return doc.Page(f"What changed from {a} to {b}", tuple(blocks))
+    return doc.Page(brief_title(a, b), tuple(blocks))
 
 
 def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note: str = "") -> Comparison:
@@ -621,5 +602,5 @@ def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: 
     if skill_check:
         for run_dir in dirs:
             play_skilled(run_dir, n_jobs, progress, bot=skill_check, games=skill_games)
-    note = f"{stopping.summary(' per deck')}. {changes_settled_words(stopping)}" if stopping else ""
+    note = stopping_note(stopping) if stopping else ""
     return replace(write_comparison(*dirs, out, note), stopping=stopping)

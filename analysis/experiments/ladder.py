@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analysis.report import document as doc
+from analysis.report.words.experiments import LADDER_TITLE, TRACE_TITLE, flattens_line, ladder_lines
 from sim.bots.rungs import RUNG_NAMES
 from sim.options import RuleOptions
 from sim.rundir.manifest import RunSpec, read_manifest
@@ -158,17 +159,15 @@ def skill_brief(tables: dict, ladder: bool, threshold_pp: float, target: Path, r
     table, trace = tables.get("skill_summary"), tables.get("skill_trace")  # None: nothing to compare
     blocks: list[doc.Block] = []
     if ladder and table is not None:
-        blocks += [doc.plain("Skill ladder: the stronger bot's win rate in one seat against the weaker in the others"),
+        blocks += [doc.plain(LADDER_TITLE),
                    doc.Table(table[["players", "strong", "weak", "games", "win_rate", "win_rate_low", "win_rate_high",
                                     "fair_rate", "win_rate_ratio", "win_rate_ratio_low", "win_rate_ratio_high",
                                     "beats"]])]  # fmt: skip
     if trace is not None:
         flat = int(trace["flattens_at"].iloc[0])
-        blocks += [doc.plain("Skill trace: the bot at each budget against itself at half of it"),
+        blocks += [doc.plain(TRACE_TITLE),
                    doc.Table(trace[["budget", "strong", "weak", "games", "win_rate", "win_rate_low", "win_rate_high",
                                     "fair_rate", "gain_pp", "gain_low_pp", "gain_high_pp", "pays"]]),
-                   doc.plain(f"the gain flattens at budget {flat}: doubling it there or beyond gains less than "
-                             f"{threshold_pp:g} pp or nothing significant" if flat else
-                             "every budget still pays: try larger budgets")]  # fmt: skip
-    blocks += [doc.plain(f"runs in {target}"), doc.plain(f"report: {report}")]
+                   doc.plain(flattens_line(flat, threshold_pp))]  # fmt: skip
+    blocks += [doc.plain(line) for line in ladder_lines(target, report)]
     return doc.Page("skill", tuple(blocks))

@@ -52,6 +52,8 @@ from analysis.report.html import figure_png
 from analysis.report import document as doc
 from analysis.report.writer import Files, write_files
 from analysis.report.figures import plain
+from analysis.report.words.common import written_line
+from analysis.report.words.experiments import SWEEP_DIFFERENCES, sweep_title
 from analysis.length import game_length
 from analysis.morale import morale_cards
 from analysis.seats import seat_balance
@@ -285,10 +287,10 @@ def sweep_brief(table: pd.DataFrame, differences: pd.DataFrame, card: str, field
     steps = differences.assign(step=[f"{as_written(a)} → {as_written(b)}"
                                      for a, b in zip(differences["from"], differences["to"])])  # fmt: skip
     return doc.Page(f"sweep {card}.{field}", (
-        doc.plain(f"Sweep of {card}.{field}: each value with its 95% CI (n counts what n of says)"),
+        doc.plain(sweep_title(card, field)),
         doc.Table(shown.assign(value=[as_written(v) for v in table["value"]])),
-        doc.plain("Paired difference between neighbouring values (same games)"),
+        doc.plain(SWEEP_DIFFERENCES),
         doc.Table(steps[["step", "metric", "unit", "a", "b", "difference", "difference_low", "difference_high",
                          "p_value", "n", "n_of"]]),
-        doc.plain(f"written: {', '.join(map(str, written))}"),
+        doc.plain(written_line(written)),
     ))  # fmt: skip

@@ -39,7 +39,9 @@ from scipy.optimize import differential_evolution
 from analysis.cards import task_outcomes
 from analysis.experiments.compare import TOP_CHANGES, write_comparison
 from analysis.report import document as doc
-from analysis.report.words import moved_lead
+from analysis.report.words.compare import moved_lead
+from analysis.report.words.experiments import (TUNE_NO_CHANGE, TUNE_TARGETS, tune_holdout_name, tune_holdout_note,
+                                               tune_proposal_line, tune_written_line)
 from analysis.report.writer import Files, write_files
 from analysis.length import game_length
 from analysis.seats import seat_balance
@@ -238,8 +240,7 @@ def tune(
     fresh = holdout_seed(seed)
     holdout = {name: play(values, out / "holdout" / name, fresh)[0] for name, values in
                (("original", original), ("proposal", best))}  # fmt: skip
-    note = (f"Hold-out comparison: the original ({cards}) and the proposal ({proposal}) played {n_games:,} fresh games "
-            f"on seed {fresh}, not the search seed {seed} the proposal was chosen on.")  # fmt: skip
+    note = tune_holdout_note(cards, proposal, n_games, fresh, seed)
     comparison = write_comparison(holdout["original"], holdout["proposal"], out, note)
     runs = {(f"in-sample (seed {seed})", "original"): play(original)[0],
             (f"in-sample (seed {seed})", "proposal"): best_dir,
@@ -261,19 +262,15 @@ def tune_brief(result: dict, seed: int, top: int = TOP_CHANGES) -> doc.Page:
     values and in-sample miss (CI half-widths) on the search ``seed``, the targets'
     table, the ``top`` largest significant changes on the hold-out seed, and the files
     written."""
-    values = ", ".join(f"{k} = {v}" for k, v in result["values"].items())
     moved = result["comparison"].changes
     blocks = [
-        doc.Diff(result["diff"]) if result["diff"] else
-        doc.plain("The original values are already the best found: no change proposed."),
-        doc.plain(f"proposal: {values}; in-sample miss {result['miss_original']:.2f} -> {result['miss']:.2f} CI "
-                  f"half-widths over {result['evaluations']} candidates on the search seed {seed}"),
-        doc.plain("Targets: the metric each deck reaches (in-sample figures flatter the proposal; the hold-out ones "
-                  "are the measure)"),
+        doc.Diff(result["diff"]) if result["diff"] else doc.plain(TUNE_NO_CHANGE),
+        doc.plain(tune_proposal_line(result["values"], result["miss_original"], result["miss"], result["evaluations"],
+                                     seed)),
+        doc.plain(TUNE_TARGETS),
         doc.Table(result["targets"]),
-        doc.answer(moved_lead("the original", f"the proposal on the hold-out seed {result['holdout_seed']}", len(moved),
-                              top)),
+        doc.answer(moved_lead("the original", tune_holdout_name(result["holdout_seed"]), len(moved), top)),
         *([doc.Table(moved.head(top), hide=("effect_size",))] if len(moved) else []),
-        doc.plain(f"written: {result['proposal']}; measured effect (hold-out): {result['comparison'].page}"),
+        doc.plain(tune_written_line(result["proposal"], result["comparison"].page)),
     ]  # fmt: skip
     return doc.Page("tune", tuple(blocks))

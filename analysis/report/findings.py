@@ -33,7 +33,7 @@ target) carries ``mde``: the effect, in its unit, flagged with 80% power at the
 run's n (:mod:`analysis.stats.power`; the tables' ``mde_pp``/``mde_points``).
 
 The rows are computed here; their sentences are worded by
-:func:`analysis.report.words.finding_sentence`.
+:func:`analysis.report.words.report.finding_sentence`.
 
 ``distance`` ranks them: how far the finding is from fair (or from the target) in
 units of its practical threshold, so 1 is "just big enough to matter". An ally's is
@@ -52,8 +52,9 @@ import pandas as pd
 
 from analysis.cards import DEFAULT_THRESHOLD_PP
 from analysis.length import DEFAULT_THRESHOLD_TURNS
-from analysis.report.words import (at_threshold_clause, at_threshold_sentence, finding_sentence, not_settled_clause,
-                                   not_settled_sentence, skill_suffix, stopping_sentence, undecided_clause)
+from analysis.report.words.report import (at_threshold_clause, at_threshold_sentence, finding_sentence,
+                                          not_settled_clause, not_settled_sentence, stopping_sentence, undecided_clause)
+from analysis.report.words.skill import skill_suffix
 from analysis.seats import first_player_edge
 from analysis.stats.power import detectable_from_interval, games_to_decide, readable_games
 from analysis.task_calibration import gap_interval
@@ -165,7 +166,7 @@ def _undecided(found: pd.DataFrame) -> list[dict]:
 def _with_undecided(found: list[dict], undecided: list[dict]) -> list[dict]:
     """``found`` with each undecided subject that has a finding of its own (a flagged
     ally or task, the first player) told there, its ``games_to_decide`` and a clause
-    (:func:`analysis.report.words.undecided_clause`), and the others' ``undecided``
+    (:func:`analysis.report.words.report.undecided_clause`), and the others' ``undecided``
     findings after them."""
     own = {(f["run"], f["kind"], f["subject"]): f for f in found}
     rest = []

@@ -52,14 +52,14 @@ class FigureSpec:
 class Answer:
     """One answer of a section: the columns of a finding
     (:data:`analysis.report.findings.COLUMNS`) but its sentence, which
-    :func:`analysis.report.words.answer_text` makes from ``kind`` and ``facts``, and
+    :func:`analysis.report.words.report.answer_text` makes from ``kind`` and ``facts``, and
     its section, the :class:`Section` that holds it.
 
     ``value``, ``low`` and ``high`` (in ``unit``; NaN when the answer has no single
     number) and ``n`` (games) are the answer's headline number, its 95% CI and its
     sample size."""
 
-    kind: str  # the key of its words in analysis.report.words.ANSWERS
+    kind: str  # the key of its words in analysis.report.words.report.ANSWERS
     run: str = ""  # the run's name; "" for an answer about every run
     label: str = ""  # the run as the sentence names it; "" when the report has one run
     subject: str = ""

@@ -9,10 +9,11 @@ from html import escape
 import pandas as pd
 
 from analysis.data.runs import Run
-import analysis.report.words as words
+import analysis.report.words.report as words
 from analysis.report.findings import FINDINGS_SHOWN
 from analysis.report.html import image_html, page, present, sortable_html, sortable_script
 from analysis.report.model import Report, Section, Table
+from analysis.report.words.skill import skill_check_lines
 
 
 def _anchor(title: str) -> str:
@@ -25,9 +26,9 @@ def _csv_link(name: str) -> str:
 
 def _findings_html(table: pd.DataFrame, check: pd.DataFrame | None = None, unchecked: pd.DataFrame | None = None) -> str:
     """The Findings block: the first :data:`FINDINGS_SHOWN` findings as a compact table
-    (:func:`analysis.report.words.finding_cells`: what, the value with its 95% CI, n,
+    (:func:`analysis.report.words.report.finding_cells`: what, the value with its 95% CI, n,
     the skilled value where a check ran, the section), then the skill check's sentence
-    (:func:`analysis.report.words.skill_check_lines`), then the rest folded in the same
+    (:func:`analysis.report.words.skill.skill_check_lines`), then the rest folded in the same
     table, and the method's words folded under "How to read this"."""
     skilled = "skilled_value" in table.columns and bool(table["skilled_value"].notna().any())
     head = "".join(f"<th>{escape(h)}</th>" for h in words.finding_headers(table["skilled_bot"].dropna().iloc[0]
@@ -49,7 +50,7 @@ def _findings_html(table: pd.DataFrame, check: pd.DataFrame | None = None, unche
     folded = (f"<details><summary>{words.more_findings(len(rest))}</summary>{block(rest, FINDINGS_SHOWN + 1)}"
               f"</details>") if len(rest) else ""  # fmt: skip
     skill = "".join(f"<p class='answer'>{escape(line)} <a href='#{_anchor('Skill and luck')}'>Skill and luck →</a></p>"
-                    for line in words.skill_check_lines(check, unchecked, on_page=True))  # fmt: skip
+                    for line in skill_check_lines(check, unchecked, on_page=True))  # fmt: skip
     how = (f"<details><summary>{escape(words.HOW_TO_READ_TITLE)}</summary>"
            + "".join(f"<p class='note'>{escape(line)}</p>" for line in words.HOW_TO_READ)
            + f"<p class='note'>{words.FINDINGS_NOTE}{_csv_link('findings')}</p></details>")  # fmt: skip

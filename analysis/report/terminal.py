@@ -25,8 +25,9 @@ from analysis.report.html import estimate, present
 from analysis.data.runs import Run
 from analysis.report.model import Section
 from analysis.skill_check import CANNOT_TELL, DEPENDS, HOLDS
-from analysis.report.words import (CAPTIONS, FULL_TABLE, answer_text, empty_text, note_text, provenance,
-                                   skill_check_lines, warnings)
+from analysis.report.words.report import (CAPTIONS, FULL_TABLE, answer_text, empty_text, note_text, provenance,
+                                          warnings)
+from analysis.report.words.skill import skill_check_lines
 from sim.console import stdout_console
 
 
@@ -84,7 +85,7 @@ def print_findings(found: pd.DataFrame, console: Console | None = None, check: p
         one line per finding.
     check : pandas.DataFrame, optional
         The report's ``skill_check`` table: its sentence per run follows the findings
-        (:func:`analysis.report.words.skill_check_lines`).
+        (:func:`analysis.report.words.skill.skill_check_lines`).
     unchecked : pandas.DataFrame, optional
         The runs without a skill check (:func:`analysis.skill_check.unchecked`): a line
         each says so and gives the command that plays it.

@@ -5,7 +5,8 @@ texts, the banners, the Findings block's and the provenance's sentences.
 The section builders (:mod:`analysis.report.sections`) hand over data only
 (:class:`analysis.report.model.Answer`, :class:`~analysis.report.model.Note`);
 :func:`answer_text` and :func:`note_text` make their sentences, plain text that
-:mod:`analysis.report.render` escapes into HTML.
+:mod:`analysis.report.render` escapes into HTML. The skill check's sentences are
+:mod:`analysis.report.words.skill`'s.
 """
 
 from __future__ import annotations
@@ -15,14 +16,15 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.data.runs import Run
-from analysis.report.html import count, estimate, p_text, rounded, signed, significant
-from analysis.settled import FLAGGED, NO_VERDICT, NOT_SETTLED
-from analysis.skill_check import CANNOT_TELL, HOLDS
+from analysis.report.html import count, estimate, p_text, rounded, signed
 from analysis.report.model import Answer, Note
+from analysis.report.words.common import amount_text, label_prefix, measure_text
+from analysis.report.words.skill import skill_check_finding, skill_check_sentence
 from analysis.task_calibration import points_text
 from sim import __version__
 from sim.bots.speed import SKILLED_REFERENCE_BOT
 from sim.rundir import POINTS_BLIND_COMPANION, SKILLED_COMPANION
+
 
 # --- notes under the answers, by key ----------------------------------------------------------------------------
 
@@ -120,7 +122,7 @@ CLOSENESS_NOTE = (
 def _difficulty(runs: list[dict]) -> str:
     """The calibration note's sentence on how difficulty was measured, per run
     (``label``, ``blind``, ``points``, ``why``), each distinct sentence once."""
-    notes = [_prefix(run["label"]) + (BLIND.format(points=run["points"]) if run["blind"]
+    notes = [label_prefix(run["label"]) + (BLIND.format(points=run["points"]) if run["blind"]
                                       else AS_PLAYED_NOTE.format(why=run["why"])) for run in runs]  # fmt: skip
     return " ".join(dict.fromkeys(notes))
 
@@ -213,6 +215,7 @@ def empty_text(name: str) -> str:
 
 # --- the findings' sentences, by kind (analysis.report.findings) ------------------------------------------------
 
+
 def _times(row: pd.Series) -> str:
     """The stronger bot's win rate over fair as ``2.1× fair (95% CI 1.9–2.3×)``."""
     places = 2 if row["win_rate_ratio_high"] - row["win_rate_ratio_low"] < 0.2 else 1
@@ -261,31 +264,26 @@ UNDECIDED = {  # a verdict's subject kind (analysis.report.findings.subjects): w
 }
 
 
-def _amount(value: float, unit: str, spec: str = "g") -> str:
-    """An amount in pp, points or turns as a sentence says it: ``2 pp``, ``1 point``,
-    ``5 turns``; ``spec`` formats pp and turns (``.1f``: ``2.6 pp``)."""
-    return points_text(value) if unit == "points" else f"{value:{spec}} {unit}"
-
-
 def _undecided_finding(r: pd.Series) -> str:
     what = UNDECIDED[r["kind"]].format(subject=r["subject"])
-    return (f"{what}, {_measure('', r['value'], r['low'], r['high'], r['unit'])}, cannot be told from the "
-            f"±{_amount(r['threshold'], r['unit'])} threshold at this n ({count(r['n'])} games): about "
+    return (f"{what}, {measure_text('', r['value'], r['low'], r['high'], r['unit'])}, cannot be told from the "
+            f"±{amount_text(r['threshold'], r['unit'])} threshold at this n ({count(r['n'])} games): about "
             f"{count(r['games_to_decide'])} games would decide it.")  # fmt: skip
 
 
 def undecided_clause(threshold: float, unit: str, games: float) -> str:
     """The sentence a finding gains when its 95% CI holds its practical threshold, with
     a leading space: how many games would settle it (:func:`analysis.stats.power.games_to_decide`)."""
-    return f" Its CI holds the ±{_amount(threshold, unit)} threshold: about {count(games)} games would settle it."
+    return f" Its CI holds the ±{amount_text(threshold, unit)} threshold: about {count(games)} games would settle it."
 
 
 def stopping_sentence(record: dict) -> str:
     """The finding of a run played until settled, from its manifest's ``until_settled``
     record (:mod:`analysis.experiments.until_settled`): where it stopped and why."""
-    games, most, threshold = count(record["games"]), count(record["max_games"]), _amount(record["threshold_pp"], "pp")
+    games, most = count(record["games"]), count(record["max_games"])
+    threshold = amount_text(record["threshold_pp"], "pp")
     near = len(record.get("borderline", []))
-    at = (f"; {near} at the threshold, within ±{_amount(record.get('borderline_pp', 0.0), 'pp')} of it"
+    at = (f"; {near} at the threshold, within ±{amount_text(record.get('borderline_pp', 0.0), 'pp')} of it"
           if near else "")  # fmt: skip
     if record["stopped"] == "settled":
         return (f"The run was stopped when every verdict was settled, at {games} games (of at most {most}): each "
@@ -299,7 +297,7 @@ def at_threshold_clause(games: int, band_pp: float) -> str:
     """The clause, with a leading space, of a finding whose verdict a run played until
     settled settled at the threshold (:data:`analysis.settled.BORDERLINE`)."""
     return (f" At the threshold: at {count(games)} games its confidence sequence lies within "
-            f"±{_amount(band_pp, 'pp')} of it, too near for its side to matter.")  # fmt: skip
+            f"±{amount_text(band_pp, 'pp')} of it, too near for its side to matter.")  # fmt: skip
 
 
 def at_threshold_sentence(subject: str, kind: str, games: int, band_pp: float) -> str:
@@ -318,59 +316,6 @@ def not_settled_sentence(subject: str, kind: str, games: int) -> str:
     return f"{UNDECIDED[kind].format(subject=subject)} is not settled.{not_settled_clause(games)}"
 
 
-SKILL_MEASURES = {  # kind of analysis.skill_check: what is compared, as a sentence names it
-    "ally": "its effect against the average ally",
-    "task": "its completion rate",
-    "first_player": "the first player's edge over a fair seat",
-    "length": "a game's mean length",
-    "morale": "the morale-loss events per game",
-}
-
-
-def _measure(kind: str, value: float, low: float, high: float, unit: str, n: int | None = None) -> str:
-    """A skill-check measure (:mod:`analysis.skill_check`) with its interval: a task's
-    completion rate as a percentage, other pp as pp, turns and events by name."""
-    if kind == "task":
-        return estimate(value / 100, low / 100, high / 100, "%", n=n)
-    if unit == "pp":
-        return estimate(value / 100, low / 100, high / 100, "pp", n=n)
-    return estimate(value, low, high, "", n=n, noun=unit)
-
-
-def _difference(r: pd.Series) -> str:
-    unit = "pp" if r["unit"] == "pp" else r["unit"]
-    return _measure("", r["difference"], r["difference_low"], r["difference_high"], unit)
-
-
-def _skilled_games(r: pd.Series) -> str:
-    """``the same games`` or ``the first 1,000 of the same games``: what the skilled companion replayed."""
-    return "the same games" if r["skilled_n"] >= r["n"] else f"the first {count(r['skilled_n'])} of the same games"
-
-
-def skill_suffix(r: pd.Series) -> str:
-    """The sentences a finding gains from its skill check (a
-    :func:`analysis.skill_check.compare_measures` row), with a leading space: the
-    value with the skilled bot in every seat and, when it depends on skill, the
-    change; when the check's games cannot tell, that."""
-    what = SKILL_MEASURES[r["kind"]] if r["kind"] == "task" else ""
-    value = _measure(r["kind"], r["skilled"], r["skilled_low"], r["skilled_high"], r["unit"])
-    main = f" against {_measure(r['kind'], r['value'], r['low'], r['high'], r['unit'])}" if what else ""
-    lead = f" With {r['skilled_bot']} in every seat ({_skilled_games(r)}), {what + ' is ' if what else ''}{value}{main}"
-    if r["depends_on_skill"]:
-        return f"{lead}: depends on skill, a change of {_difference(r)}."
-    if r["state"] == CANNOT_TELL:
-        return f"{lead}: {count(r['skilled_n'])} games cannot tell yet whether it depends on skill."
-    return f"{lead}."
-
-
-def _skill_check_finding(r: pd.Series) -> str:
-    bots = r["bots"]
-    return (f"{r['subject'][:1].upper()}{r['subject'][1:]} depends on skill: {SKILL_MEASURES[r['kind']]} is "
-            f"{_measure(r['kind'], r['value'], r['low'], r['high'], r['unit'], n=r['n'])} with {bots}, and "
-            f"{_measure(r['kind'], r['skilled'], r['skilled_low'], r['skilled_high'], r['unit'])} with "
-            f"{r['skilled_bot']} in every seat ({_skilled_games(r)}): a change of {_difference(r)}.")  # fmt: skip
-
-
 FINDINGS = {  # kind: its sentence, a function of the table's row (and the finding's extra facts)
     "ally": _ally_finding,
     "task": _task_finding,
@@ -380,7 +325,7 @@ FINDINGS = {  # kind: its sentence, a function of the table's row (and the findi
     "dice": lambda r: (f"{estimate(r['decided_by_dice_rate'], r['decided_by_dice_rate_low'], r['decided_by_dice_rate_high'], n=r['games'], noun='of games')} "
                        f"are decided by the die roll after a tie (R9.3)."),  # fmt: skip
     "skill": lambda r: f"{skill_verdict(r)}.",
-    "depends_on_skill": _skill_check_finding,
+    "depends_on_skill": skill_check_finding,
     "undecided": _undecided_finding,
 }
 
@@ -394,10 +339,6 @@ def finding_sentence(kind: str, row: pd.Series, **facts) -> str:
 
 
 # --- the sections' answers, by kind: (answer, details) ------------------------------------------------------------
-
-def _prefix(label: str, sep: str = " — ") -> str:
-    return f"{label}{sep}" if label else ""
-
 
 def _value(row: pd.Series, column: str, unit: str = "%", **text) -> str:
     """``row[column]`` with its interval (``estimate``'s ``n``, ``n_of``, ``noun``, ``least``)."""
@@ -426,9 +367,9 @@ def _detectable(mde, games: int, what: str, unit: str, by: str = "") -> str:
     mde = pd.Series(mde, dtype="float64").dropna()
     if mde.empty:
         return ""
-    low, high = _amount(mde.min(), unit, ".1f"), _amount(mde.max(), unit, ".1f")
+    low, high = amount_text(mde.min(), unit, ".1f"), amount_text(mde.max(), unit, ".1f")
     spread = f" ({low.split(' ')[0]}–{high} by {by})" if by and low != high else ""
-    size = what.format(size=_amount(mde.median(), unit, ".1f"))
+    size = what.format(size=amount_text(mde.median(), unit, ".1f"))
     return f" At this n ({count(games)} games) {size} would be flagged with 80% power{spread}."
 
 
@@ -441,7 +382,7 @@ def _length(a: Answer, turns, rounds, ended, median_end, median_event, target=No
     detectable = ("" if target is None else
                   _detectable([mde], turns["games"], f"a mean {{size}} outside the target of {target[0]:g}–{target[1]:g} "
                               f"turns", "turns"))  # fmt: skip
-    return (f"{_prefix(a.label)}A game lasts {_value(turns, 'mean', '', noun='turns', n=turns['games'])} on "
+    return (f"{label_prefix(a.label)}A game lasts {_value(turns, 'mean', '', noun='turns', n=turns['games'])} on "
             f"average; {_value(ended.loc['stalled'], 'share')} of games stalled and "
             f"{_value(ended.loc['truncated'], 'share')} were truncated at the turn cap.{detectable}",
             f"That is {_value(rounds, 'mean', '', noun='rounds')} on average, and 90% of games last "
@@ -485,8 +426,9 @@ def _morale(a: Answer, events, failed, saves, impact, by_saves) -> tuple[str, st
                            f"against {r['exact']}" for _, r in disagree.iterrows())  # fmt: skip
         verdict = (f"{len(disagree)} of {len(saves)} morale cards save at a rate their requirement does not "
                    f"give: {listed}")  # fmt: skip
-    return (f"{_prefix(a.label)}A game has {_value(events, 'mean', '', noun='morale-loss events', n=events['games'])} "
-            f"on average, and {_value(failed, 'mean')} of its resolved tasks fail.",
+    return (f"{label_prefix(a.label)}A game has "
+            f"{_value(events, 'mean', '', noun='morale-loss events', n=events['games'])} on average, and "
+            f"{_value(failed, 'mean')} of its resolved tasks fail.",
             f"{_impact_text(impact, by_saves)} Dice: {verdict} (exact binomial tests, Benjamini–Hochberg q = 0.05).")  # fmt: skip
 
 
@@ -508,7 +450,7 @@ def _strength_answer(rows: pd.DataFrame) -> str:
 
 def _cards(a: Answer, allies, hardest, easiest) -> tuple[str, str]:
     detectable = _detectable(allies.get("mde_pp"), allies["games"].iloc[0], "an ally effect of ±{size}", "pp", "ally")
-    return (f"{_prefix(a.label)}{_strength_answer(allies)}.{detectable}",
+    return (f"{label_prefix(a.label)}{_strength_answer(allies)}.{detectable}",
             f"Tasks: the completion rate ranges from {_value(hardest, 'completion_rate', n=hardest['games'])} for "
             f"{hardest['name']} to {_value(easiest, 'completion_rate')} for {easiest['name']}."
             f"{_never(allies[allies['player_games'] > 0], 'held_n', 'held by any player', 'no held win rate')}")  # fmt: skip
@@ -532,14 +474,14 @@ def _tasks(a: Answer, rows, flagged, completions, threshold_points, low, high) -
     if completions.any():
         answer += _detectable(rows.get("mde_points"), rows["difficulty_games"].iloc[0],
                               "a task paying ±{size} out of order with its difficulty", "points", "task")  # fmt: skip
-    return (f"{_prefix(a.label)}{answer}",
+    return (f"{label_prefix(a.label)}{answer}",
             f"Expected points per game range from {_value(low, 'expected_points', '', n=low['games'])} "
             f"for {low['name']} to {_value(high, 'expected_points', '')} for {high['name']}.{never}")  # fmt: skip
 
 
 def _seats(a: Answer, row, baseline, by_bot) -> tuple[str, str]:
     if not row["games"]:
-        return (f"{_prefix(a.label)}No game is left for win rates: all were stalled or truncated "
+        return (f"{label_prefix(a.label)}No game is left for win rates: all were stalled or truncated "
                 f"(see --include-unfinished).", "")  # fmt: skip
     bot_rates = [f"{r['bot']} wins {_value(r, 'win_rate', n=r['player_games'], n_of='player-games')}"
                  for _, r in by_bot.iterrows() if not r["by_construction"]]  # fmt: skip
@@ -548,7 +490,7 @@ def _seats(a: Answer, row, baseline, by_bot) -> tuple[str, str]:
                      least=2)  # fmt: skip
     fair_test = (f"a χ² test rejects equal positions (p = {p_text(row['chi2_p_value'])})" if row["chi2_p_value"] < 0.05
                  else f"a χ² test finds no difference between positions (p = {p_text(row['chi2_p_value'])})")  # fmt: skip
-    return (f"{_prefix(a.label)}The first player wins {_value(row, 'advantage_p1', n=row['games'])} "
+    return (f"{label_prefix(a.label)}The first player wins {_value(row, 'advantage_p1', n=row['games'])} "
             f"against {estimate(baseline, float('nan'), float('nan'))} for a fair seat, {ratio} times the fair "
             f"rate; {fair_test}.{_detectable([row.get('mde_pp')], row['games'], 'a first-player edge of ±{size}', 'pp')}",
             f"Balance is {rounded(row['balance'], 3):.3f} (a fair table of this size stays above {rounded(row['balance_fair_5'], 3):.3f} in "
@@ -558,9 +500,9 @@ def _seats(a: Answer, row, baseline, by_bot) -> tuple[str, str]:
 
 def _closeness(a: Answer, m) -> tuple[str, str]:
     if not a.n:
-        return (f"{_prefix(a.label)}No game has a winner (all were stalled or truncated), so there is no margin or "
-                f"lead to measure.", "")  # fmt: skip
-    return (f"{_prefix(a.label)}The winner finishes {_value(m.loc['margin'], 'value', '', noun='points', n=a.n)} "
+        return (f"{label_prefix(a.label)}No game has a winner (all were stalled or truncated), so there is no margin "
+                f"or lead to measure.", "")  # fmt: skip
+    return (f"{label_prefix(a.label)}The winner finishes {_value(m.loc['margin'], 'value', '', noun='points', n=a.n)} "
             f"ahead of the runner-up on average, and {_value(m.loc['comeback_rate'], 'value')} of winners were "
             f"behind at the half-way turn.",
             f"The lead changes hands {_value(m.loc['lead_changes'], 'value', '', noun='times')} per game, and the "
@@ -583,7 +525,8 @@ def _skill(a: Answer, row, threshold_pp, gradient, by_saves) -> tuple[str, str]:
     beaten = "" if row["beats"] else f" It does not beat them by {threshold_pp:g} pp with confidence."
     per_bot = "; ".join(f"{r['bot']} wins {_value(r, 'win_rate', n=r['player_games'], n_of='player-games')} "
                         f"per seat" for _, r in gradient.iterrows())  # fmt: skip
-    return (f"{_prefix(a.label)}{row['strong']} against {row['weak']}: {_pp(row, 'gain')} over its fair share.{beaten}",
+    return (f"{label_prefix(a.label)}{row['strong']} against {row['weak']}: {_pp(row, 'gain')} over its fair "
+            f"share.{beaten}",
             f"Per bot: {per_bot}.{_saves_text(by_saves)}")  # fmt: skip
 
 
@@ -608,7 +551,7 @@ def _trace_answer(a: Answer, trace) -> tuple[str, str]:
 
 def _by_bot_answer(a: Answer, rows) -> tuple[str, str]:
     """Sentences on the allies the two bots of a run value differently (:func:`analysis.skill.ally_strength_by_bot`)."""
-    prefix = _prefix(a.label, ": ")
+    prefix = label_prefix(a.label, ": ")
     strong, weak = rows["strong"].iloc[0], rows["weak"].iloc[0]
     flagged = rows[rows["verdict"] != ""].sort_values("difference_pp", ascending=False)
     threshold = f"{rows['threshold_pp'].iloc[0]:g} pp"
@@ -622,302 +565,9 @@ def _by_bot_answer(a: Answer, rows) -> tuple[str, str]:
             f"n = {count(rows['games'].iloc[0])} games.")  # fmt: skip
 
 
-DETECTABLE_OF = {  # kind: how the check's detectable change is named, and its unit's words
-    "ally": ("an ally's effect", "pp"), "task": ("a task's completion", "pp"),
-    "first_player": ("the first player's edge", "pp"), "length": ("the mean length", "turns"),
-    "morale": ("the morale-loss events per game", "events"),
-}
-
-
-def _detectable_text(rows: pd.DataFrame) -> str:
-    """The smallest change the check's games detect, per kind of measure (the median
-    over its subjects): ``6.5 pp in an ally's effect (threshold 2), …``."""
-    parts = []
-    for kind, (name, unit) in DETECTABLE_OF.items():
-        of = rows[rows["kind"] == kind]
-        if len(of):
-            parts.append(f"{of['detectable'].median():.2g} {unit} in {name} (threshold {of['threshold'].iloc[0]:g})")
-    return ", ".join(parts)
-
-
-def skill_check_sentence(rows: pd.DataFrame, label: str = "") -> str:
-    """The skill check of one run in sentences (:func:`analysis.skill_check.compare_measures`'s
-    rows of the run): the measures that depend on skill, largest change first, the
-    measures that hold and those the check's games cannot tell yet, with the
-    smallest change they detect; that every verdict holds for skilled play only when
-    the check's bot agrees with skilled play and every measure holds; a check played
-    until settled marks by its anytime-valid interval. ``label`` names the run."""
-    prefix, bot, r = _prefix(label, ": "), rows["skilled_bot"].iloc[0], rows.iloc[0]
-    skilled_n = count(r["skilled_n"])
-    where = f"{prefix}With {bot} in every seat on {_skilled_games(r)} (n = {skilled_n} games)"
-    marked, undecided = rows[rows["depends_on_skill"]], rows[rows["state"] == CANNOT_TELL]
-    holding = int((rows["state"] == HOLDS).sum())
-    agrees, settled = bool(rows["skilled_play"].all()), bool(rows["until_settled"].all())
-    play = "skilled play" if agrees else f"{bot}'s play"
-    out = []
-    if len(marked):
-        listed = "; ".join(f"{m['subject']} {_difference(m)}" for _, m in
-                           marked.reindex(marked["difference"].abs().sort_values(ascending=False).index).iterrows())  # fmt: skip
-        verb = "depends" if len(marked) == 1 else "depend"
-        how = ("its anytime-valid 95% interval wholly beyond the practical threshold" if settled else
-               "a change of at least the practical threshold after Benjamini–Hochberg correction")  # fmt: skip
-        out.append(f"{where}, {len(marked)} of {len(rows)} measures {verb} on skill ({how}): {listed}.")
-    else:
-        how = "surely" if settled else "after Benjamini–Hochberg correction"
-        out.append(f"{where}, no measure of the findings changes by its practical threshold or more {how} "
-                   f"({len(rows)} measures).")  # fmt: skip
-    if len(undecided):
-        tell = undecided["games_to_tell"].dropna()
-        more = (f"; about {count(tell.median())} skilled games would tell the median one" if len(tell) else "")
-        out.append(f"{holding} hold for {play}; {len(undecided)} cannot tell yet: {skilled_n} games detect a change "
-                   f"of {_detectable_text(rows)}{more}.")  # fmt: skip
-    elif not len(marked):
-        out.append(f"Every verdict holds for {play}: each measure's change lies within its threshold.")
-    if not agrees:
-        out.append(f"{bot} has not been shown to play as skilled players do (its card effects against the reference "
-                   f"of skilled play, {SKILLED_REFERENCE_BOT}), so this says nothing of skilled play.")  # fmt: skip
-    return " ".join(out)
-
-
-def skill_settled_sentence(stopping, label: str = "") -> str:
-    """Where a skill check played until settled stopped, in one sentence: the skilled
-    games played, why it stopped and, when not every change is settled, how many are
-    not, the first five, and the skilled games that would settle them at their present
-    estimates (their ``games_to_tell``).
-
-    Parameters
-    ----------
-    stopping : analysis.experiments.until_settled.Stopping
-        Of :func:`analysis.experiments.check_skill.play_until_settled`: its
-        ``sequences`` are :func:`analysis.skill_check.compare_measures` rows with
-        ``state`` in :func:`analysis.settled.settled_state`'s words.
-    label : str
-        Names the run, when several were checked.
-    """
-    rows = stopping.sequences
-    played = (f"{_prefix(label, ': ')}Until settled: {count(stopping.games)} skilled games of at most "
-              f"{count(stopping.max_games)} in {stopping.rounds} round{'s' * (stopping.rounds != 1)}")  # fmt: skip
-    if stopping.reason == "settled":
-        return (f"{played}, stopped because every measure's change is settled: {int((rows['state'] == FLAGGED).sum())} "
-                f"surely beyond its threshold (depends on skill), {int((rows['state'] == NO_VERDICT).sum())} surely "
-                f"within it (holds).")  # fmt: skip
-    open_ = rows[rows["state"] == NOT_SETTLED]
-    shown = "; ".join(open_["subject"][:5]) + (" …" if len(open_) > 5 else "")
-    tell, games, stuck = open_["games_to_tell"].dropna(), int(rows["n"].max()), int(open_["games_to_tell"].isna().sum())
-    need = []
-    if len(tell):
-        which = f"{len(tell)} of them" if stuck else "them"
-        longer = f" (more than the run's {count(games)}: a longer run first)" if tell.max() > games else ""
-        need.append(f"about {count(tell.max())} skilled games would settle {which}{longer}")
-    if stuck:
-        need.append(f"no number of skilled games would settle {f'the other {stuck}' if len(tell) else 'them'}, the "
-                    f"main run's own interval being too wide")  # fmt: skip
-    return (f"{played}, stopped at the most games with {len(open_)} of {len(rows)} measures not settled ({shown}): "
-            f"at their present estimates {', and '.join(need)}.")  # fmt: skip
-
-
-def no_skill_check_line(bots: str, command: str, bot: str, games: int, minutes: float | None) -> str:
-    """The line the findings end with when no skill check ran: the verdicts are the
-    run's bots', and the command that checks them, with its games and its estimated
-    time on this machine."""
-    took = f", about {minutes:.0f} minutes on this machine" if minutes is not None else ""
-    return (f"Skill check — not played: these verdicts are for the run's bots ({bots}). To see which hold for skilled "
-            f"play: {command} ({count(games)} games of {bot} in every seat{took}).")  # fmt: skip
-
-
-SKILL_CHECK_ON_PAGE = "revachol skill-check RUN, RUN being the folder that holds this report's folder"
-"""The skill check's command on the page, whose run folder's name carries the deck's hash."""
-
-
-def skill_check_lines(check: pd.DataFrame | None, unchecked: pd.DataFrame | None = None,
-                      on_page: bool = False) -> list[str]:  # fmt: skip
-    """The skill check's sentences per run, under the Findings (page and terminal):
-    the check's (``check``, :func:`analysis.skill_check.compare_measures`), or for a
-    run with none, the line that says so and how to play it (``unchecked``,
-    :func:`analysis.skill_check.unchecked`: in the terminal the command to copy, on
-    the page, ``on_page``, :data:`SKILL_CHECK_ON_PAGE`). With several runs each names
-    its run."""
-    lines = []
-    if check is not None and not check.empty:
-        several = check["run"].nunique() > 1
-        lines += [f"Skill check — {skill_check_sentence(rows, str(run) if several else '')}"
-                  for run, rows in check.groupby("run", sort=False)]  # fmt: skip
-    if unchecked is not None:
-        lines += [no_skill_check_line(r["bots"], SKILL_CHECK_ON_PAGE if on_page else r["command"], r["bot"], r["games"],
-                                      r["minutes"]) for _, r in unchecked.iterrows()]  # fmt: skip
-    return lines
-
-
 def _skill_check_answer(a: Answer, rows) -> tuple[str, str]:
     """Sentences on the skill check of one run (:func:`analysis.skill_check.compare_measures`)."""
     return skill_check_sentence(rows, a.label), ""
-
-
-SKILL_CHECK_TITLE = "Does the change hold for skilled players?"
-
-FREES = {  # a guard that refused an edit (advise's search.csv, refused_by): what would let it through
-    "length": "a wider length guard (--target turns=LO..HI; by default the mean turns stay within 5%)",
-    "edge": "a first player's edge allowed to grow (--target edge=LO..HI with a range above the original's edge; by "
-            "default the edge is a guard that may not grow)",
-    "validation": "a colour allowed to fall short of its demand (no flag: edit the tasks that demand that colour "
-                  "first)",
-    "max edits": "a higher --max-edits",
-    "new verdict": "an edit of the card that would get the new verdict as well (a compensating pair)",
-}
-"""What would free a card that resists, by the guard that refused its edits (``advise``)."""
-
-
-def free_text(refused_by: list[str], ability: str, rule: str, abilities: bool = False, weaker: bool = False) -> str:
-    """The sentence, with a leading space, on what would free a card that resists:
-    each guard that refused it loosened (:data:`FREES`), and, when ``advise`` ran
-    without ``abilities`` (``--abilities``), an ability: its own changed
-    (``ability``: its name, ``rule``: its id, e.g. A9), or one given to it when it is
-    ``weaker``; empty when there is nothing to say."""
-    ways = [FREES[guard] for guard in dict.fromkeys(refused_by) if guard in FREES]
-    if ability and not abilities:
-        ways.append(f"a change of its ability, {ability} ({rule}): --abilities lets advise remove, move or swap it "
-                    f"(or edit it by hand and check the change with revachol compare)")  # fmt: skip
-    elif weaker and not abilities:
-        ways.append("an ability given to it: --abilities lets advise move or swap one to it")
-    return f" What would free it: {'; or '.join(ways)}." if ways else ""
-
-
-NO_SIDE_EFFECT = ("Nothing moved significantly between the original and the proposal on the hold-out games "
-                  "(Benjamini–Hochberg at 5% within each family).")  # fmt: skip
-
-
-def side_effects_lead(n: int) -> str:
-    """The sentence above the list of an advice's side effects (``advise``)."""
-    return (f"{n} measure{'s' * (n != 1)} moved significantly from the original to the proposal on the same hold-out "
-            f"games (paired, Benjamini–Hochberg at 5% within each family: game length and morale loss, each turn-order "
-            f"position's win rate, each task's completion, each ally's holders' win rate), largest standardised effect "
-            f"first; every one is in side_effects.csv.")  # fmt: skip
-
-
-VERDICT_WORDS = {"stronger": "stronger than the average ally", "weaker": "weaker than the average ally",
-                 "": "no verdict"}  # fmt: skip
-"""An ally's verdict (:func:`analysis.cards.ally_strength`) as the findings say it."""
-
-
-def verdict_change_sentence(r: pd.Series) -> str:
-    """One ally's verdict before and after a change of the cards (a
-    :func:`analysis.experiments.compare_verdicts.verdict_changes` row), in the
-    report's measure: ``Evrart Claire: stronger than the average ally, +12.1 pp (95%
-    CI 11.7–12.4) → no verdict, +0.2 pp (95% CI -0.5 to 0.8): fixed.``"""
-    a, b = (estimate(r[f"effect_{k}_pp"] / 100, r[f"effect_{k}_low_pp"] / 100, r[f"effect_{k}_high_pp"] / 100, "pp")
-            for k in ("a", "b"))  # fmt: skip
-    said = {"fixed": "fixed", "overshot": f"overshot, now {r['verdict_b']}", "still": f"still {r['verdict_a']}",
-            "new": "a new verdict", "unchanged": "unchanged"}[r["outcome"]]  # fmt: skip
-    edited = "" if r["edited"] else " (not edited)"
-    return (f"{r['name']}{edited}: {VERDICT_WORDS[r['verdict_a']]}, {a} → {VERDICT_WORDS[r['verdict_b']]}, {b}: "
-            f"{said}.")  # fmt: skip
-
-
-TASK_VERDICT_WORDS = {"overpays": "pays more than tasks as hard or harder",
-                      "underpays": "pays less than tasks as easy or easier", "": "no verdict"}  # fmt: skip
-"""A task's reward verdict (:func:`analysis.task_calibration.task_calibration`) as a comparison says it."""
-
-
-def task_verdict_change_sentence(r: pd.Series) -> str:
-    """One task's reward verdict before and after a change of the cards (a
-    :func:`analysis.experiments.compare_verdicts.task_verdict_changes` row), in the
-    report's measure: ``Find your badge: no verdict, gap from par 0.4 points (95% CI
-    -0.3 to 1.1), completed in 41.0% of games (95% CI 40.3–41.7%) → pays more than
-    tasks as hard or harder, 3.4 points (…), completed in 43.1% of games (…): a new
-    verdict.``"""
-    gap, done = ({k: estimate(r[f"gap_{k}_points"], r[f"gap_{k}_low_points"], r[f"gap_{k}_high_points"], "",
-                              noun="points") for k in "ab"},
-                 {k: estimate(r[f"completion_{k}"], r[f"completion_{k}_low"], r[f"completion_{k}_high"],
-                              noun="of games") for k in "ab"})  # fmt: skip
-    said = {"fixed": "fixed", "overshot": f"overshot, now {r['verdict_b']}", "still": f"still {r['verdict_a']}",
-            "new": "a new verdict", "unchanged": "unchanged"}[r["outcome"]]  # fmt: skip
-    edited = "" if r["edited"] else " (not edited)"
-    return (f"{r['name']}{edited}: {TASK_VERDICT_WORDS[r['verdict_a']]}, gap from par {gap['a']}, completed in "
-            f"{done['a']} → {TASK_VERDICT_WORDS[r['verdict_b']]}, {gap['b']}, completed in {done['b']}: "
-            f"{said}.")  # fmt: skip
-
-
-def verdict_change_lines(verdicts: pd.DataFrame, task_verdicts: pd.DataFrame) -> list[str]:
-    """Every verdict line of a comparison, the allies' then the tasks'
-    (:func:`verdict_change_sentence`, :func:`task_verdict_change_sentence`)."""
-    return ([verdict_change_sentence(row) for _, row in verdicts.iterrows()]
-            + [task_verdict_change_sentence(row) for _, row in task_verdicts.iterrows()])  # fmt: skip
-
-
-def verdicts_lead(verdicts: pd.DataFrame, task_verdicts: pd.DataFrame | None = None) -> str:
-    """The sentence above a comparison's verdict lines
-    (:func:`analysis.experiments.compare_verdicts.verdict_changes`, then
-    :func:`analysis.experiments.compare_verdicts.task_verdict_changes`)."""
-    tasks = task_verdicts is not None and len(task_verdicts) > 0
-    if verdicts.empty and not tasks:
-        return "No card was edited and no card's verdict changed."
-    games = max(verdicts["games"].max() if len(verdicts) else 0, task_verdicts["games"].max() if tasks else 0)
-    return (f"Each edited card, and each whose verdict changed, in the report's measure (an ally's effect on win rate "
-            f"against the average ally; a task's gap from the par of tasks as hard, in points; 95% CI, "
-            f"n = {count(games)} games per deck), before → after:")  # fmt: skip
-
-
-def one_deck_only_sentence(only: dict[str, list[str]]) -> str:
-    """The cards of a comparison in one deck only
-    (:func:`analysis.experiments.compare.one_deck_only`), which have no paired row;
-    empty when both decks hold the same ids."""
-    parts = [f"{how} {', '.join(only[key])}" for key, how in (("added", "added in B:"), ("removed", "removed from A:"))
-             if only[key]]  # fmt: skip
-    return f"Cards are paired by id. In one deck only, so without a paired row: {'; '.join(parts)}." if parts else ""
-
-
-NOTHING_MOVED = "Nothing moved significantly (Benjamini–Hochberg at 5% within each family)."
-"""A comparison whose paired changes are all within noise."""
-
-
-def moved_lead(a: str, b: str, moved: int, top: int) -> str:
-    """The line above a comparison's largest significant changes in the terminal:
-    ``What moved from cards.yaml to b.yaml: the 10 largest of 23 significant changes,
-    largest effect first``; :data:`NOTHING_MOVED` when none moved."""
-    if not moved:
-        return NOTHING_MOVED
-    shown = f"the {top} largest of {moved}" if moved > top else f"{moved}"
-    return f"What moved from {a} to {b}: {shown} significant changes, largest effect first"
-
-
-def change_sentence(row: pd.Series) -> str:
-    """A significant change of a comparison (a :func:`analysis.experiments.compare.changes`
-    row) in one line: ``Find Ruby's hideout: completion: 81.1% → 53.2%, -27.9 pp (95%
-    CI …), p = …``."""
-    share = row["unit"] == "share"
-    a, b = ((f"{rounded(100 * v, 1):.1f}%" if share else significant(v, 3)) for v in (row["a"], row["b"]))
-    difference = estimate(row["difference"], row["difference_low"], row["difference_high"], "pp" if share else "",
-                          noun="" if share else row["unit"])  # fmt: skip
-    return f"{row['what']}: {a} → {b}, {difference}, p = {p_text(row['p_value'])}"
-
-
-def skilled_allies_text(bot: str, before: int, after: int, games: int) -> str:
-    """One sentence: the allies with a verdict under ``bot`` in every seat on the
-    hold-out's first ``games`` games, in the original and in the proposal
-    (``advise --skill-check``)."""
-    return (f"With {bot} in every seat on the first {count(games)} of the same fresh games, {before} "
-            f"all{'y' if before == 1 else 'ies'} had a verdict in the original and {after} in the proposal.")  # fmt: skip
-
-
-def change_skill_text(check: pd.DataFrame, bot: str) -> str:
-    """One sentence on the changes of a comparison that depend on skill
-    (:func:`analysis.experiments.compare.changes_skill_check`); it says the change
-    holds for skilled play only when ``bot`` agrees with skilled play and every change
-    holds (:mod:`analysis.skill_check`)."""
-    marked, undecided = check[check["depends_on_skill"]], check[check["state"] == CANNOT_TELL]
-    play = "skilled play" if bool(check["skilled_play"].all()) else f"{bot}'s play"
-    where = f"With {bot} in every seat on the same games (n = {count(check['skilled_n'].max())} games per deck)"
-    if marked.empty:
-        held = (f"the change holds for {play}" if undecided.empty else
-                f"{len(check) - len(undecided)} hold for {play}, {len(undecided)} cannot tell yet")  # fmt: skip
-        return (f"{where}, no change differs from the run's by its practical threshold or more after "
-                f"Benjamini–Hochberg correction ({len(check)} changes): {held}.")  # fmt: skip
-    listed = "; ".join(f"{r['subject']}: {_measure('', r['value'], r['low'], r['high'], r['unit'])} → "
-                       f"{_measure('', r['skilled'], r['skilled_low'], r['skilled_high'], r['unit'])}"
-                       for _, r in marked.iterrows())  # fmt: skip
-    verb = "depends" if len(marked) == 1 else "depend"
-    return (f"{where}, {len(marked)} of {len(check)} changes {verb} on skill (change B − A with the run's bots → "
-            f"with {bot}): {listed}.")  # fmt: skip
 
 
 ANSWERS = {  # kind: its words, a function of the Answer and its facts
@@ -933,31 +583,6 @@ def answer_text(answer: Answer) -> tuple[str, str]:
     return ANSWERS[answer.kind](answer, **answer.facts)
 
 
-# --- revachol plan (analysis.plan) --------------------------------------------------------------------------------
-
-def plan_lines(table: pd.DataFrame, source) -> tuple[str, list[str]]:
-    """The title of :func:`analysis.plan.plan_games`'s table and the sentences under
-    it: an effect that can never be flagged, one this run already detects, and how
-    to ask for an effect when none was given. ``source`` is the report tables'
-    folder, or None when they were computed from the run's games."""
-    where = f"the report tables in {source}" if source is not None else "the run's games (no report written yet)"
-    title = f"Games needed to detect an effect with 80% power, from the standard errors of {where}"
-    lines = []
-    for _, r in table.iterrows():
-        unit = r["unit"]
-        if r["never"]:
-            lines.append(f"{r['section']}: an effect of {_amount(r['effect'], unit)} can never be flagged, whatever "
-                         f"the games: a verdict needs at least the {_amount(r['threshold'], unit)} threshold.")  # fmt: skip
-        elif r["games_needed_every"] <= r["games"]:
-            lines.append(f"{r['section']}: this run's {count(r['games'])} games already detect "
-                         f"{_amount(r['effect'], unit)} with 80% power.")  # fmt: skip
-    if table["effect"].isna().all():
-        lines.append("Give the effect to detect with --effect (pp: allies and the first player's edge), "
-                     "--effect-points (tasks) or --effect-turns (game length); \"detectable at 80% power\" is what "
-                     "this run's games detect.")  # fmt: skip
-    return title, lines
-
-
 # --- the page around the sections ---------------------------------------------------------------------------------
 
 def title(runs: list[Run]) -> str:
@@ -969,19 +594,6 @@ def title(runs: list[Run]) -> str:
         return f"Balance report — {deck}, {len(runs)} runs"
     plays = "; ".join(f"{run.players} players, {run.bots}, {count(run.manifest['n_games'])} games" for run in runs)
     return f"Balance report — {deck}: {plays}"
-
-
-def main_job_line(job) -> str:
-    """What the main job played and where (:class:`analysis.experiments.main_job.MainJob`):
-    ``100,000 games, and as many with every task paying alike in runs/NAME``."""
-    each = " per player count" if len(job.runs) > 1 else ""
-    also = ["with every task paying alike"] if job.points_blind else []
-    if job.skilled:
-        where = "" if len(job.skilled) == len(job.runs) else f" at {', '.join(map(str, job.skilled))} players"
-        also.append(f"the first of them with {SKILLED_REFERENCE_BOT} in every seat{where}")
-    blind = f", and as many {' and '.join(also)}" if also else ""
-    home = job.runs[0] if len(job.runs) == 1 else job.runs[0].parent
-    return f"{count(job.games)} games{each}{blind} in {home}"
 
 
 def finding_headers(skilled_bot: str | None) -> list[str]:
@@ -1001,7 +613,7 @@ def finding_claim(sentence: str) -> str:
 def _finding_value(value: float, low: float, high: float, unit: str) -> str:
     if low == high:  # a zero-width interval (a task's gap from a par of equal tasks) is no CI
         low = high = float("nan")
-    return estimate(value, low, high, "%") if unit == "share" else _measure("", value, low, high, unit)
+    return estimate(value, low, high, "%") if unit == "share" else measure_text("", value, low, high, unit)
 
 
 def finding_cells(r: pd.Series, skilled: bool) -> list[str]:
@@ -1067,13 +679,13 @@ def warnings(runs: list[Run]) -> list[str]:
     for run in runs:
         m, games = run.manifest, run.games
         if m.get("status") != "complete" or games != m.get("n_games"):
-            found.append(f"{_prefix(run.label if several else '')}This run is not complete: {count(games)} of "
+            found.append(f"{label_prefix(run.label if several else '')}This run is not complete: {count(games)} of "
                          f"{count(m.get('n_games', 0))} games are in its tables.")  # fmt: skip
     decks = {run.deck.content_hash: run for run in runs}  # runs of one deck share its banner
     for run in decks.values():
         estimated = _estimated_line(run)
         if estimated:
-            found.append(f"{_prefix(run.label if len(decks) > 1 else '')}{estimated}")
+            found.append(f"{label_prefix(run.label if len(decks) > 1 else '')}{estimated}")
     return found
 
 
@@ -1118,18 +730,3 @@ def provenance(run: Run, include_unfinished: bool) -> tuple[list[tuple[str, str]
         note = (f"Win rates and scores leave out stalled and truncated games (RULES R4 Reading): "
                 f"{count(unfinished)} in this run. Pass --include-unfinished to count them.")  # fmt: skip
     return rows, note
-
-
-def card_value_reference(name: str, ally_id: str, named: bool, cards: str, reference_deck: str | None) -> str:
-    """The first line of ``revachol card-value``: the ally every value is measured
-    against and why (:func:`analysis.experiments.card_value.nearest_plain_ally`), with
-    how to value the other deck of a comparison against the same one. ``named``: given
-    with ``--against``; ``cards``: the card file valued; ``reference_deck``: the other
-    card file whose baseline joined in choosing it, if any."""
-    if named:
-        return f"reference: {name} (named with --against {ally_id})"
-    if reference_deck is None or reference_deck == cards:
-        return (f"reference: {name} (the plain ally nearest the average on {cards}); to compare with another deck, "
-                f"value each with the other as --reference-deck: the ally nearest the average in both")
-    return (f"reference: {name} (the plain ally nearest the average in both {cards} and {reference_deck}); value "
-            f"{reference_deck} with --reference-deck {cards} to measure it against the same ally")
