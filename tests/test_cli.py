@@ -126,13 +126,13 @@ def test_the_default_run_plays_no_skill_check_and_never_says_its_verdicts_hold_f
     assert "games of search in every seat, about" in line and "minutes on this machine" in line
     page = (run_dir / "report" / "report.html").read_text(encoding="utf-8")
     assert "Skill check — not played" in page and "holds for skilled play" not in page
-    checked = revachol("skill-check", str(run_dir), "--games", "100", "--jobs", "1")
+    checked = revachol("skill-check", str(run_dir), "--games", "40", "--jobs", "1")
     assert checked.returncode == 0, checked.stderr
-    assert json.loads((run_dir / "skilled" / "manifest.json").read_text())["n_games"] == 100
+    assert json.loads((run_dir / "skilled" / "manifest.json").read_text())["n_games"] == 40
     assert "The skill check, measure by measure" in checked.stdout and "detectable" in checked.stdout
     sentence = next(text for text in checked.stdout.splitlines() if text.startswith("Skill check — With search"))
-    assert "on the first 100 of the same games" in sentence and "cannot tell yet" in sentence
-    assert "holds for skilled play" not in sentence  # 100 games cannot see an ally's 2 pp
+    assert "on the first 40 of the same games" in sentence and "cannot tell yet" in sentence
+    assert "holds for skilled play" not in sentence  # 40 games cannot see an ally's 2 pp
 
 
 @pytest.mark.slow
