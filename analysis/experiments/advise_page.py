@@ -334,13 +334,20 @@ def _side_effects_blocks(side: pd.DataFrame) -> list[doc.Block]:
             doc.Lines(tuple(change_sentence(row) for _, row in side.iterrows()), ordered=True)]  # fmt: skip
 
 
+def _skill_check_answer(advice: Advice) -> list[doc.Block]:
+    """The answer of the proposal's skill check (``--skill-check``; empty without it),
+    on the page and in the brief."""
+    if advice.skill_check is None:
+        return []
+    return [doc.answer(words.skill_check_text(advice.confirmed_with, *advice.skilled_allies,
+                                              advice.skill_check["skilled_n"].max(), advice.skill_check))]  # fmt: skip
+
+
 def _skill_check_blocks(advice: Advice) -> list[doc.Block]:
     """The page's section on the proposal under ``--skill-check`` (empty without it)."""
     if advice.skill_check is None:
         return []
-    text = words.skill_check_text(advice.confirmed_with, *advice.skilled_allies, advice.skill_check["skilled_n"].max(),
-                                  advice.skill_check)  # fmt: skip
-    return [doc.Heading(SKILL_CHECK_TITLE), doc.answer(text),
+    return [doc.Heading(SKILL_CHECK_TITLE), *_skill_check_answer(advice),
             doc.Table(advice.skill_check, hide=("p_value", "skilled_bot", "n", "skilled_n"),
                       wide=(doc.ESTIMATES,))]  # fmt: skip
 
@@ -447,7 +454,7 @@ def advice_brief(advice: Advice, seconds: float, files: tuple[Path, Path], top: 
         doc.plain(side_effects_lead(len(side)) if len(side) else NO_SIDE_EFFECT),
         doc.Lines(tuple(change_sentence(row) for _, row in side.head(top).iterrows())),
         *([doc.plain(restricted_sentence(advice.restricted))] if advice.restricted is not None else []),
-        *_skill_check_blocks(advice)[1:2],
+        *_skill_check_answer(advice),
         doc.plain(words.holdout_title(hold_out, advice.holdout_games)),
         doc.Table(shown(summary)),
         *map(doc.plain, games_lines),

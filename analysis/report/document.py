@@ -70,6 +70,10 @@ class Lines:
     lines: tuple[str, ...]
     ordered: bool = False
 
+    def marked(self) -> list[str]:
+        """Each line as plain text shows it: `` 1. line`` when ordered, ``- line`` else."""
+        return [f"{k:>2}. {line}" if self.ordered else f"- {line}" for k, line in enumerate(self.lines, 1)]
+
 
 @dataclass(frozen=True, eq=False)
 class Table:

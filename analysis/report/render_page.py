@@ -104,7 +104,7 @@ def block_text(block) -> str:
     if isinstance(block, Paragraph):
         return "".join(f"`{part.text}`" if isinstance(part, Code) else part for part in block.parts)
     if isinstance(block, Lines):
-        return "\n".join(f"{k:>2}. {line}" if block.ordered else f"- {line}" for k, line in enumerate(block.lines, 1))
+        return "\n".join(block.marked())
     if isinstance(block, Table):
         return table_text(block.frame, block.hide)
     if isinstance(block, Figure):

@@ -172,8 +172,8 @@ def print_page(page: doc.Page, console: Console | None = None) -> None:
             text = "".join(part.text if isinstance(part, doc.Code) else part for part in block.parts)
             console.print(Text(text), soft_wrap=True)
         elif isinstance(block, doc.Lines):
-            for k, line in enumerate(block.lines, 1):
-                console.print(Text(f"{k:>2}. {line}" if block.ordered else f"- {line}"), soft_wrap=True)
+            for line in block.marked():
+                console.print(Text(line), soft_wrap=True)
         elif isinstance(block, doc.Table):
             console.print(rich_table(block.frame, hide=block.hide))
         elif isinstance(block, doc.Diff):
