@@ -17,7 +17,7 @@ from analysis.experiments.compare import (card_diff, changes, changes_skill_chec
 from analysis.data.load import load
 from analysis.report.html import p_text
 from analysis.report.words.compare import change_sentence, task_verdict_change_sentence, verdict_change_sentence
-from analysis.experiments.compare_verdicts import verdict_changes
+from analysis.experiments.compare_verdicts import task_verdict_changes, verdict_changes
 from analysis.data.runs import Run
 from sim.cards import dump_yaml
 from sim.rundir import RunError
@@ -146,6 +146,7 @@ def test_cards_are_paired_by_id_not_by_position_R1_1(tmp_path, default_deck):
     a, b = Run.open(tmp_path / "cmp" / "a"), Run.open(tmp_path / "cmp" / "b")
     verdicts = verdict_changes(a, b, set(card_diff(a, b)["card"]), set())
     assert list(verdicts["ally"]) == ["evrart_claire"]  # only the renamed card; no verdict flip of the noise
+    assert task_verdict_changes(a, b, set(card_diff(a, b)["card"]), set()).empty  # no task edited, none flips (R6)
     allies = tables["allies"].set_index("ally")
     assert "Evrart, the union boss" in allies.index and "Evrart Claire" not in allies.index
     players = load(tmp_path / "cmp" / "a", "players").select("won", "held").to_pandas()
