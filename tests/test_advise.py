@@ -23,9 +23,11 @@ from analysis.experiments.advise_edits import (
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_page import (
     dominated, edit_sentences, edits_table, flagged_table, headline, short_list_lead, short_list_table, shown,
-    summary_table, verdict_counts, write_advice,
+    summary_table, verdict_counts,
 )  # fmt: skip
 from analysis.report.render_page import diff_html
+from analysis.report.words.advise import change_text
+from analysis.workflows import advice_result
 from analysis.report.terminal import print_table
 from analysis.experiments import advise_search
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
@@ -405,9 +407,9 @@ def test_editing_a_value_keeps_every_other_line_and_comment():
 def test_an_edit_reads_as_a_designer_would_say_it(default_deck):
     deck = default_deck
     evrart = changes(deck, {("allies", 15, "symbols"): ["yellow"]})[0]
-    assert evrart.sentence() == "Remove the purple symbol from Evrart Claire"
-    assert Change("tasks", 0, "t", "Find your badge", "points", 3, 2).sentence() == "Lower Find your badge's points from 3 to 2"
-    assert Change("allies", 0, "a", "Manana", "symbols", ["orange"], ["crown"]).sentence() == \
+    assert change_text(evrart) == "Remove the purple symbol from Evrart Claire"
+    assert change_text(Change("tasks", 0, "t", "Find your badge", "points", 3, 2)) == "Lower Find your badge's points from 3 to 2"
+    assert change_text(Change("allies", 0, "a", "Manana", "symbols", ["orange"], ["crown"])) == \
         "Recolour Manana's orange symbol to crown"
 
 
@@ -418,6 +420,7 @@ def test_placebo_identical_allies_get_no_proposal(tmp_path, default_deck):
                     restricted_play=1_000)  # fmt: skip
     assert advice.changes == [] and advice.diff == "" and not advice.edge_relaxed
     assert advice.restricted is None and "restricted" not in advice.games  # no edited ally to value
+    advice_result(advice)  # written: the proposal, the page and its tables
     assert advice.proposal.read_text() == cards.read_text()
 
 
@@ -430,6 +433,7 @@ def test_planted_an_extra_white_crown_gets_the_edit_that_removes_it(tmp_path, de
     assert [(c.field, c.old, c.new) for c in planted] == [("symbols", ["crown", "crown"], ["crown"])]
     assert all(c.card != "cuno" and c.section == "allies" for c in advice.changes)  # locked: tasks and cuno
     assert advice.edge_relaxed  # the fix alone grew the first player's edge (R9.4, +2.5 pp on 10,000 games)
+    written = advice_result(advice)
     proposal = load_deck(advice.proposal)  # the proposal validates
     assert proposal.allies[0].symbols == ["crown"]
     flagged = flagged_table(advice).set_index("card").loc[default_deck.allies[0].id]
@@ -439,7 +443,7 @@ def test_planted_an_extra_white_crown_gets_the_edit_that_removes_it(tmp_path, de
                                                 "ally, +")  # fmt: skip
     assert edit_sentences(advice)[0].endswith((": fixed.", ": overshot, now weaker.", ": still stronger."))
     assert summary_table(advice)["n"].eq(10_000).all()
-    html, csv = write_advice(advice, tmp_path / "out")
+    html, csv = written.path("advice.html"), written.path("advice.csv")
     assert "Remove the crown symbol" in html.read_text() and csv.read_text().count("\n") > 5
     assert "relaxed that constraint" in html.read_text()
     # Restricted play agrees: forbidding the planted ally cost seat 0 wins before, and about nothing after.
@@ -655,12 +659,12 @@ def test_two_planted_crowns_each_edit_alone_fixes_its_ally_and_the_short_list_ho
     assert advice.games["own"] == 2 * 10_000  # two decks, an ally's edit each: no points-blind companion
     short = short_list_table(advice)
     assert list(short["edits"]) == [1, 2] and list(short["file"]) == ["proposal-1.yaml", "proposal.yaml"]
+    html = advice_result(advice).path("advice.html")
     one = load_deck(tmp_path / "out" / "proposal-1.yaml")
     original = load_deck(cards)
     differ = [(a.id, a.symbols) for a, b in zip(one.allies, original.allies) if a.symbols != b.symbols]
     assert differ == [(advice.short_list[0].changes[0].card, ["crown"])] and one.tasks == original.tasks
     assert "On the front" in short_list_lead(advice, short) and short["dominated_by"].eq("").all()  # 1 and 2 trade off
-    html, _ = write_advice(advice, tmp_path / "out")
     page = html.read_text()
     assert "Shorter proposals" in page and escape("Each edit's own effect") in page
     assert pd.read_csv(tmp_path / "out" / "edits.csv")["alone"].notna().all()
@@ -704,7 +708,7 @@ def test_r1_2_a_symbol_that_cannot_be_removed_is_moved_to_one_of_the_two_weakest
     for edit in edits[1:]:
         assert check(apply(text, edit, "cards.yaml"), "cards.yaml", limits) is not None
     move = changes(current, edits[2])
-    assert [c.sentence() for c in move] == ["Move Evrart Claire's yellow symbol to Smoker on the balcony",
+    assert [change_text(c) for c in move] == ["Move Evrart Claire's yellow symbol to Smoker on the balcony",
                                             "Smoker on the balcony takes Evrart Claire's yellow symbol"]  # fmt: skip
     assert move[0].keys == [key, ("allies", SMOKER, "symbols")]
     # a removal and an unrelated addition of another colour stay two edits
@@ -722,10 +726,10 @@ def test_a9_a_stronger_ally_loses_its_ability_or_gives_it_to_one_of_the_two_weak
     assert edits == [{_ability(EVRART): None},
                      {_ability(EVRART): None, _ability(LILIENNE): "forced_draw"},
                      {_ability(EVRART): None, _ability(RENE): "forced_draw"}]  # fmt: skip
-    assert [c.sentence() for c in changes(default_deck, edits[1])] == [
+    assert [change_text(c) for c in changes(default_deck, edits[1])] == [
         "Evrart Claire gives A9 forced draw to Lilienne, the net picker",
         "Lilienne, the net picker takes A9 forced draw from Evrart Claire"]
-    assert changes(default_deck, edits[0])[0].sentence() == "Evrart Claire loses A9 forced draw"
+    assert change_text(changes(default_deck, edits[0])[0]) == "Evrart Claire loses A9 forced draw"
     text = DEFAULT_CARDS.read_text()
     for edit in edits:
         deck = check(apply(text, edit, "cards.yaml"), "cards.yaml", Limits.of(default_deck))
@@ -751,7 +755,7 @@ def test_a5_a_weaker_ally_takes_the_ability_of_one_of_the_two_strongest_and_swap
         {_ability(GLEN): "forced_draw", _ability(EVRART): None}, {_ability(GLEN): "stays", _ability(KIM): None}]
     swap = candidate_edits(default_deck, _ability(KIM), STRENGTHEN, allowed, _effects(default_deck, evrart=12.0, kim=-8.0))
     assert swap[0] == {_ability(KIM): "forced_draw", _ability(EVRART): "stays"}
-    assert changes(default_deck, swap[0])[0].sentence() == (
+    assert change_text(changes(default_deck, swap[0])[0]) == (
         "Kim Kitsuragi swaps A5 stays for Evrart Claire's A9 forced draw")
     assert check(apply(DEFAULT_CARDS.read_text(), swap[0], "cards.yaml"), "cards.yaml", Limits.of(default_deck)) is not None
     assert candidate_edits(default_deck, _ability(LILIENNE), WEAKEN, allowed, effects) == []
@@ -804,7 +808,7 @@ def test_a9_the_search_moves_an_ability_and_the_proposal_keeps_both_fields_and_t
     assert values == {_ability(EVRART): None, _ability(GLEN): "forced_draw"}
     edits = pd.DataFrame(search.log)["edit"]
     assert "Evrart Claire gives A9 forced draw to Glen" in set(edits)
-    assert {c.card: c.sentence() for c in changes(default_deck, values)} == {
+    assert {c.card: change_text(c) for c in changes(default_deck, values)} == {
         "evrart_claire": "Evrart Claire gives A9 forced draw to Glen", "glen": "Glen takes A9 forced draw from Evrart Claire"}
     assert [c.keys for c in changes(default_deck, values)][0] == [_ability(EVRART), _ability(GLEN)]
     proposal = apply(DEFAULT_CARDS.read_text(), values, "cards.yaml")

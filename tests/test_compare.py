@@ -19,6 +19,7 @@ from analysis.report.html import p_text
 from analysis.report.words.compare import change_sentence, task_verdict_change_sentence, verdict_change_sentence
 from analysis.experiments.compare_verdicts import task_verdict_changes, verdict_changes
 from analysis.data.runs import Run
+from analysis.workflows import deliver
 from sim.cards import dump_yaml
 from sim.rundir import RunError
 from sim.run.runner import simulate
@@ -161,8 +162,8 @@ def test_cards_in_one_deck_only_are_named_as_added_or_removed(tmp_path, default_
     from A and added in B, and pairs every other card by id."""
     data = default_deck.to_yaml_data()
     data["allies"][0]["id"] = "a_new_ally"
-    run_comparison(DEFAULT_CARDS, write_deck(tmp_path / "b.yaml", data), 200, tmp_path / "cmp", players=2,
-                   bots="random", n_jobs=1, progress=False)  # fmt: skip
+    deliver(run_comparison(DEFAULT_CARDS, write_deck(tmp_path / "b.yaml", data), 200, tmp_path / "cmp", players=2,
+                           bots="random", n_jobs=1, progress=False))  # fmt: skip
     tables = comparison_tables(tmp_path / "cmp" / "a", tmp_path / "cmp" / "b")
     assert len(tables["allies"]) == len(default_deck.allies) - 1
     page = (tmp_path / "cmp" / "compare.html").read_text(encoding="utf-8")
@@ -189,8 +190,8 @@ def test_compare_leads_with_each_edited_allys_verdict_before_and_after(tmp_path,
         evrart.update({k: v for k, v in edit.items() if v is not None})
         if "ability" in edit:
             evrart.pop("ability")
-    comparison = run_comparison(DEFAULT_CARDS, write_deck(tmp_path / "b.yaml", data), 4000, tmp_path / "cmp",
-                                players=4, bots="greedy", n_jobs=2, progress=False)  # fmt: skip
+    comparison = deliver(run_comparison(DEFAULT_CARDS, write_deck(tmp_path / "b.yaml", data), 4000, tmp_path / "cmp",
+                                        players=4, bots="greedy", n_jobs=2, progress=False)).value  # fmt: skip
     first = comparison.verdicts.iloc[0] if len(comparison.verdicts) else None
     page = comparison.page.read_text(encoding="utf-8")
     assert page.index("Did the edit work?") < page.index("The change") < page.index("What moved")
@@ -401,8 +402,8 @@ def test_compare_with_the_skill_check_plays_both_decks_with_the_skilled_bot(tmp_
     data["tasks"][0]["points"] = 2 * data["tasks"][0]["points"]
     b = write_deck(tmp_path / "b.yaml", data)
     # greedy:w_points=1 is greedy itself: its changes are the run's, to the game.
-    comparison = run_comparison(DEFAULT_CARDS, b, 400, tmp_path / "cmp", players=2, bots="greedy", n_jobs=1,
-                                progress=False, skill_check="greedy:w_points=1")  # fmt: skip
+    comparison = deliver(run_comparison(DEFAULT_CARDS, b, 400, tmp_path / "cmp", players=2, bots="greedy", n_jobs=1,
+                                        progress=False, skill_check="greedy:w_points=1")).value  # fmt: skip
     check = comparison.skill_check
     assert check is not None and (check["skilled_bot"] == "greedy:w_points=1").all()
     # the same games; the companions' chunks of 100 sum the holders' rates in another order
@@ -411,5 +412,6 @@ def test_compare_with_the_skill_check_plays_both_decks_with_the_skilled_bot(tmp_
     assert "Does the change hold for skilled players?" in page and "greedy:w_points=1&#x27;s play" in page
     assert "for skilled play" not in page.replace("for skilled players", "")  # issue 64: greedy is not skilled play
     assert (tmp_path / "cmp" / "tables" / "compare_skill_check.csv").exists()
-    plain = run_comparison(DEFAULT_CARDS, b, 400, tmp_path / "plain", players=2, bots="greedy", n_jobs=1, progress=False)
+    plain = run_comparison(DEFAULT_CARDS, b, 400, tmp_path / "plain", players=2, bots="greedy", n_jobs=1,
+                           progress=False).value  # fmt: skip
     assert plain.skill_check is None and not (tmp_path / "plain" / "a" / "skilled").exists()

@@ -233,9 +233,10 @@ def test_cli_run_until_settled_reports_where_it_stopped(tmp_path, default_deck):
 
 def _compare(tmp_path, cards_a, cards_b, name, max_games, round_games=5_000):
     from analysis.experiments.compare import run_comparison
+    from analysis.workflows import deliver
 
-    return run_comparison(cards_a, cards_b, 0, tmp_path / name, 4, "greedy", 5, 2, progress=False,
-                          max_games=max_games, round_games=round_games)  # fmt: skip
+    return deliver(run_comparison(cards_a, cards_b, 0, tmp_path / name, 4, "greedy", 5, 2, progress=False,
+                                  max_games=max_games, round_games=round_games)).value  # fmt: skip
 
 
 def test_compare_placebo_a_deck_against_itself_is_settled_inside_after_one_round(tmp_path):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from analysis.workflows import deliver
 from analysis.experiments.tune import FieldRange, Target, holdout_seed, miss, tune
 from tests.conftest import DEFAULT_CARDS
 
@@ -45,9 +46,9 @@ def test_the_command_line_refuses_a_completion_target_in_percent_with_one_line()
 
 @pytest.mark.slow
 def test_tune_moves_a_task_towards_its_completion_target_and_measures_it_on_a_hold_out_seed(tmp_path):
-    result = tune(DEFAULT_CARDS, [FieldRange.parse("find_your_badge.points=1..8")],
-                  [Target.parse("completion:find_your_badge=0.9..1.0")], 1000, tmp_path, n_jobs=1,
-                  max_evaluations=10)  # fmt: skip
+    result = deliver(tune(DEFAULT_CARDS, [FieldRange.parse("find_your_badge.points=1..8")],
+                          [Target.parse("completion:find_your_badge=0.9..1.0")], 1000, tmp_path, n_jobs=1,
+                          max_evaluations=10)).value  # fmt: skip
     assert result["values"]["find_your_badge.points"] > 3  # more points: greedy completes it more often
     assert result["miss"] < result["miss_original"]
     changed = [line for line in result["diff"].splitlines() if line.startswith(("+ ", "- ", "+  ", "-  "))]

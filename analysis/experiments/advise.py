@@ -36,6 +36,7 @@ from analysis.experiments.advise_runs import Plan, Runs
 from analysis.experiments.advise_stages import Short
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from analysis.thresholds import DEFAULT_BORDERLINE_PP
+from sim.bots.speed import MAIN_JOB_BOT
 from sim.cards import Deck
 
 DEFAULT_GAMES = 50_000  # games per deck on the search seed (and as many points-blind); at 20,000 the
@@ -169,7 +170,7 @@ def advise(
     out: str | Path,
     n_games: int = DEFAULT_GAMES,
     players: int = 4,
-    bots: str | Sequence[str] = "greedy",
+    bots: str | Sequence[str] = MAIN_JOB_BOT,
     seed: int = 0,
     threshold_pp: float = DEFAULT_THRESHOLD_PP,
     threshold_points: float = DEFAULT_THRESHOLD_POINTS,

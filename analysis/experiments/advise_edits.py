@@ -51,7 +51,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sim.cards import Ability, Deck, DeckError, as_written, parse_deck, unknown_id, with_values
+from sim.cards import Deck, DeckError, parse_deck, unknown_id, with_values
 from sim.deck_summary import short_colours, summarise
 
 EDITABLE = {"allies": ("symbols",), "tasks": ("points", "requires"), "morale": ("save",)}
@@ -271,11 +271,6 @@ def _symbol_moves(deck: Deck, key: Key, allowed: set[Key], effect: list[float]) 
     return edits
 
 
-def ability_words(name: str) -> str:
-    """An ability as the rules name it: ``A9 forced draw`` (RULES A1-A9)."""
-    return f"A{Ability[name.upper()].value} {name.replace('_', ' ')}"
-
-
 @dataclass(frozen=True)
 class Limits:
     """What no candidate deck may do that the original does not: leave a colour short
@@ -340,55 +335,6 @@ class Change:
         """The fields of this edit: its own, and its partner's for an ability moved or swapped."""
         return [self.key] + ([(self.section, self.partner_index, self.field)] if self.partner else [])
 
-    def sentence(self) -> str:
-        """The edit in plain words: ``Remove the purple symbol from Evrart Claire``,
-        ``Evrart Claire gives A9 forced draw to Glen``, ``Move Evrart Claire's yellow
-        symbol to Glen`` (its partner's: ``Glen takes Evrart Claire's yellow symbol``)."""
-        if self.field == "ability":
-            return self._ability_sentence()
-        if self.field == "symbols" and self.partner:
-            lost = _one_symbol(self.new, self.old)
-            if lost:
-                return f"Move {self.name}'s {lost} symbol to {self.partner}"
-            return f"{self.name} takes {self.partner}'s {_one_symbol(self.old, self.new)} symbol"
-        if self.field == "points":
-            verb = "Raise" if self.new > self.old else "Lower"
-            return f"{verb} {self.name}'s points from {self.old} to {self.new}"
-        if self.field == "save":
-            return f"Change {self.name}'s save from {as_written(self.old)} to {as_written(self.new)}"
-        added, removed = Counter(self.new) - Counter(self.old), Counter(self.old) - Counter(self.new)
-        noun = "symbol" if self.field == "symbols" else "required symbol"
-        parts = []
-        for old, new in zip(sorted(removed.elements()), sorted(added.elements())):
-            parts.append(f"recolour {self.name}'s {old} {noun} to {new}")
-        extra_removed = list(removed.elements())[len(list(added.elements())):]
-        extra_added = list(added.elements())[len(list(removed.elements())):]
-        parts += [f"remove the {s} {noun} from {self.name}" for s in sorted(extra_removed)]
-        parts += [f"add a {s} {noun} to {self.name}" for s in sorted(extra_added)]
-        text = "; ".join(parts) or f"change {self.name}'s {self.field}"
-        return text[0].upper() + text[1:]
-
-
-    def _ability_sentence(self) -> str:
-        """``Evrart Claire loses A9 forced draw``, ``… gives A9 forced draw to Glen``,
-        ``Glen takes A9 forced draw from Evrart Claire``, ``… swaps A9 forced draw for
-        Glen's A5 stays``, ``Glen gains A9 forced draw``."""
-        old, new = (ability_words(a) if a else "" for a in (self.old, self.new))
-        if self.partner and old and new:
-            return f"{self.name} swaps {old} for {self.partner}'s {new}"
-        if self.partner:
-            return f"{self.name} gives {old} to {self.partner}" if old else f"{self.name} takes {new} from {self.partner}"
-        return f"{self.name} loses {old}" if not new else f"{self.name} gains {new}" + (f" instead of {old}" * bool(old))
-
-
-def restore_sentence(original: Deck, key: Key, value: Any) -> str:
-    """An edit that gives ``key``'s field back its ``value`` in the ``original`` (an
-    earlier round's edit undone; :func:`changes` sees no change in it) in plain words:
-    ``Give Frittte clerk back its symbols in the original: [yellow, purple]``, ``Give
-    Egg Head back its ability in the original: none``."""
-    words = (ability_words(value) if value else "none") if key[2] == "ability" else as_written(value)
-    return f"Give {getattr(original, key[0])[key[1]].name} back its {key[2]} in the original: {words}"
-
 
 def tidy(original: Deck, values: dict[Key, Any]) -> dict[Key, Any]:
     """``values`` without the fields that leave the ``original``'s value as it is: the
@@ -426,8 +372,8 @@ def changes(original: Deck, values: dict[Key, Any]) -> list[Change]:
             single.remove(j)
             out[i], out[j] = _partners(out[i], out[j])
     symbols = [i for i, change in enumerate(out) if change.field == "symbols"]
-    lost = {i: _one_symbol(out[i].new, out[i].old) for i in symbols}
-    gained = {j: _one_symbol(out[j].old, out[j].new) for j in symbols}
+    lost = {i: one_symbol(out[i].new, out[i].old) for i in symbols}
+    gained = {j: one_symbol(out[j].old, out[j].new) for j in symbols}
     for i, moved in lost.items():
         j = next((j for j, taken in gained.items() if moved and taken == moved), None)
         if j is not None:
@@ -493,7 +439,7 @@ def _partners(a: Change, b: Change) -> tuple[Change, Change]:
     return (replace(a, partner=b.name, partner_index=b.index), replace(b, partner=a.name, partner_index=a.index))
 
 
-def _one_symbol(before: Any, after: Any) -> str | None:
+def one_symbol(before: Any, after: Any) -> str | None:
     """The one symbol ``after`` adds to ``before`` (both ally ``symbols``) when that is
     all that changed, else None."""
     if not (isinstance(before, list) and isinstance(after, list)):

@@ -35,10 +35,10 @@ from analysis.experiments.compare_verdicts import outcome
 from analysis.report import document as doc
 from analysis.report.html import figure_png
 from analysis.report.render_page import page_html
-from analysis.report.writer import Files, write_files
+from analysis.report.writer import Files
 from sim.cards import as_written
 import analysis.report.words.advise as words
-from analysis.report.words.advise import (NO_SIDE_EFFECT, QUANTITY_NOTE, edit_sentence, free_text, nearest_fix,
+from analysis.report.words.advise import (NO_SIDE_EFFECT, QUANTITY_NOTE, change_text, edit_sentence, free_text, nearest_fix,
                                           restricted_sentence, side_effects_lead, still_text, tried_sentence,
                                           zero_width)
 from analysis.report.words.compare import SKILL_CHECK_TITLE, change_sentence
@@ -152,11 +152,11 @@ def edit_sentences(advice: Advice) -> list[str]:
     out = []
     for change in advice.changes:
         if change.card not in flagged.index:  # a morale card: its effect is the side effects' table
-            out.append(edit_sentence(change.sentence()))
+            out.append(edit_sentence(change_text(change)))
             continue
         r = flagged.loc[change.card]
-        out.append(edit_sentence(change.sentence(), verdicts=_verdict_row(r)) if r["kind"] == "ally"
-                   else edit_sentence(change.sentence(), r))  # fmt: skip
+        out.append(edit_sentence(change_text(change), verdicts=_verdict_row(r)) if r["kind"] == "ally"
+                   else edit_sentence(change_text(change), r))  # fmt: skip
     return out
 
 
@@ -414,19 +414,18 @@ def advice_page(advice: Advice, command: str = "") -> tuple[doc.Page, dict[str, 
     return doc.Page("What should I change? Card edits, confirmed on fresh games", tuple(blocks)), csv
 
 
-def write_advice(advice: Advice, out: str | Path, command: str = "") -> tuple[Path, Path]:
-    """Write ``advice.html`` (:func:`advice_page`, drawn by
-    :func:`analysis.report.render_page.page_html`) and its CSV files to ``out``;
-    returns the paths of the page and of ``advice.csv``.
+ADVICE_PAGE, ADVICE_CSV = "advice.html", "advice.csv"
 
-    Raises
-    ------
-    OSError
-        As :func:`analysis.report.writer.write_files`.
-    """
+
+def advice_files(advice: Advice, command: str = "") -> Files:
+    """The advice's files, not yet written: ``advice.html`` (:func:`advice_page`, drawn
+    by :func:`analysis.report.render_page.page_html`), its CSV files, and the card files
+    of the proposal and of each shorter proposal (``proposal.yaml``,
+    ``proposal-K.yaml``: :attr:`.advise_stages.Short.text`); ``command`` is shown on the
+    page as the command that made it."""
     document, csv = advice_page(advice, command)
-    written = write_files(Files(csv, texts={"advice.html": page_html(document)}), out)
-    return written["advice.html"], written["advice.csv"]
+    proposals = {short.proposal.name: short.text for short in advice.short_list if short.proposal is not None}
+    return Files(csv, texts={**proposals, ADVICE_PAGE: page_html(document)})
 
 
 def advice_brief(advice: Advice, seconds: float, files: tuple[Path, Path], top: int = TOP_CHANGES) -> doc.Page:

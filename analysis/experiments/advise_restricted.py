@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.experiments.card_value import card_values
+from sim.cards import Deck
 
 VALUE = ("win_rate_value", "win_rate_value_low", "win_rate_value_high")
 
@@ -72,11 +73,11 @@ def restricted_table(before: pd.DataFrame, after: pd.DataFrame, weakened: dict[s
     return table.sort_values("agrees", kind="stable", ignore_index=True)  # those that fail first
 
 
-def restricted_check(cards: str | Path, proposal: str | Path, weakened: dict[str, bool], ids: dict[str, str],
+def restricted_check(cards: str | Path, proposal: Deck, weakened: dict[str, bool], ids: dict[str, str],
                      n_games: int, out: str | Path, bots: str | Sequence[str], players: int, seed: int,
                      n_jobs: int) -> pd.DataFrame:  # fmt: skip
-    """Play restricted play for the edited allies in both decks (``out/original`` and
-    ``out/proposal``, ``n_games`` games per run on ``seed``; seat 0's bot is the first
+    """Play restricted play for the edited allies in both decks, the card file and the
+    proposed deck (``out/original`` and ``out/proposal``, ``n_games`` games per run on ``seed``; seat 0's bot is the first
     of ``bots``, every other seat the last) and give :func:`restricted_table`. ``ids``:
     each ally name's id.
 

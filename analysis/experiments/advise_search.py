@@ -18,10 +18,11 @@ import numpy as np
 
 from analysis.cards import DEFAULT_THRESHOLD_PP, verdicts
 from analysis.experiments.advise_edits import (STRENGTHEN, WEAKEN, Key, Limits, apply, candidate_edits, changes, check,
-                                                edit_count, restore_sentence)
+                                                edit_count)
 from analysis.experiments.advise_measures import Measures, quantity
 from analysis.experiments.advise_rounds import Trial
 from analysis.experiments.tune import Target, parse_range
+from analysis.report.words.advise import change_text, restore_text
 from analysis.task_calibration import DEFAULT_THRESHOLD_POINTS
 from sim.cards import Deck, parse_deck
 
@@ -275,7 +276,7 @@ class Search:
         clerk back its symbols in the original: [yellow, purple]``."""
         key = _target(edit)
         done = [change for change in changes(self.deck, edit) if change.key == key]
-        return done[0].sentence() if done else restore_sentence(self.deck, key, edit[key])
+        return change_text(done[0]) if done else restore_text(self.deck, key, edit[key])
 
     def refusal(self, values: dict[Key, Any], m: Measures, than: Measures, stage: str,
                 note: str) -> tuple[str, str] | None:  # fmt: skip

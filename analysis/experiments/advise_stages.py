@@ -27,7 +27,6 @@ from analysis.experiments.advise_runs import Plan, Runs
 from analysis.experiments.advise_search import Search
 from analysis.experiments.check_skill import games_per_deck
 from analysis.experiments.compare import changes_skill_check, comparison_tables
-from analysis.report.writer import Files, write_files
 from sim.cards import Deck
 
 
@@ -43,8 +42,12 @@ class Short:
     changes : list of Change
         Its edits.
     proposal : Path or None
-        ``out/proposal-K.yaml`` (``out/proposal.yaml`` for the full proposal); None
-        when these edits alone do not validate (nor any measure then).
+        ``out/proposal-K.yaml`` (``out/proposal.yaml`` for the full proposal), where it
+        is written (:func:`.advise_page.advice_files`); None when these edits alone do
+        not validate (nor any measure then).
+    text : str or None
+        Its card file: the original's text with only its values replaced; None when
+        ``proposal`` is.
     after : Measures or None
         The deck on the hold-out seed, ``holdout_games`` games (and as many points-blind).
     differences : dict of pandas.DataFrame or None
@@ -55,6 +58,7 @@ class Short:
     edits: int
     changes: list[Change]
     proposal: Path | None
+    text: str | None
     after: Measures | None = None
     differences: dict[str, pd.DataFrame] | None = None
 
@@ -78,7 +82,7 @@ class Found:
     deck : Deck
         The proposed deck.
     proposal : Path
-        ``out/proposal.yaml``, holding ``edited``.
+        ``out/proposal.yaml``, where ``edited`` is written (:func:`.advise_page.advice_files`).
     """
 
     search: Search
@@ -121,8 +125,7 @@ def search(plan: Plan, runs: Runs) -> Found:
     edits = changes(plan.original, values)
     edited = apply(plan.text, values, str(plan.cards))
     deck = check(edited, str(plan.cards), plan.limits)
-    proposal = write_files(Files(texts={"proposal.yaml": edited}), plan.out)["proposal.yaml"]
-    return Found(found, current, values, edits, edited, deck, proposal)
+    return Found(found, current, values, edits, edited, deck, plan.out / "proposal.yaml")
 
 
 def confirm(plan: Plan, runs: Runs, found: Found) -> HeldOut:
@@ -239,7 +242,7 @@ def restricted_play(plan: Plan, runs: Runs, found: Found, held: HeldOut, games: 
              f"{games:,} fresh games per run", found.search, found.current)  # fmt: skip
     fell = held.before.allies["effect_pp"].to_numpy() > held.after.allies["effect_pp"].to_numpy()
     original = plan.original
-    table = restricted_check(plan.cards, found.proposal, {original.allies[i].name: bool(fell[i]) for i in allies},
+    table = restricted_check(plan.cards, found.deck, {original.allies[i].name: bool(fell[i]) for i in allies},
                              {a.name: a.id for a in original.allies}, games, plan.out / "restricted", plan.bots,
                              plan.players, plan.fresh, plan.n_jobs)  # fmt: skip
     runs.games["restricted"] = restricted_games(len(allies), games)
@@ -249,7 +252,7 @@ def restricted_play(plan: Plan, runs: Runs, found: Found, held: HeldOut, games: 
 def short_list(plan: Plan, runs: Runs, found: Found, held: HeldOut, sizes: Sequence[int]) -> tuple[Short, ...]:
     """For each size K of ``sizes`` below the proposal's, the best-ranked edits that fit
     in K (:func:`.advise_edits.shorter_proposals`) on the hold-out's seed and games,
-    written to ``out/proposal-K.yaml`` when they validate; then the full proposal:
+    each to be written to ``out/proposal-K.yaml`` when it validates; then the full proposal:
     :attr:`.advise.Advice.short_list`."""
     shorter = []
     prefixes = {k: {key: found.values[key] for key in found.values if key in fields}  # the search's order: best first
@@ -258,9 +261,9 @@ def short_list(plan: Plan, runs: Runs, found: Found, held: HeldOut, sizes: Seque
         runs.bar(f"the short list: the best {k} edits on the same {plan.holdout_games:,} fresh games", found.search,
                  found.current)  # fmt: skip
         run_dir, m = runs.on_holdout(prefix, "short list")
-        written = (write_files(Files(texts={f"proposal-{k}.yaml": apply(plan.text, prefix, str(plan.cards))}), plan.out)
-                   [f"proposal-{k}.yaml"] if m is not None else None)  # fmt: skip
-        shorter.append(Short(k, changes(plan.original, prefix), written, m,
-                             comparison_tables(held.dirs["original"], run_dir) if m is not None else None))  # fmt: skip
-    shorter.append(Short(edit_count(found.edits), found.edits, found.proposal, held.after, held.differences))
+        text = apply(plan.text, prefix, str(plan.cards)) if m is not None else None
+        shorter.append(Short(k, changes(plan.original, prefix), plan.out / f"proposal-{k}.yaml" if text else None, text,
+                             m, comparison_tables(held.dirs["original"], run_dir) if m is not None else None))  # fmt: skip
+    shorter.append(Short(edit_count(found.edits), found.edits, found.proposal, found.edited, held.after,
+                         held.differences))  # fmt: skip
     return tuple(shorter)

@@ -58,10 +58,11 @@ from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
 from analysis.report import document as doc
 from analysis.report.words.experiments import card_value_note, card_value_reference, card_value_title
-from analysis.report.writer import Files, write_files
+from analysis.report.writer import Files
 from analysis.stats.clustered import GameMoments, ratio_columns
 from analysis.stats.paired import PairedMoments, paired_columns
 from analysis.stats.inference import bh_flags
+from sim.bots.speed import MAIN_JOB_BOT
 from sim.cards import Deck, load_deck, unknown_id
 from sim.run.runner import simulate
 
@@ -122,18 +123,18 @@ def nearest_plain_ally(decks: Sequence[Deck], baselines: Sequence[pd.DataFrame])
 
 
 def card_values(
-    cards: str | Path,
+    cards: str | Path | Deck,
     n_games: int,
     out: str | Path,
     allies: Sequence[str] | None = None,
-    bot: str = "greedy",
+    bot: str = MAIN_JOB_BOT,
     players: int = 4,
     seed: int = 0,
     n_jobs: int = -1,
     progress: bool | None = None,
     against: str | None = None,
     opponents: str | None = None,
-    reference_deck: str | Path | None = None,
+    reference_deck: str | Path | Deck | None = None,
 ) -> pd.DataFrame:
     """Each ally's value to seat 0's ``bot`` against a plain ally (module docstring).
 
@@ -143,11 +144,13 @@ def card_values(
 
     Parameters
     ----------
+    cards : path or Deck
+        The card file, or a validated deck (an edited deck not written to a file).
     against : str, optional
         Id of the reference ally; default the plain ally nearest the average
         (:func:`nearest_plain_ally`) on ``cards`` and ``reference_deck``.
-    reference_deck : path, optional
-        Another card file whose baseline (``n_games`` games, the same seed and bots)
+    reference_deck : path or Deck, optional
+        Another card file (or validated deck) whose baseline (``n_games`` games, the same seed and bots)
         joins ``cards``' in choosing the default reference. Value a card file with its
         proposal as ``reference_deck``, and the proposal with the card file, so that both
         are valued against one ally, average in both.
@@ -175,15 +178,15 @@ def card_values(
         For an ally id that is not in the deck, or no ally plain in both ``cards`` and
         ``reference_deck``.
     """
-    deck: Deck = load_deck(cards)
+    deck = cards if isinstance(cards, Deck) else load_deck(cards)
     ids = [a.id for a in deck.allies]
     chosen = list(allies) if allies else ids
     unknown = [a for a in [*chosen, *([against] if against else [])] if a not in ids]
     if unknown:
-        raise ValueError(unknown_id("ally", unknown[0], ids, str(cards)))
+        raise ValueError(unknown_id("ally", unknown[0], ids, "the deck" if isinstance(cards, Deck) else str(cards)))
     out = Path(out)
 
-    def play(name: str, first: str, card_file: str | Path = cards) -> Path:
+    def play(name: str, first: str, card_file: str | Path | Deck = cards) -> Path:
         run_dir = out / name
         simulate(card_file, n_games, run_dir, players, [first] + [opponents or bot] * (players - 1), seed, n_jobs,
                  resume=(run_dir / "manifest.json").exists(), progress=progress)  # fmt: skip
@@ -194,7 +197,8 @@ def card_values(
     reference = against
     if reference is None:
         decks, baselines = [deck], [strength.reset_index()]
-        other = load_deck(reference_deck) if reference_deck is not None else deck
+        other = deck if reference_deck is None else (reference_deck if isinstance(reference_deck, Deck)
+                                                     else load_deck(reference_deck))  # fmt: skip
         if other.content_hash != deck.content_hash:
             decks.append(other)
             baselines.append(ally_strength(play(f"reference-baseline-{other.content_hash[:12]}", bot, reference_deck)))
@@ -226,10 +230,9 @@ def card_values(
     return table.sort_values("win_rate_value", ascending=False, ignore_index=True)
 
 
-def write_card_values(table: pd.DataFrame, out: str | Path) -> Path:
-    """Write :func:`card_values`' table as ``out/card_value.csv`` (no index); returns
-    its path."""
-    return write_files(Files({CARD_VALUE_FILE: table}), out)[CARD_VALUE_FILE]
+def card_value_files(table: pd.DataFrame) -> Files:
+    """:func:`card_values`' table as the file ``card_value.csv`` (no index), not yet written."""
+    return Files({CARD_VALUE_FILE: table})
 
 
 def card_value_brief(table: pd.DataFrame, bots: Sequence[str], cards: str, named: bool, reference_deck: str | None,

@@ -50,7 +50,8 @@ from analysis.report.words.compare import (NOTHING_MOVED, SAME_VALUES, SKILL_CHE
                                            page_heading, pairing_note, stopping_note, verdict_change_lines,
                                            verdicts_lead)
 from analysis.experiments.compare_verdicts import task_verdict_changes, verdict_changes
-from analysis.report.writer import Files, write_files
+from analysis.report.result import Result
+from analysis.report.writer import Files
 from analysis.data.runs import Run
 from analysis.data.stream import Batch, Columns, add_totals, batches, in_step
 from analysis.stats.inference import ALPHA, bh_flags
@@ -59,6 +60,7 @@ from analysis.experiments.until_settled import Stopping, recorder, round_plan, s
 from analysis.settled import DEFAULT_ALPHA, with_sequences
 from analysis.skill_check import LENGTH_THRESHOLD_TURNS, MORALE_THRESHOLD_EVENTS, compare_measures, skilled_run
 from analysis.thresholds import DEFAULT_BORDERLINE_PP, DEFAULT_THRESHOLD_PP
+from sim.bots.speed import MAIN_JOB_BOT
 from sim.cards import as_written
 from sim.rundir import RunError
 from sim.rundir.schema import TASK_COMPLETED, TASK_LOST
@@ -522,37 +524,37 @@ def comparison_brief(comparison: Comparison, a: str, b: str, top: int = TOP_CHAN
     return doc.Page(brief_title(a, b), tuple(blocks))
 
 
-def write_comparison(a_dir: str | Path, b_dir: str | Path, out: str | Path, note: str = "") -> Comparison:
-    """Write ``compare.html`` (:func:`comparison_page`, drawn by
-    :func:`analysis.report.render_page.page_html`) and the tables as CSV under
-    ``tables/``. ``note`` (plain text) is shown under the title.
+def comparison_of(a_dir: str | Path, b_dir: str | Path, out: str | Path, note: str = "") -> tuple[Comparison, Files]:
+    """The comparison of two runs and its files, not yet written: ``compare.html``
+    (:func:`comparison_page`, drawn by :func:`analysis.report.render_page.page_html`)
+    and the tables as CSV under ``tables/``, to go under ``out``. ``note`` (plain text)
+    is shown under the title.
 
     Returns
     -------
-    Comparison
-        The page's path and the significant changes (:func:`changes`).
+    Comparison, Files
+        The page's path and the significant changes (:func:`changes`), and the files.
 
     Raises
     ------
     sim.rundir.RunError
         As :func:`comparison_tables`.
-    OSError
-        As :func:`analysis.report.writer.write_files`.
     """
     document, csv = comparison_page(a_dir, b_dir, note)
-    written = write_files(Files(csv, texts={PAGE: page_html(document)}), out)
-    return Comparison(written[PAGE], csv["tables/compare_changes.csv"], csv.get("tables/compare_skill_check.csv"),
-                      verdicts=csv["tables/compare_verdicts.csv"],
-                      task_verdicts=csv["tables/compare_task_verdicts.csv"])  # fmt: skip
+    comparison = Comparison(Path(out) / PAGE, csv["tables/compare_changes.csv"],
+                            csv.get("tables/compare_skill_check.csv"), verdicts=csv["tables/compare_verdicts.csv"],
+                            task_verdicts=csv["tables/compare_task_verdicts.csv"])  # fmt: skip
+    return comparison, Files(csv, texts={PAGE: page_html(document)})
 
 
 def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: str | Path, players: int = 4,
-                   bots: str | Sequence[str] = "greedy", seed: int = 0, n_jobs: int = -1,
+                   bots: str | Sequence[str] = MAIN_JOB_BOT, seed: int = 0, n_jobs: int = -1,
                    progress: bool | None = None, skill_check: str | None = None, max_games: int | None = None,
                    round_games: int | None = None, skill_games: int | None = None,
-                   borderline_pp: float = DEFAULT_BORDERLINE_PP) -> Comparison:  # fmt: skip
+                   borderline_pp: float = DEFAULT_BORDERLINE_PP) -> Result[Comparison]:  # fmt: skip
     """Play the same games under both card files (``out/a``, ``out/b``; existing
-    complete runs are reused) and write the comparison (:func:`write_comparison`).
+    complete runs are reused) and return the comparison (:func:`comparison_of`), its
+    brief (:func:`comparison_brief`) and its files, for :func:`analysis.workflows.deliver`.
     With ``skill_check`` (a bot specification, e.g. ``search``), also play them with
     that bot in every seat (each deck's skilled companion, :mod:`sim.run.skilled`; the
     first ``skill_games`` games only, when given), so that the page says which changes
@@ -602,5 +604,6 @@ def run_comparison(cards_a: str | Path, cards_b: str | Path, n_games: int, out: 
     if skill_check:
         for run_dir in dirs:
             play_skilled(run_dir, n_jobs, progress, bot=skill_check, games=skill_games)
-    note = stopping_note(stopping) if stopping else ""
-    return replace(write_comparison(*dirs, out, note), stopping=stopping)
+    comparison, files = comparison_of(*dirs, out, stopping_note(stopping) if stopping else "")
+    comparison = replace(comparison, stopping=stopping)
+    return Result(comparison, comparison_brief(comparison, Path(cards_a).name, Path(cards_b).name), files, out)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.report.writer import Files, write_files
+from analysis.report.writer import Files
 from sim.bots import expert
 from sim.bots.expert import EXTRA, NAMES, WEIGHTS
 from sim.bots.planner import PARAMS as PLANNER_PARAMS
@@ -104,16 +104,17 @@ def train_count(deck: DeckArrays, n_players: int, generations: int, games: int, 
     return block_of(es.result.xfavorite), mean
 
 
-def write_weights(path: Path, blocks: dict[int, dict[str, float]], made_by: dict[int, str],
-                  fit: dict[int, float]) -> None:  # fmt: skip
-    """Write ``blocks`` as the weights file of :mod:`sim.bots.expert`, with each
-    count's command that made it and its win rate on its last generation's games
-    (fraction); counts missing from ``made_by`` and ``fit`` keep the file's own."""
+def weights_files(path: Path, blocks: dict[int, dict[str, float]], made_by: dict[int, str],
+                  fit: dict[int, float]) -> Files:  # fmt: skip
+    """``blocks`` as the weights file of :mod:`sim.bots.expert` at ``path``, not yet
+    written (a file named ``path.name``, to go in ``path.parent``), with each count's
+    command that made it and its win rate on its last generation's games (fraction);
+    counts missing from ``made_by`` and ``fit`` keep the file's own."""
     old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     data = {"made_by": {**old.get("made_by", {}), **{str(n): text for n, text in made_by.items()}},
             "training_win_rate": {**old.get("training_win_rate", {}), **{str(n): round(r, 4) for n, r in fit.items()}},
             "weights": {str(n): {name: blocks[n][name] for name in NAMES} for n in sorted(blocks)}}  # fmt: skip
-    write_files(Files(texts={path.name: json.dumps(data, indent=1) + "\n"}), path.parent)
+    return Files(texts={path.name: json.dumps(data, indent=1) + "\n"})
 
 
 def default_path() -> Path:

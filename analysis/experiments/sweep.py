@@ -50,13 +50,14 @@ from analysis.stats.clustered import GameMoments
 from analysis.stats.paired import PairedMoments, paired_columns
 from analysis.report.html import figure_png
 from analysis.report import document as doc
-from analysis.report.writer import Files, write_files
+from analysis.report.writer import Files
 from analysis.report.figures import plain
 from analysis.report.words.common import written_line
 from analysis.report.words.experiments import SWEEP_DIFFERENCES, sweep_title
 from analysis.length import game_length
 from analysis.morale import morale_cards
 from analysis.seats import seat_balance
+from sim.bots.speed import MAIN_JOB_BOT
 from sim.cards import as_written, dump_yaml, load_deck, parse_deck
 from sim.run.runner import simulate
 from sim.rundir.schema import TASK_COMPLETED, TASK_FAILED, TASK_LOST
@@ -204,7 +205,7 @@ def sweep(
     out: str | Path,
     metrics: Sequence[str] | None = None,
     players: int = 4,
-    bots: str | Sequence[str] = "greedy",
+    bots: str | Sequence[str] = MAIN_JOB_BOT,
     seed: int = 0,
     n_jobs: int = -1,
     progress: bool | None = None,
@@ -269,13 +270,16 @@ def plot_sweep(table: pd.DataFrame, card_id: str, field: str) -> Figure:
     return figure
 
 
-def write_sweep(table: pd.DataFrame, differences: pd.DataFrame, card_id: str, field: str, out: str | Path) -> list[Path]:
-    """Write :func:`sweep`'s tables and their figure under ``out``: ``sweep.csv``
+SWEEP_FILES = ("sweep.csv", "sweep_differences.csv", "sweep.png")
+"""The files of a sweep, in the order :func:`sweep_brief` lists them."""
+
+
+def sweep_files(table: pd.DataFrame, differences: pd.DataFrame, card_id: str, field: str) -> Files:
+    """:func:`sweep`'s tables and their figure, not yet written: ``sweep.csv``
     (``table``), ``sweep_differences.csv`` (``differences``), both without index, and
-    ``sweep.png`` (:func:`plot_sweep`); returns the three paths in that order."""
-    written = write_files(Files({"sweep.csv": table, "sweep_differences.csv": differences},
-                                {"sweep.png": figure_png(plot_sweep(table, card_id, field))}), out)  # fmt: skip
-    return [written[name] for name in ("sweep.csv", "sweep_differences.csv", "sweep.png")]
+    ``sweep.png`` (:func:`plot_sweep`)."""
+    return Files({"sweep.csv": table, "sweep_differences.csv": differences},
+                 {"sweep.png": figure_png(plot_sweep(table, card_id, field))})  # fmt: skip
 
 
 def sweep_brief(table: pd.DataFrame, differences: pd.DataFrame, card: str, field: str,

@@ -37,14 +37,15 @@ import pandas as pd
 from scipy.optimize import differential_evolution
 
 from analysis.cards import task_outcomes
-from analysis.experiments.compare import TOP_CHANGES, write_comparison
+from analysis.experiments.compare import TOP_CHANGES, comparison_of
 from analysis.report import document as doc
 from analysis.report.words.compare import moved_lead
 from analysis.report.words.experiments import (TUNE_NO_CHANGE, TUNE_TARGETS, tune_holdout_name, tune_holdout_note,
                                                tune_proposal_line, tune_written_line)
-from analysis.report.writer import Files, write_files
+from analysis.report.result import Result
 from analysis.length import game_length
 from analysis.seats import seat_balance
+from sim.bots.speed import MAIN_JOB_BOT
 from sim.cards import load_deck, parse_deck, unknown_id, with_values
 from sim.run.runner import simulate
 
@@ -169,24 +170,26 @@ def tune(
     n_games: int,
     out: str | Path,
     players: int = 4,
-    bots: str | Sequence[str] = "greedy",
+    bots: str | Sequence[str] = MAIN_JOB_BOT,
     seed: int = 0,
     max_evaluations: int = 40,
     n_jobs: int = -1,
-) -> dict:
-    """Search ``fields`` towards ``targets``; returns the proposal.
+) -> Result[dict]:
+    """Search ``fields`` towards ``targets``; returns the proposal, its brief
+    (:func:`tune_brief`) and its files (``proposal.yaml``, and the hold-out
+    comparison's ``compare.html`` and tables), for :func:`analysis.workflows.deliver`.
 
     Returns
     -------
-    dict
-        ``values`` (field -> value), ``miss`` and ``miss_original`` (in-sample, on
+    Result
+        Its value is a dict: ``values`` (field -> value), ``miss`` and ``miss_original`` (in-sample, on
         the search seed), ``diff`` (unified diff of the card file), ``evaluations``
         (candidates played), ``proposal`` (path of the proposed card file),
         ``original_run``/``proposal_run`` (search seed), ``holdout_seed``,
         ``holdout_original``/``holdout_proposal`` (run directories of the hold-out
         games, ``out/holdout/...``), ``targets`` (:func:`target_table` of the four
         runs: in-sample and hold-out, original and proposal), ``comparison`` (the
-        hold-out comparison of the original and the proposal written to ``out``,
+        hold-out comparison of the original and the proposal, to go under ``out``,
         ``compare.html`` and its tables: a
         :class:`analysis.experiments.compare.Comparison`).
 
@@ -234,25 +237,27 @@ def tune(
     )  # fmt: skip
     best = min(cache, key=cache.get)
     best_dir, best_text = play(best)
-    proposal = write_files(Files(texts={"proposal.yaml": best_text}), out)["proposal.yaml"]
+    proposal = out / "proposal.yaml"
     diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), best_text.splitlines(keepends=True),
                                         fromfile=str(cards), tofile=str(proposal)))  # fmt: skip
     fresh = holdout_seed(seed)
     holdout = {name: play(values, out / "holdout" / name, fresh)[0] for name, values in
                (("original", original), ("proposal", best))}  # fmt: skip
     note = tune_holdout_note(cards, proposal, n_games, fresh, seed)
-    comparison = write_comparison(holdout["original"], holdout["proposal"], out, note)
+    comparison, files = comparison_of(holdout["original"], holdout["proposal"], out, note)
     runs = {(f"in-sample (seed {seed})", "original"): play(original)[0],
             (f"in-sample (seed {seed})", "proposal"): best_dir,
             (f"hold-out (seed {fresh})", "original"): holdout["original"],
             (f"hold-out (seed {fresh})", "proposal"): holdout["proposal"]}  # fmt: skip
-    return {
+    result = {
         "values": {f"{f.card}.{f.field}": v for f, v in zip(fields, best)},
         "miss": cache[best], "miss_original": start, "evaluations": len(cache), "diff": diff,
         "proposal": proposal, "original_run": play(original)[0], "proposal_run": best_dir,
         "holdout_seed": fresh, "holdout_original": holdout["original"], "holdout_proposal": holdout["proposal"],
         "targets": target_table(runs, targets), "comparison": comparison,
     }  # fmt: skip
+    files.texts["proposal.yaml"] = best_text
+    return Result(result, tune_brief(result, seed), files, out)
 
 
 

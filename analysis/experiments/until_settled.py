@@ -58,12 +58,6 @@ class Stopping:
         """The subjects settled at the threshold (:data:`analysis.settled.BORDERLINE`)."""
         return list(self.sequences.loc[self.sequences["state"] == BORDERLINE, "subject"])
 
-    def summary(self, each: str = "") -> str:
-        """One line: ``until settled: 20,000 of at most 100,000 games (settled, 2
-        rounds checked)``, ``each`` after "games" (e.g. `` per deck``)."""
-        return (f"until settled: {self.games:,} of at most {self.max_games:,} games{each} ({self.reason}, "
-                f"{self.rounds} round{'s' * (self.rounds != 1)} checked)")  # fmt: skip
-
 
 ROUNDS_OF_ADVISE = 10
 """``advise --until-settled`` plays its decks in rounds of a tenth of ``--games`` by

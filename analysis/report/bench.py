@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.bots.speed import MAIN_JOB_BOT
 from sim.rundir import RunError, read_manifest
 
 DEFAULT_SIZES = (1_000_000, 10_000_000)
@@ -62,7 +63,7 @@ def _complete(run_dir: Path, games: int) -> bool:
     return int(manifest.get("n_games", -1)) == games and manifest.get("status") == "complete"
 
 
-def ensure_run(runs_dir: str | Path, games: int, players: int = 4, bot: str = "greedy", seed: int = 0) -> Path:
+def ensure_run(runs_dir: str | Path, games: int, players: int = 4, bot: str = MAIN_JOB_BOT, seed: int = 0) -> Path:
     """The run of ``games`` games in ``runs_dir`` (:func:`run_name`), played (or
     resumed) with ``revachol simulate`` in a child process unless it is complete.
 

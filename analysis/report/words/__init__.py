@@ -18,7 +18,7 @@ from analysis.report.words.compare import (NOTHING_MOVED, SKILL_CHECK_TITLE, TAS
                                            change_sentence, change_skill_text, moved_lead, one_deck_only_sentence,
                                            task_verdict_change_sentence, verdict_change_lines,
                                            verdict_change_sentence, verdicts_lead)
-from analysis.report.words.experiments import card_value_reference, main_job_line
+from analysis.report.words.experiments import card_value_reference, main_job_lines
 from analysis.report.words.plan import plan_lines
 from analysis.report.words.report import (ADAPTATION, ALT_TEXTS, ANSWERS, AS_CSV, AS_PLAYED_NOTE, BLIND, BY_BOT_NOTE,
                                           CALIBRATION, CAPTIONS, CLOSENESS_NOTE, EMPTY, FINDINGS, FINDINGS_NOTE,
@@ -38,7 +38,7 @@ __all__ = [
     "NOTHING_MOVED", "SKILL_CHECK_TITLE", "TASK_VERDICT_WORDS", "VERDICT_WORDS", "change_sentence",
     "change_skill_text", "moved_lead", "one_deck_only_sentence", "task_verdict_change_sentence",
     "verdict_change_lines", "verdict_change_sentence", "verdicts_lead",
-    "card_value_reference", "main_job_line", "plan_lines",
+    "card_value_reference", "main_job_lines", "plan_lines",
     "ADAPTATION", "ALT_TEXTS", "ANSWERS", "AS_CSV", "AS_PLAYED_NOTE", "BLIND", "BY_BOT_NOTE", "CALIBRATION",
     "CAPTIONS", "CLOSENESS_NOTE", "EMPTY", "FINDINGS", "FINDINGS_NOTE", "FULL_TABLE", "HEADER_ONLY", "HOW_TO_READ",
     "HOW_TO_READ_TITLE", "LENGTH_NOTE", "MADE", "MORALE_NOTE", "NO_ROWS", "NOTES", "PROVENANCE_MORE", "SEATS_NOTE",

@@ -7,9 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from collections import Counter
+from typing import Any
+
+from analysis.experiments.advise_edits import Change, Key, one_symbol
 from analysis.report.html import count, estimate, signed
 from analysis.report.words.common import written_line
 from analysis.report.words.compare import change_skill_text, verdict_change_sentence
+from sim.cards import Ability, Deck, as_written
 
 
 FREES = {  # a guard that refused an edit (advise's search.csv, refused_by): what would let it through
@@ -332,3 +337,58 @@ def brief_games_lines(games: dict[str, int], seed: int, edge_seed: int, seconds:
 def written_lines(proposal, table, page) -> tuple[str, str]:
     """The terminal's last lines: the files written (the proposal, ``advice.csv``) and the page."""
     return written_line([proposal, table]), f"advice: {page}"
+
+
+def ability_words(name: str) -> str:
+    """An ability as the rules name it: ``A9 forced draw`` (RULES A1-A9)."""
+    return f"A{Ability[name.upper()].value} {name.replace('_', ' ')}"
+
+
+def change_text(change: Change) -> str:
+    """An edit in plain words: ``Remove the purple symbol from Evrart Claire``,
+    ``Evrart Claire gives A9 forced draw to Glen``, ``Move Evrart Claire's yellow
+    symbol to Glen`` (its partner's: ``Glen takes Evrart Claire's yellow symbol``)."""
+    if change.field == "ability":
+        return _ability_text(change)
+    if change.field == "symbols" and change.partner:
+        lost = one_symbol(change.new, change.old)
+        if lost:
+            return f"Move {change.name}'s {lost} symbol to {change.partner}"
+        return f"{change.name} takes {change.partner}'s {one_symbol(change.old, change.new)} symbol"
+    if change.field == "points":
+        verb = "Raise" if change.new > change.old else "Lower"
+        return f"{verb} {change.name}'s points from {change.old} to {change.new}"
+    if change.field == "save":
+        return f"Change {change.name}'s save from {as_written(change.old)} to {as_written(change.new)}"
+    added, removed = Counter(change.new) - Counter(change.old), Counter(change.old) - Counter(change.new)
+    noun = "symbol" if change.field == "symbols" else "required symbol"
+    parts = []
+    for old, new in zip(sorted(removed.elements()), sorted(added.elements())):
+        parts.append(f"recolour {change.name}'s {old} {noun} to {new}")
+    extra_removed = list(removed.elements())[len(list(added.elements())):]
+    extra_added = list(added.elements())[len(list(removed.elements())):]
+    parts += [f"remove the {s} {noun} from {change.name}" for s in sorted(extra_removed)]
+    parts += [f"add a {s} {noun} to {change.name}" for s in sorted(extra_added)]
+    text = "; ".join(parts) or f"change {change.name}'s {change.field}"
+    return text[0].upper() + text[1:]
+
+
+def _ability_text(change: Change) -> str:
+    """``Evrart Claire loses A9 forced draw``, ``… gives A9 forced draw to Glen``,
+    ``Glen takes A9 forced draw from Evrart Claire``, ``… swaps A9 forced draw for
+    Glen's A5 stays``, ``Glen gains A9 forced draw``."""
+    old, new = (ability_words(a) if a else "" for a in (change.old, change.new))
+    if change.partner and old and new:
+        return f"{change.name} swaps {old} for {change.partner}'s {new}"
+    if change.partner:
+        return f"{change.name} gives {old} to {change.partner}" if old else f"{change.name} takes {new} from {change.partner}"
+    return f"{change.name} loses {old}" if not new else f"{change.name} gains {new}" + (f" instead of {old}" * bool(old))
+
+
+def restore_text(original: Deck, key: Key, value: Any) -> str:
+    """An edit that gives ``key``'s field back its ``value`` in the ``original`` (an
+    earlier round's edit undone; :func:`.advise_edits.changes` sees no change in it) in
+    plain words: ``Give Frittte clerk back its symbols in the original: [yellow,
+    purple]``, ``Give Egg Head back its ability in the original: none``."""
+    words = (ability_words(value) if value else "none") if key[2] == "ability" else as_written(value)
+    return f"Give {getattr(original, key[0])[key[1]].name} back its {key[2]} in the original: {words}"

@@ -31,3 +31,12 @@ def label_prefix(label: str, sep: str = " — ") -> str:
 def written_line(paths) -> str:
     """The terminal's line on the files a command wrote: ``written: a.csv, b.csv``."""
     return f"written: {', '.join(map(str, paths))}"
+
+
+def settled_summary(stopping, each: str = "") -> str:
+    """Where a play until settled stopped
+    (:class:`analysis.experiments.until_settled.Stopping`), in one line: ``until
+    settled: 20,000 of at most 100,000 games (settled, 2 rounds checked)``, ``each``
+    after "games" (e.g. `` per deck``)."""
+    return (f"until settled: {stopping.games:,} of at most {stopping.max_games:,} games{each} ({stopping.reason}, "
+            f"{stopping.rounds} round{'s' * (stopping.rounds != 1)} checked)")  # fmt: skip

@@ -10,7 +10,7 @@ import math
 import pandas as pd
 
 from analysis.report.html import count, estimate, p_text, rounded, significant
-from analysis.report.words.common import measure_text
+from analysis.report.words.common import measure_text, settled_summary
 from analysis.settled import BORDERLINE, FLAGGED, NO_VERDICT
 from analysis.skill_check import CANNOT_TELL
 
@@ -185,4 +185,4 @@ def changes_settled_words(stopping) -> str:
 def stopping_note(stopping) -> str:
     """Where a comparison played until settled stopped and why (``stopping``, as
     :func:`changes_settled_words`), under the page's title and in the terminal."""
-    return f"{stopping.summary(' per deck')}. {changes_settled_words(stopping)}"
+    return f"{settled_summary(stopping, ' per deck')}. {changes_settled_words(stopping)}"

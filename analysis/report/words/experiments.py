@@ -4,12 +4,14 @@ job (``revachol run``), ``card-value``, ``tune``, ``sweep`` and the skill ladder
 from __future__ import annotations
 
 from analysis.report.html import count
+from analysis.report.words.common import settled_summary
 from sim.bots.speed import SKILLED_REFERENCE_BOT
 
 
-def main_job_line(job) -> str:
+def main_job_lines(job) -> list[str]:
     """What the main job played and where (:class:`analysis.experiments.main_job.MainJob`):
-    ``100,000 games, and as many with every task paying alike in runs/NAME``."""
+    ``100,000 games, and as many with every task paying alike in runs/NAME``, after
+    where a run played until settled stopped (:func:`.common.settled_summary`)."""
     each = " per player count" if len(job.runs) > 1 else ""
     also = ["with every task paying alike"] if job.points_blind else []
     if job.skilled:
@@ -17,7 +19,8 @@ def main_job_line(job) -> str:
         also.append(f"the first of them with {SKILLED_REFERENCE_BOT} in every seat{where}")
     blind = f", and as many {' and '.join(also)}" if also else ""
     home = job.runs[0] if len(job.runs) == 1 else job.runs[0].parent
-    return f"{count(job.games)} games{each}{blind} in {home}"
+    settled = [settled_summary(job.stopping)] if job.stopping is not None else []
+    return [*settled, f"{count(job.games)} games{each}{blind} in {home}"]
 
 
 def card_value_reference(name: str, ally_id: str, named: bool, cards: str, reference_deck: str | None) -> str:
