@@ -17,7 +17,7 @@ from commands import experiments
 from commands.common import (BORDERLINE, BOTS, COMPANIONS, DEBUG, DEFAULT_BOTS, DEFAULT_CARDS, DOUBLE_ANY_SYMBOL,
                              EXTRA_PLAY_EXISTING, ONE_SPECIAL_CROWN, SHOW_TRACEBACK, STALL_TIMEOUT, TRACEBACKS, Bots,
                              Cards, Jobs, OneLineErrors, Players, Quiet, Seed, capped_jobs, cores, errors, fail, load,
-                             parsed, player_counts, seats, settled)  # fmt: skip
+                             player_counts, seats, settled, show)  # fmt: skip
 from sim.bots.rungs import RUNG_NAMES
 from sim.bots.speed import SKILLED_REFERENCE_BOT
 from sim.console import output_width, stdout_console
@@ -86,22 +86,19 @@ def run(
 ) -> None:
     """The main job: play the games and write the balance report. With no options: the default cards.yaml, 100,000 games, 4 players, greedy in every seat, then the same games with every task paying alike (the points-blind companion); revachol skill-check RUN then says which verdicts hold for skilled play. The run goes to runs/NAME/ and the command prints the report's findings, most important first, and where the report is. Run the same command again to continue an interrupted run or to rebuild its report."""
     start_workers(jobs, "sim.run.runner")  # while the imports below run
-    from analysis.report.terminal import print_findings
-    from analysis.report.words.experiments import main_job_lines
     from analysis.workflows import run as play
 
     counts = player_counts(players)
     settled(until_settled, max_games, "runs; a fixed run", "--max-games N, and one player count", len(counts) == 1)
     with errors(checks=True):  # run resumes by itself
-        job = play(cards, games, counts, seats(bot), seed, runs, name, jobs, progress=None if not quiet else False,
-                   threshold_pp=threshold, points_blind=points_blind, skill_check=skill_check, max_games=max_games,
-                   borderline_pp=borderline, round_games=round_games, debug=debug, stall_timeout=stall_timeout,
-                   deck=load(cards))  # fmt: skip
-    if not quiet:
-        for line in main_job_lines(job):
-            typer.echo(line)
-        print_findings(job.report.findings, check=job.report.tables.get("skill_check"), unchecked=job.report.unchecked)
-    typer.echo(f"report: {job.report.path}" if not quiet else str(job.report.path))
+        result = play(cards, games, counts, seats(bot), seed, runs=runs, name=name, n_jobs=jobs,
+                      progress=None if not quiet else False, threshold_pp=threshold, points_blind=points_blind,
+                      skill_check=skill_check, max_games=max_games, borderline_pp=borderline, round_games=round_games,
+                      debug=debug, stall_timeout=stall_timeout, deck=load(cards))  # fmt: skip
+    if quiet:
+        typer.echo(str(result.value.report.path))
+    else:
+        show(result)
 
 
 @app.command("skill-check", epilog=COMPANIONS)
@@ -117,24 +114,12 @@ def skill_check_command(
     dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and play on it."),
 ) -> None:
     """Which verdicts hold for skilled play? Plays the run's first K games again (the same deals and dice) with search in every seat, in chunks of 100 (Ctrl-C keeps them; the same command continues; a larger K adds games), rebuilds the report with the skill check, and prints every measure: depends on skill, holds (its change lies within its threshold), or cannot tell yet, with the smallest change K games detect and the games that would tell. With --until-settled, K grows in rounds until every measure is settled or the budget is spent, and the last line says where it stopped and why."""
-    if games is not None and minutes is not None:
-        fail("give --games or --minutes, not both")
     start_workers(jobs, "sim.run.runner")
-    from analysis.experiments.check_skill import check_skill
-    from analysis.report.terminal import print_skill_check
-    from analysis.report.words.skill import skill_check_lines, skill_settled_sentence
+    from analysis.workflows import skill_check as play
 
     with errors():  # the same command continues
-        done = check_skill(run_dir, games, minutes, bot, jobs, progress=None if not quiet else False,
-                           scheduler=scheduler, dask_local=dask_local, until_settled=until_settled)  # fmt: skip
-    check = done.report.tables.get("skill_check")
-    if not quiet and check is not None and not check.empty:
-        print_skill_check(check)
-    for line in skill_check_lines(check, done.report.unchecked):
-        typer.echo(line)
-    for path, stopping in zip(done.runs, done.stopping):
-        typer.echo(skill_settled_sentence(stopping, path.name if len(done.runs) > 1 else ""))
-    typer.echo(f"report: {done.report.path}")
+        show(play(run_dir, games, minutes, bot, jobs, None if not quiet else False, table=not quiet,
+                  scheduler=scheduler, dask_local=dask_local, until_settled=until_settled))  # fmt: skip
 
 
 @app.command()
@@ -229,27 +214,12 @@ def report(
     section: list[str] = typer.Option([], help="Also print this section of the report in the terminal, by title (e.g. \"card strength\"; repeat for several; all for every section): its answers, notes and tables, as the page shows them."),
 ) -> None:
     """Write the balance report of a run: one self-contained HTML page that opens with the Findings (one sentence each, most important first), then game length, morale loss, card strength, task rewards, seat advantage by turn order, each answered in a sentence with sample sizes and 95% confidence intervals, figures embedded, sortable tables, and the run's provenance at the end; every table as CSV under tables/. Prints the Findings that open the page (the first eight, most important first) and the path of the HTML file."""
-    from analysis.experiments.tune import Target
-    from analysis.report.page import build_report
-    from analysis.report.terminal import print_findings, print_section
+    from analysis.workflows import report as build
 
-    aim = parsed(lambda: Target.parse(f"turns={target_turns}"), f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60") if target_turns is not None else None
     with errors():
-        report = build_report(run_dir, out, include_unfinished, threshold,
-                              target_turns=(aim.low, aim.high) if aim else None, bot=bot,
-                              progress=False if quiet else None, scheduler=scheduler, dask_local=dask_local,
-                              workers=cores() if jobs == -1 else jobs)  # fmt: skip
-    titles = {s.title.lower(): s for s in report.sections}
-    unknown = [name for name in section if name.lower() not in (*titles, "all")]
-    if unknown:
-        fail(f"--section {unknown[0]!r}: no such section; valid: {', '.join(s.title for s in report.sections)}, all")
-    if not quiet:
-        print_findings(report.findings, check=report.tables.get("skill_check"), unchecked=report.unchecked)
-    wanted = {name.lower() for name in section}
-    for shown in report.sections:
-        if "all" in wanted or shown.title.lower() in wanted:
-            print_section(shown)
-    typer.echo(str(report.path))
+        show(build(run_dir, out, section, not quiet, target_turns, include_unfinished=include_unfinished,
+                   threshold_pp=threshold, bot=bot, progress=False if quiet else None, scheduler=scheduler,
+                   dask_local=dask_local, workers=cores() if jobs == -1 else jobs))  # fmt: skip
 
 
 @app.command()
@@ -262,18 +232,11 @@ def plan(
     include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates (when the run has no report to read)"),
 ) -> None:
     """How many games? For each verdict of the report (ally strength, task rewards, the first player's edge, game length against a target), the games that would detect the effect you give with 80% power, from the run's standard errors (its report's tables when written, else its games), and the effect this run detects (mde). An effect below the practical threshold can never be flagged."""
-    from analysis.plan import parse_effect, plan_games
-    from analysis.report.terminal import print_table
-    from analysis.report.words.plan import plan_lines
+    from analysis.workflows import plan as play
 
     with errors():
-        effects = [parse_effect(text, unit) if text is not None else None
-                   for text, unit in ((effect, "pp"), (effect_points, "points"), (effect_turns, "turns"))]  # fmt: skip
-        found = plan_games(run_dir, *effects, include_unfinished=include_unfinished, threshold_pp=threshold)
-    title, lines = plan_lines(found.table, found.source)
-    print_table(found.table, title, hide=("unit",))
-    for line in lines:
-        typer.echo(line)
+        show(play(run_dir, effect, effect_points, effect_turns, include_unfinished=include_unfinished,
+                  threshold_pp=threshold))
 
 
 # The experiments' commands (commands/experiments.py), in the order --help lists them.

@@ -6,8 +6,9 @@ named by :func:`sim.run.runner.run_name`, the skill check on when it costs no mo
 than the games it checks, :func:`sim.run.skilled.by_default`), and returns its
 :class:`~analysis.report.result.Result`, written: :func:`deliver` is the one place that
 hands a command's result to the writer (:func:`analysis.report.writer.write_files`).
-The report's commands write through :func:`analysis.report.page.build_report`:
-:func:`run` is the main job (:func:`analysis.experiments.main_job.main_job`).
+The report's commands (:func:`run`, the main job; :func:`report`, :func:`skill_check`,
+:func:`skill`) write the report as they build it, through the same writer
+(:func:`analysis.report.page.build_report`): their result's ``files`` are empty.
 
 Every function raises what the experiment it calls raises: ``sim.cards.DeckError`` for a
 card file that does not validate, ``sim.rundir.RunError`` (``sim.run.runner.RunStopped``
@@ -22,7 +23,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analysis.experiments.main_job import main_job as run
 from analysis.report.result import Result
 from analysis.report.writer import Files, write_files
 from analysis.thresholds import DEFAULT_BORDERLINE_PP, DEFAULT_THRESHOLD_PP
@@ -32,7 +32,8 @@ from sim.cards import load_deck
 if TYPE_CHECKING:
     from analysis.experiments.advise import Advice
 
-__all__ = ["advice_result", "advise", "card_value", "compare", "deliver", "run", "skill", "sweep", "train_expert", "tune"]
+__all__ = ["advice_result", "advise", "card_value", "compare", "deliver", "plan", "report", "run", "skill", "skill_check",
+           "sweep", "train_expert", "tune"]
 
 RUNS = Path("runs")
 """The folder of every command's default output folder."""
@@ -43,6 +44,86 @@ def deliver(result: Result) -> Result:
     and return it. Raises OSError when a file cannot be written."""
     write_files(result.files, result.out)
     return result
+
+
+def run(cards: str | Path, games: int = 100_000, players: Sequence[int] = (4,), bots: str | Sequence[str] = MAIN_JOB_BOT,
+        seed: int = 0, **options: Any) -> Result:  # fmt: skip
+    """``revachol run``, the main job: :func:`analysis.experiments.main_job.main_job`
+    (``options`` are its own: ``runs``, ``name``, ``n_jobs``, ``points_blind``,
+    ``skill_check``, ``max_games`` …) with what it prints (what it played and where,
+    the findings and the report's path). The value is the
+    :class:`~analysis.experiments.main_job.MainJob`."""
+    from analysis.experiments.main_job import main_job
+    from analysis.report.brief import run_brief
+    from analysis.report.words.experiments import main_job_lines
+
+    job = main_job(cards, games, players, bots, seed, **options)
+    return Result(job, run_brief(main_job_lines(job), job.report), Files(), job.report.path.parent)
+
+
+def report(run_dir: str | Path, out: str | Path | None = None, sections: Sequence[str] = (), findings: bool = True,
+           target_turns: str | None = None, **options: Any) -> Result:  # fmt: skip
+    """``revachol report``: :func:`analysis.report.page.build_report` of the run
+    (``options`` are its own: ``include_unfinished``, ``threshold_pp``, ``bot``,
+    ``workers`` …; ``target_turns`` written ``LO..HI``), with what it prints: the
+    findings (unless ``findings`` is false), the sections named in ``sections`` (by
+    title, any case; ``all`` for every one) and the page's path.
+
+    Raises
+    ------
+    ValueError
+        Also for ``target_turns`` not written ``LO..HI`` and a section that is not the report's.
+    """
+    from analysis.experiments.tune import Target
+    from analysis.report.brief import report_brief
+    from analysis.report.page import build_report
+
+    try:
+        aim = Target.parse(f"turns={target_turns}") if target_turns is not None else None
+    except ValueError:
+        raise ValueError(f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60") from None
+    built = build_report(run_dir, out, target_turns=(aim.low, aim.high) if aim else None, **options)
+    titles = [section.title for section in built.sections]
+    unknown = [name for name in sections if name.lower() not in {*(t.lower() for t in titles), "all"}]
+    if unknown:
+        raise ValueError(f"--section {unknown[0]!r}: no such section; valid: {', '.join(titles)}, all")
+    return Result(built, report_brief(built, sections, findings), Files(), built.path.parent)
+
+
+def skill_check(run_dir: str | Path, games: int | None = None, minutes: float | None = None,
+                bot: str = SKILLED_REFERENCE_BOT, jobs: int = -1, progress: bool | None = None, table: bool = True,
+                **options: Any) -> Result:  # fmt: skip
+    """``revachol skill-check``: :func:`analysis.experiments.check_skill.check_skill`
+    of the run (``options``: ``scheduler``, ``dask_local``, ``until_settled``), with
+    what it prints: every measure (unless ``table`` is false), each run's sentence,
+    where a check played until settled stopped, and the report's path.
+
+    Raises
+    ------
+    ValueError
+        Also for both ``games`` and ``minutes``.
+    """
+    from analysis.experiments.check_skill import check_skill
+    from analysis.report.brief import skill_check_brief
+
+    if games is not None and minutes is not None:
+        raise ValueError("give --games or --minutes, not both")
+    done = check_skill(run_dir, games, minutes, bot, jobs, progress, **options)
+    return Result(done, skill_check_brief(done, table), Files(), done.report.path.parent)
+
+
+def plan(run_dir: str | Path, effect: str | None = None, effect_points: str | None = None,
+         effect_turns: str | None = None, **options: Any) -> Result:  # fmt: skip
+    """``revachol plan``: :func:`analysis.plan.plan_games` of the run for the effects
+    written as text (``1pp``, ``1.5points``, ``3turns``; :func:`analysis.plan.parse_effect`),
+    ``options`` its own, with its table and sentences. Writes nothing."""
+    from analysis.plan import parse_effect, plan_games
+    from analysis.report.brief import plan_brief
+
+    effects = [parse_effect(text, unit) if text is not None else None
+               for text, unit in ((effect, "pp"), (effect_points, "points"), (effect_turns, "turns"))]  # fmt: skip
+    found = plan_games(run_dir, *effects, **options)
+    return Result(found, plan_brief(found.table, found.source), Files(), Path(run_dir))
 
 
 def _listed(bots: str | Sequence[str]) -> list[str]:

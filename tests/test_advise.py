@@ -28,7 +28,8 @@ from analysis.experiments.advise_page import (
 from analysis.report.render_page import diff_html
 from analysis.report.words.advise import change_text
 from analysis.workflows import advice_result
-from analysis.report.terminal import print_table
+from analysis.report import document as doc
+from analysis.report.terminal import print_page
 from analysis.experiments import advise_search
 from analysis.experiments.advise_search import EDGE_TOLERANCE_PP, Search, Settings, parse_targets
 from analysis.report.words.advise import free_text, nearest_fix, quantity_text, tried_sentence
@@ -607,7 +608,7 @@ def test_a_zero_width_interval_in_a_table_shows_its_value_alone_on_the_terminal_
     (:func:`shown`): a task's gap of zero width is its value alone; a real interval stays."""
     table = pd.DataFrame({"card": ["find_your_gun", "kim_kitsuragi"], "in_proposal": [0.0, 8.3],
                           "in_proposal_low": [0.0, 8.0], "in_proposal_high": [0.0, 8.6]})  # fmt: skip
-    print_table(shown(table), "edits")
+    print_page(doc.Page("edits", (doc.Table(shown(table), title="edits"),)))
     out = capsys.readouterr().out
     assert "0.0–0.0" not in out and "nan" not in out
     assert "8.3 (95% CI 8.0–8.6)" in out

@@ -5,6 +5,7 @@ statistics, then the questions, then the report and the experiments)."""
 
 import ast
 import inspect
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,3 +175,25 @@ def test_the_layer_check_sees_an_import_running_back_up():
 
 def test_analysis_imports_run_down_its_layers_only():
     assert upward_imports(import_graph(ANALYSIS)) == {}
+
+
+def _sources_holding(pattern: str) -> set[str]:
+    """The modules of analysis/, commands/ and cli.py whose text matches ``pattern``."""
+    found = re.compile(pattern)
+    sources = [*ANALYSIS.rglob("*.py"), *(ROOT / "commands").rglob("*.py"), ROOT / "cli.py"]
+    return {path.relative_to(ROOT).as_posix() for path in sources if found.search(path.read_text(encoding="utf-8"))}
+
+
+def test_one_module_hands_every_commands_result_to_the_writer():
+    """Issue 67 item 1: the experiments return their files (analysis.report.result.Result)
+    and write none; analysis.workflows.deliver alone hands them to the writer, and only
+    the writer and the modules that render to memory (CSV text, PNG bytes) touch files."""
+    assert _sources_holding(r"write_files\(") == {"analysis/report/writer.py", "analysis/workflows.py"}
+    assert _sources_holding(r"to_csv\(|write_text\(|savefig\(") == {
+        "analysis/report/writer.py", "analysis/report/csv_cells.py", "analysis/report/html.py"}
+
+
+def test_only_the_renderers_hold_html():
+    """Issue 67 item 1: every page is data (analysis.report.document, analysis.report.model)
+    until a renderer draws it."""
+    assert _sources_holding(r"<table|<div|<h[1-6]") == {"analysis/report/render.py", "analysis/report/render_page.py"}

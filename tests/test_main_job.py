@@ -1,16 +1,20 @@
 """The main job as a library function (issue 67 item 3): a notebook calls
-``analysis.experiments.main_job.main_job`` and gets what ``revachol run`` prints."""
+``analysis.workflows.run`` (``analysis.experiments.main_job.main_job`` and its brief)
+and gets what ``revachol run`` prints."""
 
 import pandas as pd
 
+from analysis import workflows
 from analysis.experiments.main_job import main_job
+from analysis.report import document as doc
 from tests.conftest import DEFAULT_CARDS
 from tests.test_cli import revachol
 
 
 def test_the_main_job_from_python_gives_the_findings_revachol_run_prints(tmp_path):
-    job = main_job(DEFAULT_CARDS, 600, (2,), "greedy", seed=3, runs=tmp_path / "lib", n_jobs=1, progress=False,
-                   points_blind=False)  # fmt: skip
+    done = workflows.run(DEFAULT_CARDS, 600, (2,), "greedy", seed=3, runs=tmp_path / "lib", n_jobs=1, progress=False,
+                         points_blind=False)  # fmt: skip
+    job = done.value
     result = revachol("run", "--cards", str(DEFAULT_CARDS), "-n", "600", "--players", "2", "--seed", "3",
                       "--no-points-blind", "--jobs", "1", "--runs", str(tmp_path / "cli"))  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -18,7 +22,8 @@ def test_the_main_job_from_python_gives_the_findings_revachol_run_prints(tmp_pat
     cli_findings = pd.read_csv(tmp_path / "cli" / job.runs[0].name / "report" / "tables" / "findings.csv")
     lib_findings = pd.read_csv(job.report.path.parent / "tables" / "findings.csv")
     assert lib_findings["sentence"].tolist() == cli_findings["sentence"].tolist()
-    assert lib_findings["sentence"].iloc[0] in result.stdout  # the command prints the same first finding
+    numbered = [line for block in done.brief.blocks if isinstance(block, doc.Lines) for line in block.marked()]
+    assert numbered and all(line in result.stdout.splitlines() for line in numbered)  # the lines the command prints
 
 
 def test_a_main_job_validates_its_deck_once_from_the_card_file_to_the_report(tmp_path, monkeypatch):

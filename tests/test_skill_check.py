@@ -18,7 +18,9 @@ from rich.console import Console
 from analysis.data.runs import Run
 from analysis.experiments.check_skill import check_skill
 from analysis.report.page import build_report
-from analysis.report.terminal import print_findings
+from analysis.report import document as doc
+from analysis.report.brief import findings_blocks
+from analysis.report.terminal import print_page
 from analysis.report.words.skill import skill_check_sentence, skill_settled_sentence
 from analysis.settled import FLAGGED
 from analysis.skill_check import (CANNOT_TELL, DEPENDS, HOLDS, SETTLED_KEY, compare_measures, difference_sequence,
@@ -77,7 +79,7 @@ def test_planted_a_rung_that_never_plays_kim_kitsuragi_marks_him(tmp_path, defau
                 if text.startswith("Skill check — "))  # fmt: skip
     assert "With greedy:never=kim_kitsuragi in every seat" in line and "Kim Kitsuragi -" in line
     console = Console(file=io.StringIO(), width=300)
-    print_findings(report.findings, console, report.tables["skill_check"])
+    print_page(doc.Page("findings", tuple(findings_blocks(report))), console)
     assert console.file.getvalue().splitlines()[-1].startswith("Skill check — With greedy:never=kim_kitsuragi")
 
 

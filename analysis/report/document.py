@@ -81,11 +81,13 @@ class Table:
     rates in %, estimates with their 95% CI), but the columns of ``hide``. ``wide``:
     None for a table in the page's flow; a tuple for a table that may be wider than the
     page, in a box that scrolls sideways itself, its cells wrapped as its kinds say
-    (:data:`ESTIMATES`, :data:`SENTENCES`; none: as any table)."""
+    (:data:`ESTIMATES`, :data:`SENTENCES`; none: as any table). ``title``: its
+    caption, shown above it; none for a table under its heading."""
 
     frame: pd.DataFrame
     hide: tuple[str, ...] = ()
     wide: tuple[str, ...] | None = None
+    title: str = ""
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,8 @@ def block_html(block) -> str:
         return f"<{tag}>" + "".join(f"<li>{escape(line)}</li>" for line in block.lines) + f"</{tag}>"
     if isinstance(block, Table):
         shown = table_html(block.frame, hide=block.hide)
-        return shown if block.wide is None else _wide(shown, *block.wide)
+        caption = f"<h3>{escape(block.title)}</h3>\n" if block.title else ""
+        return caption + (shown if block.wide is None else _wide(shown, *block.wide))
     if isinstance(block, Figure):
         return image_html(block.png, block.alt)
     if isinstance(block, Diff):
@@ -91,7 +92,8 @@ def page_html(document: Page) -> str:
 def block_text(block) -> str:
     """One block of a page as plain text: a heading as ``## text`` (``#`` per level), a
     paragraph as its text (code in backticks), a list one line each (numbered when
-    ordered, else ``-``), a table with the page's cells (:func:`analysis.report.terminal.table_text`),
+    ordered, else ``-``), a table with the page's cells (:func:`analysis.report.terminal.table_text`)
+    under its title,
     a figure as ``[figure: its alt text]``, the diff as it is.
 
     Raises
@@ -106,7 +108,7 @@ def block_text(block) -> str:
     if isinstance(block, Lines):
         return "\n".join(block.marked())
     if isinstance(block, Table):
-        return table_text(block.frame, block.hide)
+        return (f"{block.title}\n" if block.title else "") + table_text(block.frame, block.hide)
     if isinstance(block, Figure):
         return f"[figure: {block.alt}]"
     if isinstance(block, Diff):

@@ -1,7 +1,7 @@
-"""Tables and findings in the terminal: the report's language (rates in %,
-differences in pp, each estimate with its 95% CI and n) as rich tables, for
-``card-value``, ``sweep``, ``tune`` and ``compare``, and the findings the report
-opens with, for ``run`` and ``report``.
+"""Every command's brief in the terminal (:func:`print_page`, a
+:class:`~analysis.report.document.Page`): the report's language (rates in %,
+differences in pp, each estimate with its 95% CI and n) as rich tables, and the
+report as plain text for its golden file (:func:`report_text`).
 
 The cells are those of the HTML report (:func:`analysis.report.html.present`) and the
 findings its sentences (:func:`analysis.report.findings.findings`), so the terminal
@@ -20,14 +20,10 @@ from rich.table import Table
 from rich.text import Text
 
 from analysis.report import document as doc
-from analysis.report.findings import FINDINGS_SHOWN
-from analysis.report.html import estimate, present
+from analysis.report.html import present
 from analysis.data.runs import Run
 from analysis.report.model import Section
-from analysis.skill_check import CANNOT_TELL, DEPENDS, HOLDS
-from analysis.report.words.report import (CAPTIONS, FULL_TABLE, answer_text, empty_text, note_text, provenance,
-                                          warnings)
-from analysis.report.words.skill import skill_check_lines
+from analysis.report.words.report import answer_text, note_text, provenance, warnings
 from sim.console import stdout_console
 
 
@@ -42,85 +38,6 @@ def rich_table(table: pd.DataFrame, title: str = "", hide: tuple[str, ...] = ())
     for row in text.itertuples(index=False):
         out.add_row(*(Text(str(cell)) for cell in row))
     return out
-
-
-def print_table(table: pd.DataFrame, title: str = "", hide: tuple[str, ...] = (), console: Console | None = None) -> None:
-    """Print :func:`rich_table` of ``table`` (to ``console``, default standard output)."""
-    (console or stdout_console()).print(rich_table(table, title, hide))
-
-
-def print_skill_check(check: pd.DataFrame, console: Console | None = None) -> None:
-    """Print every measure of a skill check (:func:`analysis.skill_check.compare_measures`),
-    one row each: its state (depends on skill, cannot tell yet, holds), its change
-    with the skilled bot (95% CI), the smallest change the check's games detect, its
-    threshold, and the skilled games that would tell; measures that depend on skill
-    first, then those that cannot tell yet, fewest games to tell first."""
-    order = check["state"].map({DEPENDS: 0, CANNOT_TELL: 1, HOLDS: 2})
-    rows = check.assign(order=order).sort_values(["run", "order", "games_to_tell"], kind="stable")
-    shown = pd.DataFrame({
-        "run": rows["run"], "measure": rows["subject"], "state": rows["state"],
-        "change (95% CI)": [estimate(r.difference, r.difference_low, r.difference_high, "", noun=r.unit)
-                            for r in rows.itertuples()],
-        "detectable": [f"{r.detectable:.2g} {r.unit}" for r in rows.itertuples()],
-        "threshold": [f"{r.threshold:g} {r.unit}" for r in rows.itertuples()],
-        "skilled games to tell": rows["games_to_tell"]})  # fmt: skip
-    print_table(shown, "The skill check, measure by measure", console=console)
-
-
-def print_findings(found: pd.DataFrame, console: Console | None = None, check: pd.DataFrame | None = None,
-                   unchecked: pd.DataFrame | None = None) -> None:  # fmt: skip
-    """Print the findings the report opens with: a heading, then the first
-    :data:`~analysis.report.findings.FINDINGS_SHOWN` of ``found`` one numbered line
-    each, its sentence (number, 95% CI, n) and the report section that holds the
-    detail.
-
-    Parameters
-    ----------
-    found : pandas.DataFrame
-        :func:`analysis.report.findings.findings`, most important first (its
-        ``sentence`` and ``section`` columns).
-    console : rich.console.Console, optional
-        Default standard output (:func:`sim.console.stdout_console`). A line longer
-        than the console is left to the terminal to wrap (soft wrap), so a file holds
-        one line per finding.
-    check : pandas.DataFrame, optional
-        The report's ``skill_check`` table: its sentence per run follows the findings
-        (:func:`analysis.report.words.skill.skill_check_lines`).
-    unchecked : pandas.DataFrame, optional
-        The runs without a skill check (:func:`analysis.skill_check.unchecked`): a line
-        each says so and gives the command that plays it.
-    """
-    console = console or stdout_console()
-    shown = found.head(FINDINGS_SHOWN)
-    more = f" ({len(shown)} of {len(found)}; all in the report)" if len(found) > len(shown) else ""
-    console.print(Text(f"Findings, most important first{more}:" if len(found) else "Findings: none."), soft_wrap=True)
-    for number, row in enumerate(shown.itertuples(index=False), 1):
-        console.print(Text(f"{number:>2}. {row.sentence} [{row.section}]"), soft_wrap=True)
-    for line in skill_check_lines(check, unchecked):
-        console.print(Text(line), soft_wrap=True)
-
-
-def print_section(section: Section, console: Console | None = None) -> None:
-    """Print one section of the report as the page shows it, in the terminal: its
-    title, each answer's sentence and details, its notes, and each table shown in the
-    page (:func:`rich_table`, under its caption; a long table is in its CSV only, and
-    an empty one says so), in the words of :mod:`analysis.report.words`."""
-    console = console or stdout_console()
-    console.print(Text(section.title, style="bold underline"), soft_wrap=True)
-    for answer in section.answers:
-        for text in answer_text(answer):
-            if text:
-                console.print(Text(text), soft_wrap=True)
-    for note in section.notes:
-        console.print(Text(note_text(note), style="dim"), soft_wrap=True)
-    for table in section.tables:
-        caption = CAPTIONS[table.name]
-        if table.frame.empty:
-            console.print(Text(f"{caption} {empty_text(table.name)}", style="dim"), soft_wrap=True)
-        elif not table.shown:
-            console.print(Text(f"{caption} {FULL_TABLE}tables/{table.name}.csv", style="dim"), soft_wrap=True)
-        else:
-            console.print(rich_table(table.frame, caption, table.hide))
 
 
 def table_text(table: pd.DataFrame, hide: tuple[str, ...] = ()) -> str:
@@ -170,11 +87,11 @@ def print_page(page: doc.Page, console: Console | None = None) -> None:
             console.print(Text(block.text, style="bold"), soft_wrap=True)
         elif isinstance(block, doc.Paragraph):
             text = "".join(part.text if isinstance(part, doc.Code) else part for part in block.parts)
-            console.print(Text(text), soft_wrap=True)
+            console.print(Text(text, style="dim" if block.kind == doc.NOTE else ""), soft_wrap=True)
         elif isinstance(block, doc.Lines):
             for line in block.marked():
                 console.print(Text(line), soft_wrap=True)
         elif isinstance(block, doc.Table):
-            console.print(rich_table(block.frame, hide=block.hide))
+            console.print(rich_table(block.frame, block.title, block.hide))
         elif isinstance(block, doc.Diff):
             console.print(Text(block.text.rstrip("\n")), soft_wrap=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from analysis.report.html import count
 from analysis.report.words.common import settled_summary
+from analysis.report.words.report import report_line
 from sim.bots.speed import SKILLED_REFERENCE_BOT
 
 
@@ -110,4 +111,4 @@ def flattens_line(flat: int, threshold_pp: float) -> str:
 
 def ladder_lines(target, report) -> tuple[str, str]:
     """The last lines of ``revachol skill``: where the runs and the report are."""
-    return f"runs in {target}", f"report: {report}"
+    return f"runs in {target}", report_line(report)

@@ -730,3 +730,19 @@ def provenance(run: Run, include_unfinished: bool) -> tuple[list[tuple[str, str]
         note = (f"Win rates and scores leave out stalled and truncated games (RULES R4 Reading): "
                 f"{count(unfinished)} in this run. Pass --include-unfinished to count them.")  # fmt: skip
     return rows, note
+
+
+def findings_heading(shown: int, total: int) -> str:
+    """The line over the findings a command prints: ``Findings, most important first
+    (8 of 12; all in the report):``, or ``Findings: none.``."""
+    more = f" ({shown} of {total}; all in the report)" if total > shown else ""
+    return f"Findings, most important first{more}:" if total else "Findings: none."
+
+
+def report_line(path) -> str:
+    """The last line of a command that wrote a report: ``report: PATH``."""
+    return f"report: {path}"
+
+
+SKILL_CHECK_TABLE = "The skill check, measure by measure"
+"""The title of ``revachol skill-check``'s table (:func:`analysis.report.brief.skill_check_table`)."""
