@@ -15,9 +15,9 @@ import typer
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
 from commands import experiments
 from commands.common import (BORDERLINE, BOTS, COMPANIONS, DEBUG, DEFAULT_BOTS, DEFAULT_CARDS, DOUBLE_ANY_SYMBOL,
-                             EXTRA_PLAY_EXISTING, ONE_SPECIAL_CROWN, SHOW_TRACEBACK, STALL_TIMEOUT, TRACEBACKS, Bots,
-                             Cards, Jobs, OneLineErrors, Players, Quiet, Seed, capped_jobs, cores, errors, fail, load,
-                             player_counts, seats, settled, show)  # fmt: skip
+                             EXTRA_PLAY_EXISTING, ONE_SPECIAL_CROWN, STALL_TIMEOUT, TRACEBACKS, Bots,
+                             Cards, DaskLocal, IncludeUnfinished, Jobs, OneLineErrors, Players, Quiet, Scheduler, Seed,
+                             Threshold, capped_jobs, cores, errors, fail, load, player_counts, seats, settled, show)  # fmt: skip
 from sim.bots.rungs import RUNG_NAMES
 from sim.bots.speed import SKILLED_REFERENCE_BOT
 from sim.console import output_width, stdout_console
@@ -38,13 +38,12 @@ app = typer.Typer(
 
 @app.callback()
 def main(
-    ctx: typer.Context,
     debug: bool = typer.Option(False, "--debug", help="Show the full traceback of a failing command (an operating-system error, a bot file that does not compile: numba's whole message) above its one line."),
 ) -> None:
     """Balance toolkit for Echoes of Revachol."""
     from sim.switches import SwitchError, read
 
-    ctx.meta[SHOW_TRACEBACK] = TRACEBACKS["shown"] = debug
+    TRACEBACKS["shown"] = debug
     try:
         read(RUNG_NAMES)  # every REVACHOL_* switch, before any module reads one
     except SwitchError as exc:
@@ -74,7 +73,7 @@ def run(
     name: str | None = typer.Option(None, help="Name of the run directory; default: from the card file, its hash, players, bots, games and seed."),
     jobs: Jobs = -1,
     quiet: bool = typer.Option(False, help="No progress bar and no findings: print only the report's path."),
-    threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
+    threshold: Threshold = DEFAULT_THRESHOLD_PP,
     points_blind: bool = typer.Option(True, help="Also play the same games with every task paying the deck's mean points (rounded), in RUN/points_blind: the report measures each task's difficulty there, free of the bots chasing its reward. --no-points-blind skips it (half the games; the report then judges task rewards on completion as played)."),
     skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play the run's first games with search, the reference of skilled play, in every seat (as many as 3 minutes of this machine's cores play, in RUN/skilled) and mark the findings that depend on skill; revachol skill-check RUN does it later, on a budget of your choice. Default: on only when it costs no more than the run with its points-blind companion, which search never does beside greedy or planner; without it the findings end with the command that checks them."),
     until_settled: bool = typer.Option(False, "--until-settled", help="Play in rounds of --round-games games and stop when every verdict (each ally against the average ally, the first player's edge) is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within the ±--threshold band, or wholly within --borderline of the threshold (at the threshold); or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the run."),
@@ -110,8 +109,8 @@ def skill_check_command(
     until_settled: bool = typer.Option(False, "--until-settled", help="Play in rounds of a tenth of the budget and stop when every measure's change is settled: its anytime-valid 95% interval lies wholly beyond its threshold (depends on skill) or wholly within it (holds); or at the budget. The same command, or a larger budget, continues."),
     jobs: Jobs = -1,
     quiet: bool = typer.Option(False, help="No progress bar and no table: print the check's sentence and the report's path."),
-    scheduler: str | None = typer.Option(None, help="Play on an existing Dask cluster, e.g. tcp://HOST:8786."),
-    dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and play on it."),
+    scheduler: Scheduler = None,
+    dask_local: DaskLocal = None,
 ) -> None:
     """Which verdicts hold for skilled play? Plays the run's first K games again (the same deals and dice) with search in every seat, in chunks of 100 (Ctrl-C keeps them; the same command continues; a larger K adds games), rebuilds the report with the skill check, and prints every measure: depends on skill, holds (its change lies within its threshold), or cannot tell yet, with the smallest change K games detect and the games that would tell. With --until-settled, K grows in rounds until every measure is settled or the budget is spent, and the last line says where it stopped and why."""
     start_workers(jobs, "sim.run.runner")
@@ -172,8 +171,8 @@ def simulate(
     chunk_size: int = typer.Option(DEFAULT_CHUNK, min=1, help="Games per chunk (one Parquet part each, and the unit of --resume)."),
     resume: bool = typer.Option(False, help="Continue an interrupted run in --out, reusing its finished chunks."),
     quiet: Quiet = False,
-    scheduler: str | None = typer.Option(None, help="Run on an existing Dask cluster, e.g. tcp://HOST:8786."),
-    dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and run on it."),
+    scheduler: Scheduler = None,
+    dask_local: DaskLocal = None,
     double_any_symbol: bool = DOUBLE_ANY_SYMBOL,
     one_special_crown_per_squad: bool = ONE_SPECIAL_CROWN,
     extra_play_existing_squad: bool = EXTRA_PLAY_EXISTING,
@@ -203,13 +202,13 @@ def simulate(
 def report(
     run_dir: Path = typer.Argument(..., metavar="RUN", help="A run directory written by `revachol simulate`."),
     out: Path | None = typer.Option(None, help="where to write; default RUN_DIR/report"),
-    include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates"),
-    threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) in the report."),
+    include_unfinished: IncludeUnfinished = False,
+    threshold: Threshold = DEFAULT_THRESHOLD_PP,
     target_turns: str | None = typer.Option(None, help="Your target for mean turns per game, LO..HI (e.g. 50..60): the findings rank game length by its miss."),
     bot: str | None = typer.Option(None, help="Card strength from the players of this bot only (as the run spells it, e.g. search or search:iterations=256): how a skilled or a weak player's allies pay."),
     quiet: bool = typer.Option(False, help="No progress bar (shown for a million games or more) and no findings: print only the report's path."),
-    scheduler: str | None = typer.Option(None, help="Read the run's parts on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see the run at the same path)."),
-    dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and read the run's parts on it."),
+    scheduler: Scheduler = None,
+    dask_local: DaskLocal = None,
     jobs: int | None = typer.Option(None, callback=capped_jobs, help="Local worker processes that read the run's parts side by side; -1 uses every core (default: every core from 200,000 games on, one below); the report is the same whatever their number."),
     section: list[str] = typer.Option([], help="Also print this section of the report in the terminal, by title (e.g. \"card strength\"; repeat for several; all for every section): its answers, notes and tables, as the page shows them."),
 ) -> None:
@@ -228,8 +227,8 @@ def plan(
     effect: str | None = typer.Option(None, help="Effect on win rate to detect, in percentage points (1pp, or 1): an ally's against the average ally and the first player's edge over a fair seat."),
     effect_points: str | None = typer.Option(None, help="Gap of a task's reward from par to detect, in points (1.5, or 1.5points)."),
     effect_turns: str | None = typer.Option(None, help="Miss of a target for mean turns per game to detect, in turns (3, or 3turns)."),
-    threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns a verdict (as for revachol report)."),
-    include_unfinished: bool = typer.Option(False, help="count stalled and truncated games in win rates (when the run has no report to read)"),
+    threshold: Threshold = DEFAULT_THRESHOLD_PP,
+    include_unfinished: IncludeUnfinished = False,
 ) -> None:
     """How many games? For each verdict of the report (ally strength, task rewards, the first player's edge, game length against a target), the games that would detect the effect you give with 80% power, from the run's standard errors (its report's tables when written, else its games), and the effect this run detects (mde). An effect below the practical threshold can never be flagged."""
     from analysis.workflows import plan as play

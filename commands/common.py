@@ -21,12 +21,9 @@ from sim.bots.speed import MAIN_JOB_BOT
 from sim.os_errors import explain
 
 T = TypeVar("T")
-SHOW_TRACEBACK = "revachol.debug"
-"""The key in the click context's meta of ``revachol --debug`` (set by ``cli.main``),
-for the command group."""
 TRACEBACKS = {"shown": False}
-"""``revachol --debug``, for :func:`fail`: set by ``cli.main`` before any command runs
-(a run's error may reach :func:`fail` outside click's context)."""
+"""``revachol --debug``, for :func:`fail` and the command group: set by ``cli.main``
+before any command runs (a run's error may reach :func:`fail` outside click's context)."""
 
 
 class Terminated(Exception):
@@ -53,7 +50,7 @@ class OneLineErrors(TyperGroup):
         try:
             return super().invoke(ctx)
         except OSError as exc:
-            if ctx.meta.get(SHOW_TRACEBACK):
+            if TRACEBACKS["shown"]:
                 raise
             typer.echo(f"error: {explain(exc)}", err=True)
             raise typer.Exit(code=1) from None
@@ -101,6 +98,10 @@ Seed = Annotated[int, typer.Option(help="Root seed: the same seed and inputs giv
 Jobs = Annotated[int, typer.Option(callback=capped_jobs, help="Worker processes; -1 uses every core; more than the machine's cores are capped to them.")]
 Quiet = Annotated[bool, typer.Option(help="No progress: no bar on a terminal, no lines in a log.")]
 Out = Annotated[Path | None, typer.Option(help="Where to write; default a folder under runs/ named by the command and its inputs.")]
+Threshold = Annotated[float, typer.Option(min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (stronger or weaker) and the first player's edge a finding, as in the report.")]
+Scheduler = Annotated[str | None, typer.Option(help="Play or read on an existing Dask cluster, e.g. tcp://HOST:8786; its workers must see the run directories at the same paths.")]
+DaskLocal = Annotated[int | None, typer.Option(min=1, help="Start a local Dask cluster with this many workers and play or read on it.")]
+IncludeUnfinished = Annotated[bool, typer.Option(help="Count stalled and truncated games in win rates (R4 Reading: a game stops as truncated at the turn cap).")]
 DEFAULT_BOTS = [MAIN_JOB_BOT]  # the default bot of every command (sim.bots.speed)
 BORDERLINE = typer.Option(DEFAULT_BORDERLINE_PP, min=0.0, metavar="PP", help="With --until-settled: a verdict (in compare, a change; in advise, the quantity an edit aims at) whose confidence sequence lies wholly within this many percentage points of its threshold is settled at the threshold (in other units than pp, the same fraction of the threshold); an effect exactly on the threshold is never settled otherwise. 0 turns it off.")
 DEBUG = typer.Option(False, help="Run the engine's debug assertions (slower); every bot's choice is checked anyway.")

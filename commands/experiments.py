@@ -10,8 +10,9 @@ from pathlib import Path
 import typer
 
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
-from commands.common import (BORDERLINE, DEFAULT_BOTS, DEFAULT_CARDS, Bots, Cards, Jobs, Out, Players, Quiet, Seed,
-                             command_line, errors, fail, load, parsed, player_counts, seats, settled, show)  # fmt: skip
+from commands.common import (BORDERLINE, DEFAULT_BOTS, DEFAULT_CARDS, Bots, Cards, DaskLocal, Jobs, Out, Players, Quiet,
+                             Scheduler, Seed, Threshold, command_line, errors, fail, load, parsed, player_counts, seats,
+                             settled, show)  # fmt: skip
 from sim.bots.rungs import RUNG_NAMES
 from sim.run.workers import start_workers
 
@@ -114,7 +115,7 @@ def advise(
     players: Players = 4,
     bot: Bots = DEFAULT_BOTS,
     seed: int = typer.Option(0, help="The search seed: every candidate plays the same games (common random numbers); the result is measured on a hold-out seed the search never uses."),
-    threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest effect on win rate, in percentage points, that earns an ally a verdict (as in the report)."),
+    threshold: Threshold = DEFAULT_THRESHOLD_PP,
     out: Out = None,
     jobs: Jobs = -1,
     lock: list[str] = typer.Option([], help="A field never to edit, CARD.FIELD (repeat), e.g. evrart_claire.symbols; a card's own locked: list counts too."),
@@ -172,8 +173,8 @@ def skill(
     out: Path | None = typer.Option(None, help="Where to write the runs and the report; default runs/skill-..."),
     jobs: Jobs = -1,
     quiet: Quiet = False,
-    scheduler: str | None = typer.Option(None, help="Play the matches on an existing Dask cluster, e.g. tcp://HOST:8786 (its workers must see OUT at the same path): a trace point at a large budget costs hours of CPU."),
-    dask_local: int | None = typer.Option(None, min=1, help="Start a local Dask cluster with this many workers and play the matches on it."),
+    scheduler: Scheduler = None,
+    dask_local: DaskLocal = None,
     threshold: float = typer.Option(DEFAULT_THRESHOLD_PP, min=0.0, help="Smallest gain over fair, in percentage points, that counts as beating the rung below (and as a budget that pays)."),
 ) -> None:
     """How much does skill decide? Climbs the bot ladder at each player count: each rung plays one seat against the rung below in every other seat, seats shuffled, and its win rate (Wilson 95% CI, n games) is set against the fair 1/players. Then the skill trace (Ludii): the search bot at budget b against itself at b/2 as b doubles, and the budget where the gain flattens. Runs are kept under OUT and reused or resumed; prints both tables and writes a report with the skill-versus-luck section."""

@@ -335,6 +335,18 @@ class Change:
         """The fields of this edit: its own, and its partner's for an ability moved or swapped."""
         return [self.key] + ([(self.section, self.partner_index, self.field)] if self.partner else [])
 
+    @property
+    def symbol_lost(self) -> str | None:
+        """The one symbol this edit takes from the card when that is all it changes (the
+        giver of a symbol moved, R1.2), else None."""
+        return one_symbol(self.new, self.old)
+
+    @property
+    def symbol_gained(self) -> str | None:
+        """The one symbol this edit gives the card when that is all it changes (the
+        taker of a symbol moved), else None."""
+        return one_symbol(self.old, self.new)
+
 
 def tidy(original: Deck, values: dict[Key, Any]) -> dict[Key, Any]:
     """``values`` without the fields that leave the ``original``'s value as it is: the

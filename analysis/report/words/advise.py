@@ -10,7 +10,6 @@ import pandas as pd
 from collections import Counter
 from typing import Any
 
-from analysis.experiments.advise_edits import Change, Key, one_symbol
 from analysis.report.html import count, estimate, signed
 from analysis.report.words.common import written_line
 from analysis.report.words.compare import change_skill_text, verdict_change_sentence
@@ -344,17 +343,16 @@ def ability_words(name: str) -> str:
     return f"A{Ability[name.upper()].value} {name.replace('_', ' ')}"
 
 
-def change_text(change: Change) -> str:
-    """An edit in plain words: ``Remove the purple symbol from Evrart Claire``,
+def change_text(change) -> str:
+    """An edit (:class:`analysis.experiments.advise_edits.Change`) in plain words: ``Remove the purple symbol from Evrart Claire``,
     ``Evrart Claire gives A9 forced draw to Glen``, ``Move Evrart Claire's yellow
     symbol to Glen`` (its partner's: ``Glen takes Evrart Claire's yellow symbol``)."""
     if change.field == "ability":
         return _ability_text(change)
     if change.field == "symbols" and change.partner:
-        lost = one_symbol(change.new, change.old)
-        if lost:
-            return f"Move {change.name}'s {lost} symbol to {change.partner}"
-        return f"{change.name} takes {change.partner}'s {one_symbol(change.old, change.new)} symbol"
+        if change.symbol_lost:
+            return f"Move {change.name}'s {change.symbol_lost} symbol to {change.partner}"
+        return f"{change.name} takes {change.partner}'s {change.symbol_gained} symbol"
     if change.field == "points":
         verb = "Raise" if change.new > change.old else "Lower"
         return f"{verb} {change.name}'s points from {change.old} to {change.new}"
@@ -373,7 +371,7 @@ def change_text(change: Change) -> str:
     return text[0].upper() + text[1:]
 
 
-def _ability_text(change: Change) -> str:
+def _ability_text(change) -> str:
     """``Evrart Claire loses A9 forced draw``, ``… gives A9 forced draw to Glen``,
     ``Glen takes A9 forced draw from Evrart Claire``, ``… swaps A9 forced draw for
     Glen's A5 stays``, ``Glen gains A9 forced draw``."""
@@ -385,7 +383,7 @@ def _ability_text(change: Change) -> str:
     return f"{change.name} loses {old}" if not new else f"{change.name} gains {new}" + (f" instead of {old}" * bool(old))
 
 
-def restore_text(original: Deck, key: Key, value: Any) -> str:
+def restore_text(original: Deck, key: tuple[str, int, str], value: Any) -> str:
     """An edit that gives ``key``'s field back its ``value`` in the ``original`` (an
     earlier round's edit undone; :func:`.advise_edits.changes` sees no change in it) in
     plain words: ``Give Frittte clerk back its symbols in the original: [yellow,
