@@ -32,8 +32,8 @@ from sim.cards import load_deck
 if TYPE_CHECKING:
     from analysis.experiments.advise import Advice
 
-__all__ = ["advice_result", "advise", "card_value", "compare", "deliver", "plan", "report", "run", "skill", "skill_check",
-           "sweep", "train_expert", "tune"]
+__all__ = ["advice_result", "advise", "card_value", "compare", "deliver", "plan", "report", "run", "skill",
+           "skill_check", "sweep", "train_expert", "tune"]
 
 RUNS = Path("runs")
 """The folder of every command's default output folder."""
@@ -46,8 +46,8 @@ def deliver(result: Result) -> Result:
     return result
 
 
-def run(cards: str | Path, games: int = 100_000, players: Sequence[int] = (4,), bots: str | Sequence[str] = MAIN_JOB_BOT,
-        seed: int = 0, **options: Any) -> Result:  # fmt: skip
+def run(cards: str | Path, games: int = 100_000, players: Sequence[int] = (4,),
+        bots: str | Sequence[str] = MAIN_JOB_BOT, seed: int = 0, **options: Any) -> Result:  # fmt: skip
     """``revachol run``, the main job: :func:`analysis.experiments.main_job.main_job`
     (``options`` are its own: ``runs``, ``name``, ``n_jobs``, ``points_blind``,
     ``skill_check``, ``max_games`` …) with what it prints (what it played and where,
@@ -184,9 +184,9 @@ def advise(cards: str | Path, games: int = 50_000, players: int = 4, bots: str |
         raise ValueError("--confirm-games is for --skill-check (or --confirm-with BOT)")
     target = Path(out or RUNS / run_name(cards, deck, games, seed, players=players,
                                          kind="advise-settled" if until_settled else "advise"))  # fmt: skip
+    rounds = (round_games or default_round(games)) if until_settled else None
     advice = play(cards, target, games, players, bots, seed, threshold_pp, n_jobs=jobs, confirm_with=confirm,
-                  confirm_games=confirm_games, round_games=(round_games or default_round(games)) if until_settled else None,
-                  **options)  # fmt: skip
+                  confirm_games=confirm_games, round_games=rounds, **options)  # fmt: skip
     return advice_result(advice, command, time.monotonic() - began)
 
 
@@ -240,7 +240,8 @@ def card_value(cards: str | Path, allies: Sequence[str] = (), against: str | Non
     if reference_deck is not None:
         load_deck(reference_deck)
     if len(bots) > 2:
-        raise ValueError(f"--bot given {len(bots)} times: give seat 0's bot, and optionally the bot of every other seat")
+        raise ValueError(f"--bot given {len(bots)} times: give seat 0's bot, and optionally the bot of every other "
+                         "seat")  # fmt: skip
     target = Path(out or RUNS / run_name(cards, deck, games, seed, players=players, bots="-vs-".join(bots),
                                          kind="card-value"))  # fmt: skip
     table = card_values(cards, games, target, list(allies) or None, bots[0], players, seed, jobs, against=against,

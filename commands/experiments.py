@@ -37,11 +37,12 @@ def compare(
     from analysis.workflows import compare as play
 
     settled(until_settled, max_games, "comparisons; a fixed one")
-    load(a), load(b)
+    load(a)
+    load(b)
     with errors():
-        result = play(a, b, games, players, seats(bot), seed, out, jobs, None if not quiet else False, skill_check,
-                      max_games, round_games, borderline)  # fmt: skip
-    show(result)
+        show(play(a, b, games, players, seats(bot), seed, out, jobs, None if not quiet else False, skill_check,
+                  max_games, round_games, borderline))  # fmt: skip
+
 
 def card_value(
     cards: Cards = DEFAULT_CARDS,
@@ -63,6 +64,7 @@ def card_value(
         load(reference_deck)
     with errors():
         show(play(cards, ally, against, reference_deck, games, players, bot, seed, out, jobs))
+
 
 def sweep(
     card: str = typer.Option(..., help="Id of the card to vary (see cards.yaml)."),
@@ -90,6 +92,7 @@ def sweep(
     with errors():
         show(play(cards, card, field, values, games, metric or None, players, seats(bot), seed, out, jobs))
 
+
 def tune(
     field: list[str] = typer.Option(..., help="An integer field to search, CARD.FIELD=LO..HI (repeat), e.g. find_your_badge.points=1..6."),
     target: list[str] = typer.Option(..., help="A target (repeat): turns=LO..HI, advantage_p1=X, completion:TASK=LO..HI."),
@@ -108,6 +111,7 @@ def tune(
     load(cards)
     with errors():
         show(play(cards, field, target, games, evaluations, players, seats(bot), seed, out, jobs))
+
 
 def advise(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file; the proposal edits a copy of its text, comments kept."),
@@ -148,18 +152,19 @@ def advise(
     if target_turns is not None:  # an alias of --target turns=LO..HI
         if "turns" in ranges:
             fail(f"--target-turns {target_turns!r}: give it or --target turns=LO..HI, not both")
-        ranges |= parsed(lambda: parse_targets([f"turns={target_turns}"]), f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")
+        ranges |= parsed(lambda: parse_targets([f"turns={target_turns}"]),
+                         f"--target-turns {target_turns!r}: write LO..HI in turns, e.g. 50..60")  # fmt: skip
     sizes = parsed(lambda: [int(k) for k in short_list.split(",") if k.strip()],
-                    f"--short-list {short_list!r}: write edit counts separated by commas, e.g. 3,6")  # fmt: skip
+                   f"--short-list {short_list!r}: write edit counts separated by commas, e.g. 3,6")  # fmt: skip
     if round_games is not None and not until_settled:
         fail("--round-games is for --until-settled")
     with errors():
-        result = play(cards, games, players, seats(bot), seed, threshold, out, jobs, skill_check, confirm_with,
-                      confirm_games, round_games, until_settled, command_line(), locks=lock, only_estimated=only_estimated,
-                      target_turns=ranges.get("turns"), holdout_games=holdout_games, progress=not quiet, only=only,
-                      max_edits=max_edits, own_effects=own_effects, short_list=sizes, abilities=abilities,
-                      target_edge=ranges.get("edge"), restricted_play=restricted_play, borderline_pp=borderline)  # fmt: skip
-    show(result)
+        show(play(cards, games, players, seats(bot), seed, threshold, out, jobs, skill_check, confirm_with,
+                  confirm_games, round_games, until_settled, command_line(), locks=lock, only_estimated=only_estimated,
+                  target_turns=ranges.get("turns"), holdout_games=holdout_games, progress=not quiet, only=only,
+                  max_edits=max_edits, own_effects=own_effects, short_list=sizes, abilities=abilities,
+                  target_edge=ranges.get("edge"), restricted_play=restricted_play, borderline_pp=borderline))  # fmt: skip
+
 
 def skill(
     cards: Cards = DEFAULT_CARDS,
@@ -183,9 +188,9 @@ def skill(
     counts = player_counts(players)
     load(cards)
     with errors():
-        result = play(cards, rung, counts, games, [b for b in trace_budget if b != 0], trace_bot, trace_games, seed, out,
-                      jobs, None if not quiet else False, scheduler, dask_local, threshold)  # fmt: skip
-    show(result)
+        show(play(cards, rung, counts, games, [b for b in trace_budget if b != 0], trace_bot, trace_games, seed, out,
+                  jobs, None if not quiet else False, scheduler, dask_local, threshold))  # fmt: skip
+
 
 def train_expert(
     players: str = typer.Option("2,3,4", help="The player counts whose weights are trained, e.g. 2 or 2,3,4; the others keep the shipped weights."),

@@ -32,9 +32,10 @@ def findings_blocks(report: WrittenReport) -> list[doc.Block]:
     shown = found.head(FINDINGS_SHOWN)
     blocks: list[doc.Block] = [doc.plain(findings_heading(len(shown), len(found)))]
     if len(shown):
-        blocks.append(doc.Lines(tuple(f"{row.sentence} [{row.section}]" for row in shown.itertuples(index=False)), True))
-    lines = skill_check_lines(report.tables.get("skill_check"), report.unchecked)
-    return blocks + [doc.plain(line) for line in lines]
+        numbered = tuple(f"{row.sentence} [{row.section}]" for row in shown.itertuples(index=False))
+        blocks.append(doc.Lines(numbered, ordered=True))
+    checks = skill_check_lines(report.tables.get("skill_check"), report.unchecked)
+    return blocks + [doc.plain(line) for line in checks]
 
 
 def section_blocks(section: Section) -> list[doc.Block]:
