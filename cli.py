@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from analysis.defaults import MAIN_JOB_GAMES, MAIN_JOB_ROUND
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
 from commands import experiments
 from commands.common import (BORDERLINE, BOTS, COMPANIONS, DEBUG, DEFAULT_BOTS, DEFAULT_CARDS, DOUBLE_ANY_SYMBOL,
@@ -65,7 +66,7 @@ def validate(
 @app.command(epilog=COMPANIONS)
 def run(
     cards: Cards = DEFAULT_CARDS,
-    games: int = typer.Option(100_000, "--games", "-n", min=1, help="Number of games to play."),
+    games: int = typer.Option(MAIN_JOB_GAMES, "--games", "-n", min=1, help="Number of games to play."),
     players: str = typer.Option("4", help="Number of players, 2 to 4 (R2.1); several, e.g. 2,3,4, play each count on the same seeds and report them side by side."),
     bot: Bots = DEFAULT_BOTS,
     seed: Seed = 0,
@@ -79,7 +80,7 @@ def run(
     until_settled: bool = typer.Option(False, "--until-settled", help="Play in rounds of --round-games games and stop when every verdict (each ally against the average ally, the first player's edge) is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within the ±--threshold band, or wholly within --borderline of the threshold (at the threshold); or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the run."),
     max_games: int | None = typer.Option(None, min=1, help="With --until-settled: the most games to play."),
     borderline: float = BORDERLINE,
-    round_games: int = typer.Option(50_000, min=1, help="With --until-settled: games per round (whole chunks of 25,000, or one smaller chunk); the verdicts are checked after each."),
+    round_games: int = typer.Option(MAIN_JOB_ROUND, min=1, help="With --until-settled: games per round (whole chunks of 25,000, or one smaller chunk); the verdicts are checked after each."),
     debug: bool = DEBUG,
     stall_timeout: float = STALL_TIMEOUT,
 ) -> None:

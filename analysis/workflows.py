@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from analysis.defaults import (ADVISE_GAMES, COMPARE_GAMES, COMPARE_ROUND, EXPERIMENT_GAMES, MAIN_JOB_GAMES,
+                               TRAIN_GAMES, TRAIN_GENERATIONS, TUNE_EVALUATIONS)  # fmt: skip
 from analysis.report.result import Result
 from analysis.report.writer import Files, write_files
 from analysis.thresholds import DEFAULT_BORDERLINE_PP, DEFAULT_THRESHOLD_PP
@@ -46,7 +48,7 @@ def deliver(result: Result) -> Result:
     return result
 
 
-def run(cards: str | Path, games: int = 100_000, players: Sequence[int] = (4,),
+def run(cards: str | Path, games: int = MAIN_JOB_GAMES, players: Sequence[int] = (4,),
         bots: str | Sequence[str] = MAIN_JOB_BOT, seed: int = 0, **options: Any) -> Result:  # fmt: skip
     """``revachol run``, the main job: :func:`analysis.experiments.main_job.main_job`
     (``options`` are its own: ``runs``, ``name``, ``n_jobs``, ``points_blind``,
@@ -126,14 +128,10 @@ def plan(run_dir: str | Path, effect: str | None = None, effect_points: str | No
     return Result(found, plan_brief(found.table, found.source), Files(), Path(run_dir))
 
 
-def _listed(bots: str | Sequence[str]) -> list[str]:
-    return [bots] if isinstance(bots, str) else list(bots)
-
-
-def compare(cards_a: str | Path, cards_b: str | Path, games: int = 20_000, players: int = 4,
+def compare(cards_a: str | Path, cards_b: str | Path, games: int = COMPARE_GAMES, players: int = 4,
             bots: str | Sequence[str] = MAIN_JOB_BOT, seed: int = 0, out: str | Path | None = None, jobs: int = -1,
             progress: bool | None = None, skill_check: bool | None = None, max_games: int | None = None,
-            round_games: int = 10_000, borderline_pp: float = DEFAULT_BORDERLINE_PP) -> Result:  # fmt: skip
+            round_games: int = COMPARE_ROUND, borderline_pp: float = DEFAULT_BORDERLINE_PP) -> Result:  # fmt: skip
     """``revachol compare``: the same games under both card files, paired
     (:func:`analysis.experiments.compare.run_comparison`; with ``max_games``, until
     every change is settled), into ``out`` (default ``runs/compare-…``). The skill
@@ -147,14 +145,14 @@ def compare(cards_a: str | Path, cards_b: str | Path, games: int = 20_000, playe
     deck_a, deck_b = load_deck(cards_a), load_deck(cards_b)
     target = out or RUNS / run_name(cards_a, deck_a, None if max_games else games, seed, players=players,
                                     kind="compare-settled" if max_games else "compare", versus=(cards_b, deck_b))  # fmt: skip
-    skilled = by_default(_listed(bots), players, points_blind=False) if skill_check is None else skill_check
+    skilled = by_default(bots, players, points_blind=False) if skill_check is None else skill_check
     return deliver(run_comparison(cards_a, cards_b, games, target, players, bots, seed, jobs, progress=progress,
                                   skill_check=SKILLED_BOT if skilled else None, max_games=max_games,
                                   round_games=round_games, skill_games=games_per_deck(players),
                                   borderline_pp=borderline_pp))  # fmt: skip
 
 
-def advise(cards: str | Path, games: int = 50_000, players: int = 4, bots: str | Sequence[str] = MAIN_JOB_BOT,
+def advise(cards: str | Path, games: int = ADVISE_GAMES, players: int = 4, bots: str | Sequence[str] = MAIN_JOB_BOT,
            seed: int = 0, threshold_pp: float = DEFAULT_THRESHOLD_PP, out: str | Path | None = None, jobs: int = -1,
            skill_check: bool | None = None, confirm_with: str | None = None, confirm_games: int | None = None,
            round_games: int | None = None, until_settled: bool = False, command: str = "", **options: Any) -> Result:  # fmt: skip
@@ -178,7 +176,7 @@ def advise(cards: str | Path, games: int = 50_000, players: int = 4, bots: str |
 
     began = time.monotonic()
     deck = load_deck(cards)
-    asked = by_default(_listed(bots), players, points_blind=True) if skill_check is None else skill_check
+    asked = by_default(bots, players, points_blind=True) if skill_check is None else skill_check
     confirm = confirm_with or (SKILLED_REFERENCE_BOT if asked else None)
     if confirm_games is not None and confirm is None:
         raise ValueError("--confirm-games is for --skill-check (or --confirm-with BOT)")
@@ -202,7 +200,7 @@ def advice_result(advice: Advice, command: str = "", seconds: float = 0.0) -> Re
     return deliver(Result(advice, brief, advice_files(advice, command), out))
 
 
-def sweep(cards: str | Path, card: str, field: str, values: Sequence[Any], games: int = 5_000,
+def sweep(cards: str | Path, card: str, field: str, values: Sequence[Any], games: int = EXPERIMENT_GAMES,
           metrics: Sequence[str] | None = None, players: int = 4, bots: str | Sequence[str] = MAIN_JOB_BOT,
           seed: int = 0, out: str | Path | None = None, jobs: int = -1) -> Result:  # fmt: skip
     """``revachol sweep``: :func:`analysis.experiments.sweep.sweep` of ``card``.``field``
@@ -221,7 +219,7 @@ def sweep(cards: str | Path, card: str, field: str, values: Sequence[Any], games
 
 
 def card_value(cards: str | Path, allies: Sequence[str] = (), against: str | None = None,
-               reference_deck: str | Path | None = None, games: int = 5_000, players: int = 4,
+               reference_deck: str | Path | None = None, games: int = EXPERIMENT_GAMES, players: int = 4,
                bots: Sequence[str] = (MAIN_JOB_BOT,), seed: int = 0, out: str | Path | None = None,
                jobs: int = -1) -> Result:  # fmt: skip
     """``revachol card-value``: :func:`analysis.experiments.card_value.card_values` into
@@ -251,7 +249,8 @@ def card_value(cards: str | Path, allies: Sequence[str] = (), against: str | Non
     return deliver(Result(table, brief, card_value_files(table), target))
 
 
-def tune(cards: str | Path, fields: Sequence[str], targets: Sequence[str], games: int = 5_000, evaluations: int = 40,
+def tune(cards: str | Path, fields: Sequence[str], targets: Sequence[str], games: int = EXPERIMENT_GAMES,
+         evaluations: int = TUNE_EVALUATIONS,
          players: int = 4, bots: str | Sequence[str] = MAIN_JOB_BOT, seed: int = 0, out: str | Path | None = None,
          jobs: int = -1) -> Result:  # fmt: skip
     """``revachol tune``: :func:`analysis.experiments.tune.tune` of ``fields``
@@ -266,7 +265,8 @@ def tune(cards: str | Path, fields: Sequence[str], targets: Sequence[str], games
     return deliver(play(cards, ranges, aims, games, target, players, bots, seed, evaluations, jobs))
 
 
-def train_expert(cards: str | Path, players: Sequence[int] = (2, 3, 4), generations: int = 40, games: int = 10_000,
+def train_expert(cards: str | Path, players: Sequence[int] = (2, 3, 4), generations: int = TRAIN_GENERATIONS,
+                 games: int = TRAIN_GAMES,
                  seed: int = 0, out: str | Path | None = None, command: str = "",
                  report: Callable[[str], None] = print) -> Result:  # fmt: skip
     """``revachol train-expert``: the expert bot's weights trained by CMA-ES against

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import typer
 
+from analysis.defaults import (ADVISE_GAMES, ADVISE_HOLDOUT_GAMES, COMPARE_GAMES, COMPARE_ROUND, EXPERIMENT_GAMES,
+                               TRAIN_GAMES, TRAIN_GENERATIONS, TUNE_EVALUATIONS)  # fmt: skip
 from analysis.thresholds import DEFAULT_THRESHOLD_PP
 from commands.common import (BORDERLINE, DEFAULT_BOTS, DEFAULT_CARDS, Bots, Cards, DaskLocal, Jobs, Out, Players, Quiet,
                              Scheduler, Seed, Threshold, command_line, errors, fail, load, parsed, player_counts, seats,
@@ -20,7 +22,7 @@ from sim.run.workers import start_workers
 def compare(
     a: Path = typer.Argument(..., metavar="A", help="The reference card file (A)."),
     b: Path = typer.Argument(..., metavar="B", help="The changed card file (B); a card is paired with A's card of the same id."),
-    games: int = typer.Option(20_000, "--games", "-n", min=2, help="Games played under each card file."),
+    games: int = typer.Option(COMPARE_GAMES, "--games", "-n", min=2, help="Games played under each card file."),
     players: Players = 4,
     bot: Bots = DEFAULT_BOTS,
     seed: Seed = 0,
@@ -30,7 +32,7 @@ def compare(
     skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play both decks' first games with search, the reference of skilled play, in every seat (as many as 3 minutes of this machine's cores play, shared by the two decks) and say which changes depend on skill. Default: on only when it costs no more than the comparison, which search never does beside greedy or planner."),
     until_settled: bool = typer.Option(False, "--until-settled", help="Play both decks in rounds of --round-games games on the same seeds and stop when every change B − A is settled: its anytime-valid 95% confidence sequence lies wholly beyond or wholly within its practical threshold (2 pp for a rate, 5 turns, 0.5 morale-loss events); or at --max-games. Needs --max-games; replaces --games. The same command with --max-games raised continues the comparison."),
     max_games: int | None = typer.Option(None, min=1, help="With --until-settled: the most games per deck."),
-    round_games: int = typer.Option(10_000, min=1, help="With --until-settled: games per round and deck (whole chunks of 25,000, or one smaller chunk); the changes are checked after each."),
+    round_games: int = typer.Option(COMPARE_ROUND, min=1, help="With --until-settled: games per round and deck (whole chunks of 25,000, or one smaller chunk); the changes are checked after each."),
     borderline: float = BORDERLINE,
 ) -> None:
     """What did my change do? Plays the same games (same seeds, same bots) under card files A and B and reports the paired differences B − A in game length, morale loss, task completion, seat win rates and each card's strength, each with a 95% CI and a flag when significant after Benjamini–Hochberg correction (one family per quantity). Prints the largest significant changes (pp, 95% CIs) and the path of compare.html."""
@@ -49,7 +51,7 @@ def card_value(
     ally: list[str] = typer.Option([], help="Ally id to value (repeat for several); default: every ally."),
     against: str | None = typer.Option(None, help="Id of the reference ally the value is measured against; default: the plain ally (no ability) nearest the average ally on --cards (and --reference-deck)."),
     reference_deck: Path | None = typer.Option(None, help="Another card file whose baseline joins --cards' in choosing the default reference: the plain ally nearest the average in both. Value a card file with its proposal here, and the proposal with the card file, so that both are valued against one ally."),
-    games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per ally (and for the baseline and the reference)."),
+    games: int = typer.Option(EXPERIMENT_GAMES, "--games", "-n", min=2, help="Games per ally (and for the baseline and the reference)."),
     players: Players = 4,
     bot: list[str] = typer.Option(DEFAULT_BOTS, help="The bot of seat 0, the one restricted; give it twice, e.g. --bot search --bot planner, for a different bot in every other seat (card strength for a skilled player among weaker ones)."),
     seed: Seed = 0,
@@ -72,7 +74,7 @@ def sweep(
     value: list[str] = typer.Option(..., help="A value, written as in cards.yaml (repeat): --value 1 --value 2, --value '[red, blue]'."),
     metric: list[str] = typer.Option([], help="Metric to plot (repeat); default: the card kind's, plus turns. See analysis/experiments/sweep.py."),
     cards: Cards = DEFAULT_CARDS,
-    games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per value."),
+    games: int = typer.Option(EXPERIMENT_GAMES, "--games", "-n", min=2, help="Games per value."),
     players: Players = 4,
     bot: Bots = DEFAULT_BOTS,
     seed: Seed = 0,
@@ -97,8 +99,8 @@ def tune(
     field: list[str] = typer.Option(..., help="An integer field to search, CARD.FIELD=LO..HI (repeat), e.g. find_your_badge.points=1..6."),
     target: list[str] = typer.Option(..., help="A target (repeat): turns=LO..HI, advantage_p1=X, completion:TASK=LO..HI."),
     cards: Cards = DEFAULT_CARDS,
-    games: int = typer.Option(5_000, "--games", "-n", min=2, help="Games per candidate deck."),
-    evaluations: int = typer.Option(40, min=1, help="Roughly how many candidate decks to play."),
+    games: int = typer.Option(EXPERIMENT_GAMES, "--games", "-n", min=2, help="Games per candidate deck."),
+    evaluations: int = typer.Option(TUNE_EVALUATIONS, min=1, help="Roughly how many candidate decks to play."),
     players: Players = 4,
     bot: Bots = DEFAULT_BOTS,
     seed: Seed = 0,
@@ -115,7 +117,7 @@ def tune(
 
 def advise(
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file; the proposal edits a copy of its text, comments kept."),
-    games: int = typer.Option(50_000, "--games", "-n", min=100, help="Games per candidate deck on the search seed (and as many with every task paying alike); fewer make the search chase noise (docs/EXPERIMENTS.md)."),
+    games: int = typer.Option(ADVISE_GAMES, "--games", "-n", min=100, help="Games per candidate deck on the search seed (and as many with every task paying alike); fewer make the search chase noise (docs/EXPERIMENTS.md)."),
     players: Players = 4,
     bot: Bots = DEFAULT_BOTS,
     seed: int = typer.Option(0, help="The search seed: every candidate plays the same games (common random numbers); the result is measured on a hold-out seed the search never uses."),
@@ -127,7 +129,7 @@ def advise(
     target_turns: str | None = typer.Option(None, help="Mean turns per game to keep within, LO..HI (e.g. 50..60), instead of within 5% of the original's; the same as --target turns=LO..HI."),
     target: list[str] = typer.Option([], help="A range the search moves towards (repeat): edge=LO..HI, the first player's edge over a fair seat in pp (e.g. edge=-1..1), or turns=LO..HI, mean turns per game (e.g. turns=50..60); the page says whether the proposal reached it on the hold-out."),
     abilities: bool = typer.Option(False, help="Also edit the allies' abilities (A1-A9): a stronger ally's removed, moved to a weaker ally that has none or swapped with one's; a weaker ally takes a stronger one's. --lock CARD.ability keeps one."),
-    holdout_games: int = typer.Option(100_000, min=100, help="Fresh games per deck on the hold-out seed, where the proposal is measured."),
+    holdout_games: int = typer.Option(ADVISE_HOLDOUT_GAMES, min=100, help="Fresh games per deck on the hold-out seed, where the proposal is measured."),
     only: list[str] = typer.Option([], help="Edit only this card, by id (repeat for several), e.g. kim_kitsuragi; default: every card."),
     max_edits: int | None = typer.Option(None, min=1, help="The proposal holds at most this many edits, those the search ranks best (a move or a swap of two allies' fields is one edit)."),
     skill_check: bool | None = typer.Option(None, "--skill-check/--no-skill-check", help="Also play the hold-out's first games of the original and the proposal with search, the reference of skilled play, in every seat (as many as 3 minutes of this machine's cores play, shared by the two decks) and say which of the proposal's changes depend on skill, hold, or cannot be told yet on those games. Default: as compare's, on only when it costs no more than the hold-out."),
@@ -194,8 +196,8 @@ def skill(
 
 def train_expert(
     players: str = typer.Option("2,3,4", help="The player counts whose weights are trained, e.g. 2 or 2,3,4; the others keep the shipped weights."),
-    generations: int = typer.Option(40, min=1, help="CMA-ES generations per player count."),
-    games: int = typer.Option(10_000, min=100, help="Games per candidate: one expert seat against planner in every other seat, seats shuffled."),
+    generations: int = typer.Option(TRAIN_GENERATIONS, min=1, help="CMA-ES generations per player count."),
+    games: int = typer.Option(TRAIN_GAMES, min=100, help="Games per candidate: one expert seat against planner in every other seat, seats shuffled."),
     seed: Seed = 0,
     cards: Path = typer.Option(DEFAULT_CARDS, help="The card file the weights are trained on."),
     out: Path | None = typer.Option(None, help="The weights file to write (default: the package's own, sim/bots/expert_weights.json)."),

@@ -140,10 +140,10 @@ def test_analysis_has_no_import_circle():
 
 
 # analysis/'s layers, lowest first: a module imports its own layer's and lower layers' modules only. The
-# questions' layer holds their shared practical threshold too; the library API of every command (workflows,
+# questions' layer holds their shared practical threshold and the commands' default games too; the library API of every command (workflows,
 # issue 67 item 3) is the top, the one module that hands a command's result to the writer.
 QUESTIONS = ["length", "morale", "cards", "seats", "closeness", "skill", "skill_check", "task_calibration", "thresholds",
-             "plan", "settled"]
+             "defaults", "plan", "settled"]
 LAYERS = [["analysis.data"], ["analysis.stats"], [f"analysis.{name}" for name in QUESTIONS],
           ["analysis.report", "analysis.experiments"], ["analysis.workflows"]]  # fmt: skip
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.defaults import ADVISE_GAMES, ADVISE_HOLDOUT_GAMES
 from analysis.cards import DEFAULT_THRESHOLD_PP
 from analysis.experiments import advise_progress
 from analysis.experiments import advise_stages as stage
@@ -39,9 +40,6 @@ from analysis.thresholds import DEFAULT_BORDERLINE_PP
 from sim.bots.speed import MAIN_JOB_BOT
 from sim.cards import Deck
 
-DEFAULT_GAMES = 50_000  # games per deck on the search seed (and as many points-blind); at 20,000 the
-# search's noise left 6 allies with a verdict on the default deck's hold-out, at 50,000 2 (docs/EXPERIMENTS.md)
-HOLDOUT_GAMES = 100_000  # games per deck on the hold-out seed (and as many points-blind)
 SHORT_LIST = (3, 6)  # the short list's sizes besides the full proposal (each one more deck on the hold-out)
 
 
@@ -168,7 +166,7 @@ class Advice:
 def advise(
     cards: str | Path,
     out: str | Path,
-    n_games: int = DEFAULT_GAMES,
+    n_games: int = ADVISE_GAMES,
     players: int = 4,
     bots: str | Sequence[str] = MAIN_JOB_BOT,
     seed: int = 0,
@@ -177,7 +175,7 @@ def advise(
     locks: Sequence[str] = (),
     only_estimated: bool = False,
     target_turns: tuple[float, float] | None = None,
-    holdout_games: int = HOLDOUT_GAMES,
+    holdout_games: int = ADVISE_HOLDOUT_GAMES,
     n_jobs: int = -1,
     progress: bool = True,
     only: Sequence[str] = (),

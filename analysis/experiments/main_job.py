@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analysis.experiments.until_settled import Stopping, play_until_settled
+from analysis.defaults import MAIN_JOB_GAMES, MAIN_JOB_ROUND
 from analysis.report.page import build_report
 from analysis.report.writer import WrittenReport
 from analysis.settled import DEFAULT_BORDERLINE_PP
@@ -25,10 +26,6 @@ from sim.bots.speed import MAIN_JOB_BOT, SKILL_CHECK_MINUTES, games_in
 from sim.cards import Deck, load_deck
 from sim.rundir.lock import job_locked
 
-DEFAULT_GAMES = 100_000
-"""Games of the main job at each player count."""
-SETTLED_ROUND = 50_000
-"""Games per round of a run played until settled: two chunks, so that two workers play at once."""
 
 
 @dataclass(frozen=True)
@@ -45,11 +42,11 @@ class MainJob:
     report: WrittenReport
 
 
-def main_job(cards: str | Path, n_games: int = DEFAULT_GAMES, players: Sequence[int] = (4,),
+def main_job(cards: str | Path, n_games: int = MAIN_JOB_GAMES, players: Sequence[int] = (4,),
              bots: str | Sequence[str] = MAIN_JOB_BOT, seed: int = 0, runs: str | Path = "runs", name: str | None = None,
              n_jobs: int = -1, progress: bool | None = None, threshold_pp: float = DEFAULT_THRESHOLD_PP,
              points_blind: bool = True, skill_check: bool | None = None, max_games: int | None = None,
-             borderline_pp: float = DEFAULT_BORDERLINE_PP, round_games: int = SETTLED_ROUND, debug: bool = False,
+             borderline_pp: float = DEFAULT_BORDERLINE_PP, round_games: int = MAIN_JOB_ROUND, debug: bool = False,
              stall_timeout: float | None = None, deck: Deck | None = None) -> MainJob:  # fmt: skip
     """Play the main job and write its report (module docstring); the same command
     continues an interrupted job and rebuilds its report.
@@ -115,8 +112,7 @@ def main_job(cards: str | Path, n_games: int = DEFAULT_GAMES, players: Sequence[
     base = name or run_name(cards, deck, None if settled else n_games, seed, players=",".join(map(str, players)),
                             bots=bots, kind="settled" if settled else "")  # fmt: skip
     outs = [Path(runs) / base] if len(players) == 1 else [Path(runs) / base / f"{n}p" for n in players]
-    listed = [bots] if isinstance(bots, str) else list(bots)
-    skilled = {n: by_default(listed, n, points_blind) if skill_check is None else skill_check for n in players}
+    skilled = {n: by_default(bots, n, points_blind) if skill_check is None else skill_check for n in players}
     options, stopping, games = RuleOptions(debug=debug), None, n_games
     how = dict(progress=progress, **({} if stall_timeout is None else {"stall_timeout": stall_timeout}))
     with job_locked(Path(runs) / base):  # the games, the companions and the report: one job at a time

@@ -26,6 +26,7 @@ skill-check RUN`` plays it on a budget of games or minutes
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 from sim.cards import load_deck
@@ -38,7 +39,7 @@ SKILLED_BOT = SKILLED_REFERENCE_BOT
 
 
 
-def by_default(bots: list[str], players: int, points_blind: bool, skilled: str = SKILLED_BOT) -> bool:
+def by_default(bots: str | Sequence[str], players: int, points_blind: bool, skilled: str = SKILLED_BOT) -> bool:
     """Whether ``revachol run`` plays the skilled companion without being asked: when
     its games cost no more than the main run's, the points-blind companion's
     included. A game of the main run costs as much as its slowest seat's bot
@@ -46,8 +47,8 @@ def by_default(bots: list[str], players: int, points_blind: bool, skilled: str =
 
     Parameters
     ----------
-    bots : list of str
-        The run's bot specifications, one per seat or one for every seat.
+    bots : str or sequence of str
+        The run's bot specification for every seat, or one per seat.
     players : int
         2 to 4 (R2.1).
     points_blind : bool
@@ -55,6 +56,7 @@ def by_default(bots: list[str], players: int, points_blind: bool, skilled: str =
     skilled : str
         The skilled companion's bot specification.
     """
+    bots = [bots] if isinstance(bots, str) else list(bots)
     speeds = [speed(bot, players) for bot in bots]
     if None in speeds or speed(skilled, players) is None or all(bot == skilled for bot in bots):
         return False  # not measured; or the run is the skilled play itself
